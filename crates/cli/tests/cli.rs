@@ -26,8 +26,6 @@ fn missing_argument_is_a_usage_error() {
 #[test]
 fn unimplemented_subcommands_fail_and_say_so() {
     for args in [
-        vec!["ir", "x.spv"],
-        vec!["validate", "x.spv"],
         vec!["run", "x.amber"],
         vec!["disasm", "x.cubin"],
         vec!["asm", "x.sass", "--arch", "sm_90", "-o", "x.bin"],

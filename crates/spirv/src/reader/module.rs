@@ -312,6 +312,16 @@ pub(crate) fn lower(raw: &RawModule) -> Res<Module> {
             ReadErrorKind::Malformed("the module has no OpMemoryModel".into()),
         );
     }
+    // Every decoration must have been taken by what it decorates.
+    let leftover = cx
+        .decos
+        .values()
+        .flatten()
+        .chain(cx.member_decos.values().flatten())
+        .min_by_key(|d| d.pos.word);
+    if let Some(d) = leftover {
+        return unsupported(d.pos, format!("decoration {:?} on this target", d.deco));
+    }
     for k in entries {
         lower_entry(&mut cx, k)?;
     }
