@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::entity::{EntityRef, SecondaryMap};
-use crate::module::{Block, Func, Function, Module};
+use crate::module::{Block, Func, Function, Merge, Module};
 use crate::ops::Op;
 
 /// Successors and predecessors of every block in a function's layout.
@@ -17,10 +17,35 @@ pub struct Cfg {
 impl Cfg {
     /// The graph of `func` (edges from terminators only; merge annotations are not edges).
     pub fn new(func: &Function) -> Self {
+        Self::build(func, false)
+    }
+
+    /// The *structured* graph of `func`: the terminator edges plus an edge from every header
+    /// to its merge block and (for loops) continue target. Dominance on this graph is the
+    /// SPIR-V specification's structural dominance, which defines constructs.
+    pub fn structured(func: &Function) -> Self {
+        Self::build(func, true)
+    }
+
+    fn build(func: &Function, merge_edges: bool) -> Self {
         let mut succs = SecondaryMap::with_default(Vec::new());
         let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::with_default(Vec::new());
         for &b in &func.layout {
             let mut out = func.blocks[b].term.successors();
+            if merge_edges {
+                match func.blocks[b].merge {
+                    Some(Merge::Selection { merge, .. }) => out.push(merge),
+                    Some(Merge::Loop {
+                        merge,
+                        continue_target,
+                        ..
+                    }) => {
+                        out.push(merge);
+                        out.push(continue_target);
+                    }
+                    None => {}
+                }
+            }
             out.dedup();
             let mut seen = HashSet::new();
             out.retain(|s| seen.insert(*s));

@@ -34,6 +34,8 @@ pub(super) fn check(
         point: Some(Point::Terminator),
         value: None,
     };
+    let scfg = Cfg::structured(func);
+    let sdom = DomTree::new(func, &scfg);
     let mut merge_of: HashMap<Block, Block> = HashMap::new();
     let mut continue_targets: HashSet<Block> = HashSet::new();
     let mut loop_headers: HashSet<Block> = HashSet::new();
@@ -79,11 +81,11 @@ pub(super) fn check(
                 format!("{m} is already the merge block of {other}"),
             );
         }
-        if dom.is_reachable(h) && dom.is_reachable(m) && !dom.dominates(h, m) {
+        if sdom.is_reachable(h) && sdom.is_reachable(m) && !sdom.dominates(h, m) {
             sink.report(
                 Rule::Structure,
                 at(h),
-                format!("header {h} does not dominate its merge block {m}"),
+                format!("header {h} does not structurally dominate its merge block {m}"),
             );
         }
         let cont = match merge {
@@ -99,7 +101,7 @@ pub(super) fn check(
                         "a loop's merge block and continue target must differ",
                     );
                 }
-                if dom.is_reachable(continue_target) && !dom.dominates(h, continue_target) {
+                if sdom.is_reachable(continue_target) && !sdom.dominates(h, continue_target) {
                     sink.report(
                         Rule::Structure,
                         at(h),
@@ -110,12 +112,12 @@ pub(super) fn check(
             }
             Merge::Selection { .. } => None,
         };
-        if dom.is_reachable(h) {
-            let blocks = dom
+        if sdom.is_reachable(h) {
+            let blocks = sdom
                 .rpo()
                 .iter()
                 .copied()
-                .filter(|b| dom.dominates(h, *b) && !dom.dominates(m, *b))
+                .filter(|b| sdom.dominates(h, *b) && !sdom.dominates(m, *b))
                 .collect();
             constructs.push(Construct {
                 header: h,
@@ -199,6 +201,20 @@ pub(super) fn check(
         for &s in cfg.succs(b) {
             if dom.dominates(s, b) {
                 continue;
+            }
+            // Entering a construct anywhere but at its header.
+            for c in constructs
+                .iter()
+                .filter(|c| !c.blocks.contains(&b) && c.blocks.contains(&s) && s != c.header)
+            {
+                sink.report(
+                    Rule::Structure,
+                    at(b),
+                    format!(
+                        "branch {b} -> {s} enters the construct of {} without going through its header",
+                        c.header
+                    ),
+                );
             }
             for c in constructs
                 .iter()
