@@ -104,6 +104,12 @@ pub struct DomTree {
     rpo: Vec<Block>,
     rpo_index: SecondaryMap<Block, Option<usize>>,
     idom: Vec<usize>,
+    /// Children in the dominator tree, by reverse post-order position.
+    children: Vec<Vec<usize>>,
+    /// Pre-order and post-order numbers of a depth-first walk of the dominator tree, by
+    /// reverse post-order position: `a` dominates `b` iff `a`'s interval contains `b`'s.
+    pre: Vec<u32>,
+    post: Vec<u32>,
 }
 
 impl DomTree {
@@ -143,10 +149,47 @@ impl DomTree {
                 }
             }
         }
+        let n = rpo.len();
+        let mut children = vec![Vec::new(); n];
+        for i in 1..n {
+            if idom[i] != UNDEF {
+                children[idom[i]].push(i);
+            }
+        }
+        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
+        if n > 0 {
+            let (mut pre_n, mut post_n) = (0u32, 0u32);
+            let mut stack = vec![(0usize, 0usize)];
+            pre[0] = pre_n;
+            pre_n += 1;
+            while let Some((node, k)) = stack.pop() {
+                if k < children[node].len() {
+                    stack.push((node, k + 1));
+                    let c = children[node][k];
+                    pre[c] = pre_n;
+                    pre_n += 1;
+                    stack.push((c, 0));
+                } else {
+                    post[node] = post_n;
+                    post_n += 1;
+                }
+            }
+        }
         DomTree {
             rpo,
             rpo_index,
             idom,
+            children,
+            pre,
+            post,
+        }
+    }
+
+    /// The blocks `b` immediately dominates.
+    pub fn children(&self, b: Block) -> Vec<Block> {
+        match *self.rpo_index.get(b) {
+            Some(i) => self.children[i].iter().map(|&c| self.rpo[c]).collect(),
+            None => Vec::new(),
         }
     }
 
@@ -178,18 +221,10 @@ impl DomTree {
     /// Whether `a` dominates `b` (every block dominates itself). Unreachable blocks dominate
     /// nothing and are dominated by nothing.
     pub fn dominates(&self, a: Block, b: Block) -> bool {
-        let (Some(ai), Some(mut bi)) = (*self.rpo_index.get(a), *self.rpo_index.get(b)) else {
+        let (Some(ai), Some(bi)) = (*self.rpo_index.get(a), *self.rpo_index.get(b)) else {
             return false;
         };
-        loop {
-            if bi == ai {
-                return true;
-            }
-            if bi == 0 || bi < ai {
-                return false;
-            }
-            bi = self.idom[bi];
-        }
+        self.pre[ai] <= self.pre[bi] && self.post[bi] <= self.post[ai]
     }
 
     /// Whether `a` strictly dominates `b`.
@@ -281,4 +316,46 @@ pub fn callee_first_order(module: &Module) -> Option<Vec<Func>> {
         }
     }
     Some(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse;
+
+    fn func(body: &str) -> Function {
+        let text = format!(
+            "spirv 1.3\nmemory_model GLSL450\ncapability Shader\ntype t0 = void\ntype t1 = bool\n\
+             const c0 bool = true\nfn f0() -> void {{\n{body}}}\n"
+        );
+        let m = parse(&text).unwrap();
+        m.funcs[Func::from_u32(0)].clone()
+    }
+
+    #[test]
+    fn dominance_in_a_diamond_inside_a_loop() {
+        // b0 -> b1 (loop header) -> b2 -> {b3, b4} -> b5 -> b1 | b6; b7 is unreachable.
+        let f = func(
+            "b0:\n br b1\nb1:\n br b2\nb2:\n br_if c0, b3, b4\nb3:\n br b5\nb4:\n br b5\n\
+             b5:\n br_if c0, b1, b6\nb6:\n return\nb7:\n return\n",
+        );
+        let cfg = Cfg::new(&f);
+        let dom = DomTree::new(&f, &cfg);
+        let b = Block::from_u32;
+        assert_eq!(dom.idom(b(5)), Some(b(2)));
+        assert_eq!(dom.idom(b(1)), Some(b(0)));
+        assert!(dom.dominates(b(1), b(6)));
+        assert!(dom.dominates(b(2), b(5)));
+        assert!(!dom.dominates(b(3), b(5)));
+        assert!(!dom.dominates(b(5), b(2)));
+        assert!(dom.dominates(b(4), b(4)));
+        assert!(!dom.strictly_dominates(b(4), b(4)));
+        assert!(!dom.is_reachable(b(7)));
+        assert!(!dom.dominates(b(0), b(7)));
+        assert_eq!(cfg.preds(b(1)), &[b(0), b(5)]);
+        assert_eq!(reverse_post_order(&f, &cfg)[0], b(0));
+        let mut kids = dom.children(b(2));
+        kids.sort();
+        assert_eq!(kids, vec![b(3), b(4), b(5)]);
+    }
 }

@@ -25,7 +25,10 @@ fn spirv_val_category(message: &str) -> &'static str {
         ("selection construct", "structure"),
         ("does not dominate its use", "ssa"),
         ("OpPhi", "ssa"),
-        ("OpVariable instructions in a function must be the first", "ssa"),
+        (
+            "OpVariable instructions in a function must be the first",
+            "ssa",
+        ),
         ("has not been defined", "reference"),
         ("Offset decoration", "layout"),
         ("explicitly laid out", "layout"),
@@ -94,7 +97,11 @@ fn tangle_and_spirv_val_agree_on_invalid_modules() {
             "-o".as_ref(),
             spv.as_os_str(),
         ]);
-        let val = spirv_val.run(["--target-env".as_ref(), "vulkan1.1".as_ref(), spv.as_os_str()]);
+        let val = spirv_val.run([
+            "--target-env".as_ref(),
+            "vulkan1.1".as_ref(),
+            spv.as_os_str(),
+        ]);
         let val_message = String::from_utf8_lossy(&val.stderr).into_owned();
         let val_category = spirv_val_category(&val_message);
         let ours: Vec<&'static str> = match read_binary(&std::fs::read(&spv).unwrap()) {
@@ -150,7 +157,11 @@ fn the_unmutated_base_is_valid_for_both() {
         "-o".as_ref(),
         spv.as_os_str(),
     ]);
-    spirv_val.run_ok(["--target-env".as_ref(), "vulkan1.1".as_ref(), spv.as_os_str()]);
+    spirv_val.run_ok([
+        "--target-env".as_ref(),
+        "vulkan1.1".as_ref(),
+        spv.as_os_str(),
+    ]);
     let module = read_binary(&std::fs::read(&spv).unwrap()).unwrap();
     tangle_ir::verify::verify(&module).unwrap();
 }

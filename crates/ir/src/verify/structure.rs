@@ -113,12 +113,16 @@ pub(super) fn check(
             Merge::Selection { .. } => None,
         };
         if sdom.is_reachable(h) {
-            let blocks = sdom
-                .rpo()
-                .iter()
-                .copied()
-                .filter(|b| sdom.dominates(h, *b) && !sdom.dominates(m, *b))
-                .collect();
+            // The construct: h's subtree of the structural dominator tree, pruned at m.
+            let mut blocks = HashSet::new();
+            let mut stack = vec![h];
+            while let Some(b) = stack.pop() {
+                if b == m && m != h {
+                    continue;
+                }
+                blocks.insert(b);
+                stack.extend(sdom.children(b));
+            }
             constructs.push(Construct {
                 header: h,
                 merge: m,
@@ -127,6 +131,21 @@ pub(super) fn check(
             });
         }
     }
+
+    // The constructs that contain each block, innermost last.
+    let mut containing: HashMap<Block, Vec<usize>> = HashMap::new();
+    for (k, c) in constructs.iter().enumerate() {
+        for &b in &c.blocks {
+            containing.entry(b).or_default().push(k);
+        }
+    }
+    let around = |b: Block| -> &[usize] { containing.get(&b).map_or(&[], Vec::as_slice) };
+    // Whether `t` is a merge block or continue target of a construct containing `b`.
+    let structured_exit = |b: Block, t: Block| {
+        around(b)
+            .iter()
+            .any(|&k| constructs[k].merge == t || constructs[k].cont == Some(t))
+    };
 
     // Back edges and unstructured conditional branches.
     let mut back_edges: HashMap<Block, Vec<Block>> = HashMap::new();
@@ -167,12 +186,7 @@ pub(super) fn check(
                 Terminator::CondBranch {
                     if_true, if_false, ..
                 } if if_true != if_false => {
-                    let exits = |t: &Block| {
-                        constructs
-                            .iter()
-                            .any(|c| c.blocks.contains(&b) && (c.merge == *t || c.cont == Some(*t)))
-                    };
-                    if !exits(if_true) && !exits(if_false) {
+                    if !structured_exit(b, *if_true) && !structured_exit(b, *if_false) {
                         sink.report(
                             Rule::Structure,
                             at(b),
@@ -203,9 +217,10 @@ pub(super) fn check(
                 continue;
             }
             // Entering a construct anywhere but at its header.
-            for c in constructs
+            for c in around(s)
                 .iter()
-                .filter(|c| !c.blocks.contains(&b) && c.blocks.contains(&s) && s != c.header)
+                .map(|&k| &constructs[k])
+                .filter(|c| !c.blocks.contains(&b) && s != c.header)
             {
                 sink.report(
                     Rule::Structure,
@@ -216,14 +231,12 @@ pub(super) fn check(
                     ),
                 );
             }
-            for c in constructs
+            for c in around(b)
                 .iter()
-                .filter(|c| c.blocks.contains(&b) && !c.blocks.contains(&s))
+                .map(|&k| &constructs[k])
+                .filter(|c| !c.blocks.contains(&s))
             {
-                let allowed = s == c.merge
-                    || constructs
-                        .iter()
-                        .any(|o| o.blocks.contains(&b) && (o.merge == s || o.cont == Some(s)));
+                let allowed = s == c.merge || structured_exit(b, s);
                 if !allowed {
                     sink.report(
                         Rule::Structure,
