@@ -165,6 +165,24 @@ impl Parser {
         }
     }
 
+    /// The index of the entity declared next, which must be `expected` (module-level
+    /// entities are declared densely, in index order, since their index is their identity).
+    fn declared_in_order(
+        &mut self,
+        prefix: &str,
+        what: &str,
+        expected: usize,
+    ) -> PResult<(u32, Pos)> {
+        let (n, pos) = self.entity(prefix, what)?;
+        if n as usize != expected {
+            return err(
+                pos,
+                format!("declarations must be in index order: expected {prefix}{expected}, found {prefix}{n}"),
+            );
+        }
+        Ok((n, pos))
+    }
+
     /// A bracketed list of items, or nothing when the next token is not `[`.
     fn items(&mut self) -> PResult<Vec<Item>> {
         if self.peek().tok != Tok::Punct('[') {
@@ -293,16 +311,8 @@ impl Parser {
     }
 
     fn type_decl(&mut self) -> PResult<()> {
-        let (n, pos) = self.entity(Type::PREFIX, "a type name")?;
-        if n as usize != self.module.types.len() {
-            return err(
-                pos,
-                format!(
-                    "types must be declared in order: expected t{}, found t{n}",
-                    self.module.types.len()
-                ),
-            );
-        }
+        let (n, _) =
+            self.declared_in_order(Type::PREFIX, "a type name", self.module.types.len())?;
         self.expect_punct('=')?;
         let def_pos = self.pos();
         let data = match self.peek().tok.clone() {
@@ -443,16 +453,8 @@ impl Parser {
     }
 
     fn const_decl(&mut self, spec: bool) -> PResult<()> {
-        let (n, pos) = self.entity(Const::PREFIX, "a constant name")?;
-        if n as usize != self.module.consts.len() {
-            return err(
-                pos,
-                format!(
-                    "constants must be declared in order: expected c{}, found c{n}",
-                    self.module.consts.len()
-                ),
-            );
-        }
+        let _ =
+            self.declared_in_order(Const::PREFIX, "a constant name", self.module.consts.len())?;
         let ty = self.type_ref()?;
         self.expect_punct('=')?;
         let t = self.bump();
@@ -498,16 +500,8 @@ impl Parser {
     }
 
     fn global_decl(&mut self) -> PResult<()> {
-        let (n, pos) = self.entity(Global::PREFIX, "a global name")?;
-        if n as usize != self.module.globals.len() {
-            return err(
-                pos,
-                format!(
-                    "globals must be declared in order: expected g{}, found g{n}",
-                    self.module.globals.len()
-                ),
-            );
-        }
+        let _ =
+            self.declared_in_order(Global::PREFIX, "a global name", self.module.globals.len())?;
         let ty_pos = self.pos();
         let ty = self.type_ref()?;
         let Some((storage, _)) = self.module.types.pointer(ty) else {
@@ -620,16 +614,7 @@ impl Parser {
     }
 
     fn function(&mut self) -> PResult<()> {
-        let (n, pos) = self.entity(Func::PREFIX, "a function name")?;
-        if n as usize != self.module.funcs.len() {
-            return err(
-                pos,
-                format!(
-                    "functions must be declared in order: expected f{}, found f{n}",
-                    self.module.funcs.len()
-                ),
-            );
-        }
+        let _ = self.declared_in_order(Func::PREFIX, "a function name", self.module.funcs.len())?;
         let name = match self.peek().tok {
             Tok::Str(_) => Some(self.string()?),
             _ => None,
