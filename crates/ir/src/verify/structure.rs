@@ -185,14 +185,15 @@ pub(super) fn check(
                 }
                 Terminator::CondBranch {
                     if_true, if_false, ..
-                } if if_true != if_false => {
-                    if !structured_exit(b, *if_true) && !structured_exit(b, *if_false) {
-                        sink.report(
-                            Rule::Structure,
-                            at(b),
-                            "a conditional branch outside a header must have a break or continue target",
-                        );
-                    }
+                } if if_true != if_false
+                    && !structured_exit(b, *if_true)
+                    && !structured_exit(b, *if_false) =>
+                {
+                    sink.report(
+                        Rule::Structure,
+                        at(b),
+                        "a conditional branch outside a header must have a break or continue target",
+                    );
                 }
                 _ => {}
             }
