@@ -1,0 +1,639 @@
+//! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
+
+use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
+use crate::{forms, Arch, Control, SassError, Word};
+
+/// A decoded instruction: its form, its word and its address.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The architecture it was decoded for.
+    pub arch: Arch,
+    /// The form that explains every bit of the word.
+    pub form: &'static Form,
+    /// The word.
+    pub word: Word,
+    /// Byte address (branch targets are printed relative to it).
+    pub addr: u64,
+}
+
+/// Decodes `w` at byte address `addr`. A word whose bits no form explains (or whose fields
+/// hold values the form does not list) is refused with [`SassError::UnknownForm`].
+pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
+    let opcode = w.get(0, 12) as u16;
+    let mut close = Vec::new();
+    if w.get(126, 2) == 0 {
+        for form in forms::for_opcode(arch, opcode) {
+            if !form.matches(w) {
+                let diff = (w.0 ^ form.sample.0) & form.const_mask();
+                close.push(format!("{}: constant bits {:#x} differ", form.name, diff));
+                continue;
+            }
+            let inst = Inst { arch, form, word: w, addr };
+            match inst.try_text() {
+                Some(_) => return Ok(inst),
+                None => close.push(format!("{}: a field value is not in the table", form.name)),
+            }
+        }
+    } else {
+        close.push("bits 126-127 are not zero".to_string());
+    }
+    Err(SassError::UnknownForm {
+        arch: arch.to_string(),
+        opcode,
+        detail: if close.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", close.join("; "))
+        },
+    })
+}
+
+impl Inst {
+    /// The control bits.
+    pub fn control(&self) -> Control {
+        Control::decode(self.word)
+    }
+
+    /// The instruction text as nvdisasm prints it, without the trailing `;`.
+    pub fn text(&self) -> String {
+        self.try_text().expect("decode checked every field")
+    }
+
+    fn try_text(&self) -> Option<String> {
+        let w = self.word;
+        let form = self.form;
+        // Reuse flags on slots without an operand are unexplained bits.
+        if Control::decode(w).reuse & !form.reuse_slots() != 0 {
+            return None;
+        }
+        let mut s = String::new();
+        let g = w.get(12, 3);
+        let gn = w.bit(15);
+        if g != 7 || gn {
+            s.push('@');
+            if gn {
+                s.push('!');
+            }
+            s.push_str(&pred_name(g, ""));
+            s.push(' ');
+        }
+        s.push_str(form.name);
+        for m in &form.mods {
+            let v = get_pieces(w, &m.pieces);
+            let (_, t) = m.values.iter().find(|(x, _)| *x == v)?;
+            s.push_str(t);
+        }
+        let mut first = true;
+        for op in &form.ops {
+            let Some(t) = print_opnd(op, w, self.addr)? else { continue };
+            let sep = if first || op.kind == OpndKind::RelOffset { " " } else { ", " };
+            s.push_str(sep);
+            first = false;
+            s.push_str(&t);
+        }
+        Some(s)
+    }
+}
+
+fn pred_name(v: u64, u: &str) -> String {
+    if v == 7 {
+        format!("{u}PT")
+    } else {
+        format!("{u}P{v}")
+    }
+}
+
+fn reg_name(v: u64) -> String {
+    if v == 255 {
+        "RZ".to_string()
+    } else {
+        format!("R{v}")
+    }
+}
+
+fn ureg_name(v: u64) -> Option<String> {
+    match v {
+        63 => Some("URZ".to_string()),
+        0..=62 => Some(format!("UR{v}")),
+        _ => None,
+    }
+}
+
+fn sext(v: u64, width: u32) -> i64 {
+    if width >= 64 {
+        v as i64
+    } else {
+        let s = 64 - width;
+        ((v << s) as i64) >> s
+    }
+}
+
+fn hex_signed(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// Special registers whose numbers were checked with nvdisasm (S2R's field, bits 72-79).
+pub const SREGS: &[(u64, &str)] = &[
+    (0x00, "SR_LANEID"),
+    (0x21, "SR_TID.X"),
+    (0x22, "SR_TID.Y"),
+    (0x23, "SR_TID.Z"),
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+];
+
+/// Uniform special registers (S2UR's field, bits 72-79).
+pub const SUREGS: &[(u64, &str)] = &[(0x25, "SR_CTAID.X"), (0x26, "SR_CTAID.Y"), (0x27, "SR_CTAID.Z")];
+
+/// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
+/// known (NaNs, huge values).
+pub fn format_f32(bits: u32) -> Option<String> {
+    let v = f32::from_bits(bits);
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
+    }
+    format_float(v as f64)
+}
+
+fn format_float(v: f64) -> Option<String> {
+    if v == 0.0 {
+        return Some(if v.is_sign_negative() { "-0" } else { "0" }.to_string());
+    }
+    if v.fract() == 0.0 && v.abs() < 1e16 {
+        return Some(format!("{}", v as i64));
+    }
+    // Exact decimal expansion, then at most 20 significant digits.
+    let exact = format!("{:.70e}", v);
+    let (mant, exp) = exact.split_once('e')?;
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sig = digits.trim_end_matches('0').len();
+    let (mant, exp) = if sig > 20 {
+        let r = format!("{:.19e}", v);
+        let (m, e) = r.split_once('e')?;
+        (m.to_string(), e.parse::<i32>().ok()?)
+    } else {
+        let r = format!("{:.*e}", sig.saturating_sub(1), v);
+        let (m, e) = r.split_once('e')?;
+        (m.to_string(), e.parse::<i32>().ok()?)
+    };
+    let neg = mant.starts_with('-');
+    let ds: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if neg { "-" } else { "" };
+    if exp >= 16 {
+        // Observed once (2^64): 21 significant digits in exponent form.
+        let r = format!("{:.20e}", v);
+        let (m, e) = r.split_once('e')?;
+        let e: i32 = e.parse().ok()?;
+        return Some(format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs()));
+    }
+    if exp < -4 {
+        let rest = &ds[1..];
+        let m = if rest.is_empty() {
+            ds[..1].to_string()
+        } else {
+            format!("{}.{}", &ds[..1], rest)
+        };
+        return Some(format!("{sign}{m}e-{:02}", -exp));
+    }
+    if exp < 0 {
+        let zeros = "0".repeat((-exp - 1) as usize);
+        return Some(format!("{sign}0.{zeros}{ds}"));
+    }
+    let e = exp as usize;
+    if ds.len() <= e + 1 {
+        return Some(format!("{sign}{ds}{}", "0".repeat(e + 1 - ds.len())));
+    }
+    Some(format!("{sign}{}.{}", &ds[..e + 1], &ds[e + 1..]))
+}
+
+fn mem_offset(op: &Opnd, w: Word) -> i64 {
+    let width = op.offset.iter().map(|p| p.1 as u32).sum();
+    sext(get_pieces(w, &op.offset), width)
+}
+
+/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
+fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
+    let v = get_pieces(w, &op.pieces);
+    if op.hide == Some(v) && !op.neg.is_some_and(|b| w.bit(b as u32)) && !op.not.is_some_and(|b| w.bit(b as u32)) {
+        return Some(None);
+    }
+    let neg = op.neg.is_some_and(|b| w.bit(b as u32));
+    let not = op.not.is_some_and(|b| w.bit(b as u32));
+    let abs = op.abs.is_some_and(|b| w.bit(b as u32));
+    let reuse = op.reuse.is_some_and(|s| Control::decode(w).reuse >> s & 1 == 1);
+    let mut s = String::new();
+    let body = match op.kind {
+        OpndKind::Reg => reg_name(v),
+        OpndKind::UReg => ureg_name(v)?,
+        OpndKind::Pred => pred_name(v, ""),
+        OpndKind::UPred => pred_name(v, "U"),
+        OpndKind::Bar => format!("B{v}"),
+        OpndKind::UImm => format!("0x{:x}", v << op.scale),
+        OpndKind::SImm => hex_signed(sext(v, op.width()) << op.scale),
+        OpndKind::F32 => format_f32((v << op.scale) as u32)?,
+        OpndKind::CBank => {
+            let off = w.get(38, 16);
+            let bank = w.get(54, 5);
+            format!("c[0x{bank:x}][0x{off:x}]")
+        }
+        OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::Target => {
+            let off = sext(v, op.width()) << op.scale;
+            hex_signed((addr as i64).wrapping_add(16).wrapping_add(off))
+        }
+        OpndKind::RelOffset => hex_signed(sext(v, op.width()) << op.scale),
+        OpndKind::Literal(t) => t.to_string(),
+        OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
+    };
+    if neg {
+        s.push('-');
+    }
+    if not {
+        s.push(if matches!(op.kind, OpndKind::Pred | OpndKind::UPred) { '!' } else { '~' });
+    }
+    if abs {
+        s.push('|');
+    }
+    s.push_str(&body);
+    s.push_str(op.suffix);
+    if reuse {
+        s.push_str(".reuse");
+    }
+    if abs {
+        s.push('|');
+    }
+    Some(Some(s))
+}
+
+fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
+    let off = mem_offset(op, w);
+    let mut parts: Vec<String> = Vec::new();
+    let e64 = op.e64.is_some_and(|b| w.bit(b as u32));
+    match fmt {
+        MemFmt::Global => {
+            let mut pre = String::new();
+            if let (Some(d), Some(u)) = (op.desc, op.ureg) {
+                if w.bit(d as u32) {
+                    pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
+                }
+            }
+            if ra != 255 || off == 0 {
+                parts.push(format!("{}{}", reg_name(ra), if e64 { ".64" } else { "" }));
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("{pre}[{}]", parts.join("+")))
+        }
+        MemFmt::Shared => {
+            let ur = op.ureg.map(|u| w.get(u.0 as u32, u.1 as u32)).unwrap_or(63);
+            if ra != 255 {
+                parts.push(format!("{}{}", reg_name(ra), if e64 { ".X4" } else { "" }));
+            }
+            if ur != 63 {
+                parts.push(ureg_name(ur)?);
+            }
+            if off != 0 || parts.is_empty() {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("[{}]", parts.join("+")))
+        }
+        MemFmt::CIndexed => {
+            let bank = w.get(54, 5);
+            if ra != 255 {
+                parts.push(reg_name(ra));
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            if parts.is_empty() {
+                parts.push("RZ".to_string());
+            }
+            Some(format!("c[0x{bank:x}][{}]", parts.join("+")))
+        }
+    }
+}
+
+/// Encodes a parsed instruction: `form` with operand and modifier texts. Used by the parser.
+pub(crate) fn encode_parts(
+    form: &'static Form,
+    guard: (u64, bool),
+    suffix: &str,
+    operands: &[&str],
+    control: Control,
+    addr: u64,
+) -> Option<Word> {
+    let mut w = Word(form.sample.0 & form.const_mask());
+    w.set(12, 3, guard.0);
+    w.set_bit(15, guard.1);
+    // Modifiers: match the suffix text by backtracking over each modifier's table.
+    fn mods(form: &Form, i: usize, rest: &str, w: &mut Word) -> bool {
+        if i == form.mods.len() {
+            return rest.is_empty();
+        }
+        let m = &form.mods[i];
+        for (v, t) in &m.values {
+            if let Some(r) = rest.strip_prefix(t) {
+                let saved = *w;
+                set_pieces(w, &m.pieces, *v);
+                if mods(form, i + 1, r, w) {
+                    return true;
+                }
+                *w = saved;
+            }
+        }
+        false
+    }
+    if !mods(form, 0, suffix, &mut w) {
+        return None;
+    }
+    let mut ctl = control;
+    ctl.reuse = 0;
+    // Operands: hidden ones may be absent.
+    fn ops(form: &Form, i: usize, texts: &[&str], w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
+        if i == form.ops.len() {
+            return texts.is_empty();
+        }
+        let op = &form.ops[i];
+        if let Some(t) = texts.first() {
+            let saved = (*w, *reuse);
+            if parse_opnd(op, t.trim(), w, reuse, addr) && ops(form, i + 1, &texts[1..], w, reuse, addr) {
+                return true;
+            }
+            (*w, *reuse) = saved;
+        }
+        if let Some(h) = op.hide {
+            let saved = *w;
+            set_pieces(w, &op.pieces, h);
+            if ops(form, i + 1, texts, w, reuse, addr) {
+                return true;
+            }
+            *w = saved;
+        }
+        false
+    }
+    let mut reuse = 0u8;
+    if !ops(form, 0, operands, &mut w, &mut reuse, addr) {
+        return None;
+    }
+    ctl.reuse = reuse;
+    ctl.encode(&mut w);
+    debug_assert_eq!(w.0 & OP_BITS & form.const_mask() & !GUARD_BITS, form.sample.0 & form.const_mask());
+    Some(w)
+}
+
+fn parse_num(t: &str) -> Option<i64> {
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let v = i64::try_from(u64::from_str_radix(t.strip_prefix("0x")?, 16).ok()?).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+fn parse_reg(t: &str) -> Option<u64> {
+    if t == "RZ" {
+        return Some(255);
+    }
+    let n: u64 = t.strip_prefix('R')?.parse().ok()?;
+    (n < 255 && !t[1..].starts_with('0') || t == "R0").then_some(n)
+}
+
+fn parse_ureg(t: &str) -> Option<u64> {
+    if t == "URZ" {
+        return Some(63);
+    }
+    let n: u64 = t.strip_prefix("UR")?.parse().ok()?;
+    (n < 63).then_some(n)
+}
+
+fn parse_pred(t: &str, u: &str) -> Option<u64> {
+    let t = t.strip_prefix(u)?;
+    if t == "PT" {
+        return Some(7);
+    }
+    let n: u64 = t.strip_prefix('P')?.parse().ok()?;
+    (n < 7).then_some(n)
+}
+
+fn fits_signed(v: i64, width: u32) -> Option<u64> {
+    let lo = -(1i128 << (width - 1));
+    let hi = (1i128 << (width - 1)) - 1;
+    ((v as i128) >= lo && (v as i128) <= hi).then_some((v as u64) & if width >= 64 { u64::MAX } else { (1u64 << width) - 1 })
+}
+
+fn parse_opnd(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
+    parse_opnd_inner(op, t, w, reuse, addr).is_some()
+}
+
+fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> Option<()> {
+    let mut t = t;
+    let is_pred = matches!(op.kind, OpndKind::Pred | OpndKind::UPred);
+    let mut flag = |b: Option<u8>, c: char, t: &mut &str| -> Option<()> {
+        if let Some(r) = t.strip_prefix(c) {
+            w.set_bit(b? as u32, true);
+            *t = r;
+        }
+        Some(())
+    };
+    // Immediates carry their own sign.
+    let numeric = matches!(
+        op.kind,
+        OpndKind::UImm | OpndKind::SImm | OpndKind::F32 | OpndKind::Target | OpndKind::RelOffset
+    );
+    if !numeric || op.neg.is_some() {
+        flag(op.neg, '-', &mut t)?;
+    }
+    flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    if let Some(b) = op.abs {
+        if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+            w.set_bit(b as u32, true);
+            t = r;
+        }
+    }
+    if let Some(r) = t.strip_suffix(".reuse") {
+        *reuse |= 1 << op.reuse?;
+        t = r;
+    }
+    let t = t.strip_suffix(op.suffix)?;
+    let width = op.width();
+    let v: u64 = match op.kind {
+        OpndKind::Reg => parse_reg(t)?,
+        OpndKind::UReg => parse_ureg(t)?,
+        OpndKind::Pred => parse_pred(t, "")?,
+        OpndKind::UPred => parse_pred(t, "U")?,
+        OpndKind::Bar => {
+            let n: u64 = t.strip_prefix('B')?.parse().ok()?;
+            (n < 16).then_some(n)?
+        }
+        OpndKind::UImm => {
+            let n = parse_num(t)?;
+            if n < 0 || n & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            (n as u64) >> op.scale
+        }
+        OpndKind::SImm | OpndKind::RelOffset => {
+            let n = parse_num(t)?;
+            if n & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            fits_signed(n >> op.scale, width)?
+        }
+        OpndKind::Target => {
+            let n = parse_num(t)?;
+            let off = n.wrapping_sub(addr as i64 + 16);
+            if off & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            fits_signed(off >> op.scale, width)?
+        }
+        OpndKind::F32 => {
+            let bits = if t.trim() == "+INF" {
+                f32::INFINITY.to_bits()
+            } else if t.trim() == "-INF" {
+                f32::NEG_INFINITY.to_bits()
+            } else {
+                let f: f32 = t.parse().ok()?;
+                f.to_bits()
+            };
+            // Only text that prints back identically is accepted: no silent rounding.
+            if format_f32(bits)?.trim() != t.trim() {
+                return None;
+            }
+            if bits as u64 & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            (bits as u64) >> op.scale
+        }
+        OpndKind::CBank => {
+            let (bank, off) = parse_cbank(t)?;
+            w.set(38, 16, parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64);
+            w.set(54, 5, bank);
+            return Some(());
+        }
+        OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
+        OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
+        OpndKind::Literal(l) => {
+            if t != l {
+                return None;
+            }
+            return Some(());
+        }
+        OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
+    };
+    set_pieces(w, &op.pieces, v).then_some(())
+}
+
+fn parse_cbank(t: &str) -> Option<(u64, &str)> {
+    let r = t.strip_prefix("c[")?;
+    let (bank, r) = r.split_once("][")?;
+    let inner = r.strip_suffix(']')?;
+    let bank = parse_num(bank)?;
+    if !(0..32).contains(&bank) {
+        return None;
+    }
+    Some((bank as u64, inner))
+}
+
+fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
+    let off_width: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
+    let mut t = t;
+    let inner: &str;
+    match fmt {
+        MemFmt::CIndexed => {
+            let (bank, i) = parse_cbank(t)?;
+            w.set(54, 5, bank);
+            t = "";
+            inner = i;
+        }
+        _ => {
+            if let Some(r) = t.strip_prefix("desc[") {
+                let (u, r) = r.split_once(']')?;
+                let ur = op.ureg?;
+                w.set(ur.0 as u32, ur.1 as u32, parse_ureg(u)?);
+                w.set_bit(op.desc? as u32, true);
+                t = r;
+            }
+            inner = t.strip_prefix('[')?.strip_suffix(']')?;
+        }
+    }
+    let mut ra = 255u64;
+    let mut ur = 63u64;
+    let mut off = 0i64;
+    let mut seen_off = false;
+    for part in inner.split('+') {
+        if let Some(n) = parse_num(part) {
+            off = n;
+            seen_off = true;
+        } else if let Some(u) = parse_ureg(part) {
+            if fmt != MemFmt::Shared {
+                return None;
+            }
+            ur = u;
+        } else {
+            let (r, wide) = match part.strip_suffix(".64").or_else(|| part.strip_suffix(".X4")) {
+                Some(r) => (r, true),
+                None => (part, false),
+            };
+            if wide {
+                let want = if fmt == MemFmt::Shared { ".X4" } else { ".64" };
+                if !part.ends_with(want) {
+                    return None;
+                }
+                w.set_bit(op.e64? as u32, true);
+            }
+            ra = parse_reg(r)?;
+        }
+    }
+    let _ = seen_off;
+    set_pieces(w, &op.pieces, ra).then_some(())?;
+    if fmt == MemFmt::Shared {
+        if let Some(u) = op.ureg {
+            w.set(u.0 as u32, u.1 as u32, ur);
+        } else if ur != 63 {
+            return None;
+        }
+    }
+    if off != 0 || !op.offset.is_empty() {
+        set_pieces(w, &op.offset, fits_signed(off, off_width.max(1))?).then_some(())?;
+    }
+    Some(())
+}
+
+/// Encodes text already split by the parser; see [`crate::assemble_line`].
+pub fn encode(arch: Arch, text: &str, control: Control, addr: u64) -> Result<Word, SassError> {
+    crate::text::encode_text(arch, text, control, addr, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_like_nvdisasm() {
+        let cases: &[(f32, &str)] = &[
+            (0.5, "0.5"),
+            (2.5, "2.5"),
+            (100.0, "100"),
+            (-126.0, "-126"),
+            (-1.0, "-1"),
+            (f32::INFINITY, "+INF "),
+            (2.3283064365386962891e-10, "2.3283064365386962891e-10"),
+            (0.15915493667125701904, "0.15915493667125701904"),
+            (18446744073709551616.0, "1.84467440737095516160e+19"),
+        ];
+        for (v, t) in cases {
+            assert_eq!(format_f32(v.to_bits()).unwrap(), *t);
+        }
+    }
+}
