@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(c.to_string(), "[B------:R-:W-:Y:S01]");
         // S2R R0, SR_TID.X: sets scoreboard 0, stall 7.
         let w = Word::from_halves(0x0000000000007919, 0x000e2e0000002100);
-        assert_eq!(Control::decode(w).to_string(), "[B------:R-:W0:-:S07]");
+        assert_eq!(Control::decode(w).to_string(), "[B------:R-:W0:Y:S07]");
         // IMAD waiting on scoreboard 0.
         let w = Word::from_halves(0x0000000407077c24, 0x001fe2000f8e0200);
         assert_eq!(Control::decode(w).to_string(), "[B0-----:R-:W-:Y:S01]");
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn bad_annotations_are_refused() {
-        for s in ["B------:R-:W-:Y:S01", "[B-1----:R-:W-:Y:S01]", "[B------:R7:W-:Y:S01]", "[B------:R-:W-:Y:S16]"] {
+        for s in ["B------:R-:W-:Y:S01", "[B1-----:R-:W-:Y:S01]", "[B------:R7:W-:Y:S01]", "[B------:R-:W-:Y:S16]"] {
             assert!(s.parse::<Control>().is_err(), "{s}");
         }
     }

@@ -64,6 +64,7 @@ fn build() -> Vec<Form> {
     let mut v = Vec::new();
     control_flow(&mut v);
     moves(&mut v);
+    integer(&mut v);
     v
 }
 
@@ -163,6 +164,128 @@ fn moves(v: &mut Vec<Form>) {
             .m(73, 3, &[(4, ""), (5, ".64")])
             .o(ur(16))
             .o(cb()),
+    );
+}
+
+fn lit(t: &'static str) -> Opnd {
+    Opnd::new(OpndKind::Literal(t), 0, 0).pieces(&[])
+}
+
+/// The second source (`B`) of a three-source ALU op by operand-form selector (bits 9-11):
+/// 0x2 register 32-39, 0x8 immediate 32-63, 0xa constant bank, 0xc uniform register 32-37.
+fn alu_b(sel: u16, imm: Opnd) -> Opnd {
+    match sel {
+        0x2 => r(32).reuse(1),
+        0x8 => imm,
+        0xa => cb(),
+        _ => ur(32),
+    }
+}
+
+fn integer(v: &mut Vec<Form>) {
+    // IADD3 Rd, [Pc0,] [Pc1,] Ra, B, Rc: carry-outs 81-83 / 84-86 (hidden when PT);
+    // negate A 72, B 63 (register/uniform forms), C 75. With .X (74) the negates print as
+    // `~` and the carry-ins 87-90 / 77-80 are operands; without .X they are constants.
+    for (sel, lo, hi) in [
+        (0x2u16, 0x0000000902097210u64, 0x000fe20007ffe0ffu64),
+        (0x8, 0x0000000102027810, 0x000fe20007ffe0ff),
+        (0xa, 0x00005c0002027a10, 0x000fe20007ffe0ff),
+        (0xc, 0x0000000402027c10, 0x000fe2000fffe0ff),
+    ] {
+        let opc = (sel << 8) | 0x10;
+        for x in [false, true] {
+            let mut b = alu_b(sel, simm(32, 32));
+            if sel == 0x2 || sel == 0xc {
+                b = if x { b.not(63) } else { b.neg(63) };
+            }
+            let a = if x { r(24).not(72) } else { r(24).neg(72) }.reuse(0);
+            let c = if x { r(64).not(75) } else { r(64).neg(75) }.reuse(2);
+            let mut f = Form::new("IADD3", opc, ALL, lo | (opc as u64), hi | if x { 1 << 10 } else { 0 })
+                .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+                .o(r(16))
+                .o(p(81).hide(7))
+                .o(p(84).hide(7))
+                .o(a)
+                .o(b)
+                .o(c);
+            if x {
+                f = f.o(p(87).not(90)).o(p(77).not(80));
+            }
+            v.push(f);
+        }
+    }
+    // LOP3.LUT [Pd,] Rd, Ra, B, Rc, lut, Pp: output predicate 81-83 (hidden when PT),
+    // LUT 72-79, .PAND 80, predicate input 87-89 (negate 90).
+    for (sel, lo, hi) in [
+        (0x2u16, 0x0000000903047212u64, 0x000fe400078e3cffu64),
+        (0x8, 0x0000000103047812, 0x000fe400078e3cff),
+        (0xa, 0x00005c0003047a12, 0x000fe400078e3cff),
+        (0xc, 0x0000000403047c12, 0x000fe4000f8e3cff),
+    ] {
+        let opc = (sel << 8) | 0x12;
+        v.push(
+            Form::new("LOP3", opc, ALL, lo, hi)
+                .m(0, 0, &[(0, ".LUT")])
+                .m(80, 1, &[(0, ""), (1, ".PAND")])
+                .o(p(81).hide(7))
+                .o(r(16))
+                .o(r(24).reuse(0))
+                .o(alu_b(sel, uimm(32, 32)))
+                .o(r(64).reuse(2))
+                .o(uimm(72, 8))
+                .o(p(87).not(90)),
+        );
+    }
+    // ISETP.cmp[.U32].logic Pd, Pq, Ra, B, Pp: compare 76-78, .U32 73, logic 74-75,
+    // Pd 81-83, Pq 84-86, Pp 87-89 (negate 90). .EX (72) is a constant 0 here. Bit 73 is
+    // *signed*: 1 prints nothing, 0 prints .U32.
+    let cmp = [(1, ".LT"), (2, ".EQ"), (4, ".GT"), (5, ".NE"), (6, ".GE"), (7, ".T")];
+    for (sel, lo, hi) in [
+        (0x2u16, 0x0000000c0a00720cu64, 0x000fe40003f01070u64),
+        (0x8, 0x000000010200780c, 0x000fe40003f06270),
+        (0xa, 0x00005c0002007a0c, 0x000fe40003f06270),
+        (0xc, 0x0000000407007c0c, 0x000fda000bf06270),
+    ] {
+        let opc = (sel << 8) | 0x0c;
+        v.push(
+            Form::new("ISETP", opc, ALL, lo, hi)
+                .m(76, 3, &cmp)
+                .m(73, 1, &[(1, ""), (0, ".U32")])
+                .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+                .o(p(81))
+                .o(p(84))
+                .o(r(24).reuse(0))
+                .o(alu_b(sel, simm(32, 32)))
+                .o(p(87).not(90)),
+        );
+    }
+    // VOTE.mode [Rd,] Pd, Pp: Rd 16-23 (hidden when RZ), mode 72-73, Pd 81-83, Pp 87-90.
+    v.push(
+        Form::new("VOTE", 0x806, ALL, 0x0000000000007806, 0x0000000000000000)
+            .m(72, 2, &[(0, ".ALL"), (1, ".ANY"), (2, ".EQ")])
+            .o(r(16).hide(255))
+            .o(p(81))
+            .o(p(87).not(90)),
+    );
+    // IMAD.MOV[.U32] Rd, RZ, RZ, C: nvdisasm's name for IMAD with A = B = RZ (register C at
+    // 64, or immediate C at 32 in the 0x424 form). Bit 73 = 0 prints .U32 (1 = signed).
+    v.push(
+        Form::new("IMAD", 0x224, ALL, 0x000000ffff107224, 0x000fe200078e0013)
+            .m(0, 0, &[(0, ".MOV")])
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .o(r(16))
+            .o(lit("RZ"))
+            .o(lit("RZ"))
+            .o(r(64).reuse(2)),
+    );
+    v.push(
+        Form::new("IMAD", 0x424, ALL, 0x00000004ff007424, 0x000fe200078e00ff)
+            .m(0, 0, &[(0, ".MOV")])
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .o(r(16))
+            .o(lit("RZ"))
+            .o(lit("RZ"))
+            .o(simm(32, 32)),
     );
 }
 
