@@ -41,13 +41,28 @@ pub struct Control {
 }
 
 impl Default for Control {
-    /// No stall, yield bit set, no scoreboards, no waits, no reuse.
+    /// `[B------:R-:W-:-:S00]`: no stall, yield bit clear, no scoreboards, no waits, no reuse
+    /// (what ptxas puts on its padding NOPs).
     fn default() -> Control {
-        Control { stall: 0, yield_bit: true, write_sb: 7, read_sb: 7, wait: 0, reuse: 0 }
+        Control {
+            stall: 0,
+            yield_bit: false,
+            write_sb: 7,
+            read_sb: 7,
+            wait: 0,
+            reuse: 0,
+        }
     }
 }
 
 impl Control {
+    /// Whether nvdisasm accepts this stall/yield pair. Probed on SM75 and SM90: with the yield
+    /// bit clear every stall 0-15 is legal; with it set only stalls 1-11 are (nvdisasm:
+    /// "undefined value ... for table 'TABLES_opex_N'").
+    pub fn is_legal(self) -> bool {
+        !self.yield_bit || (1..=11).contains(&self.stall)
+    }
+
     /// The control bits of `w`. Bits 126-127 are not part of the control code.
     pub fn decode(w: Word) -> Control {
         Control {
@@ -92,7 +107,11 @@ impl fmt::Display for Control {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[B")?;
         for i in 0..6 {
-            let c = if self.wait >> i & 1 == 1 { (b'0' + i) as char } else { '-' };
+            let c = if self.wait >> i & 1 == 1 {
+                (b'0' + i) as char
+            } else {
+                '-'
+            };
             write!(f, "{c}")?;
         }
         write!(
@@ -121,7 +140,9 @@ impl FromStr for Control {
         let [b, r, w, y, st] = parts.as_slice() else {
             return Err(bad("expected five fields B:R:W:Y:S"));
         };
-        let b = b.strip_prefix('B').ok_or_else(|| bad("wait field must start with B"))?;
+        let b = b
+            .strip_prefix('B')
+            .ok_or_else(|| bad("wait field must start with B"))?;
         if b.len() != 6 {
             return Err(bad("wait field needs six characters"));
         }
@@ -134,7 +155,9 @@ impl FromStr for Control {
             }
         }
         let sb = |field: &str, prefix: char| -> Result<u8, SassError> {
-            let v = field.strip_prefix(prefix).ok_or_else(|| bad("scoreboard field prefix"))?;
+            let v = field
+                .strip_prefix(prefix)
+                .ok_or_else(|| bad("scoreboard field prefix"))?;
             match v {
                 "-" => Ok(7),
                 d if d.len() == 1 && matches!(d.as_bytes()[0], b'0'..=b'6') => {
@@ -155,7 +178,14 @@ impl FromStr for Control {
             .and_then(|v| v.parse::<u8>().ok())
             .filter(|v| *v < 16)
             .ok_or_else(|| bad("stall must be S00-S15"))?;
-        Ok(Control { stall, yield_bit, write_sb, read_sb, wait, reuse: 0 })
+        Ok(Control {
+            stall,
+            yield_bit,
+            write_sb,
+            read_sb,
+            wait,
+            reuse: 0,
+        })
     }
 }
 
@@ -168,7 +198,17 @@ mod tests {
         // LDC R1, c[0x0][0x28] from ptxas: no scoreboards, yield set, stall 1.
         let w = Word::from_halves(0x00000a00ff017b82, 0x000fe20000000800);
         let c = Control::decode(w);
-        assert_eq!(c, Control { stall: 1, yield_bit: true, write_sb: 7, read_sb: 7, wait: 0, reuse: 0 });
+        assert_eq!(
+            c,
+            Control {
+                stall: 1,
+                yield_bit: true,
+                write_sb: 7,
+                read_sb: 7,
+                wait: 0,
+                reuse: 0
+            }
+        );
         assert_eq!(c.to_string(), "[B------:R-:W-:Y:S01]");
         // S2R R0, SR_TID.X: sets scoreboard 0, stall 7.
         let w = Word::from_halves(0x0000000000007919, 0x000e2e0000002100);
@@ -198,7 +238,12 @@ mod tests {
 
     #[test]
     fn bad_annotations_are_refused() {
-        for s in ["B------:R-:W-:Y:S01", "[B1-----:R-:W-:Y:S01]", "[B------:R7:W-:Y:S01]", "[B------:R-:W-:Y:S16]"] {
+        for s in [
+            "B------:R-:W-:Y:S01",
+            "[B1-----:R-:W-:Y:S01]",
+            "[B------:R7:W-:Y:S01]",
+            "[B------:R-:W-:Y:S16]",
+        ] {
             assert!(s.parse::<Control>().is_err(), "{s}");
         }
     }

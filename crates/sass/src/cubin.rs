@@ -64,7 +64,11 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let flags = u32_at(h, 0x30);
     // CUDA ELF e_flags: ABI version 8 cubins (CUDA 12.8 and later) keep the SM number in
     // bits 8-15; older ones in bits 0-7.
-    let sm = if h[8] >= 8 { (flags >> 8) & 0xff } else { flags & 0xff };
+    let sm = if h[8] >= 8 {
+        (flags >> 8) & 0xff
+    } else {
+        flags & 0xff
+    };
     let shoff = u64_at(h, 0x28);
     let shentsize = u16_at(h, 0x3a) as u64;
     let shnum = u16_at(h, 0x3c) as u64;
@@ -79,12 +83,23 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     for i in 0..shnum {
         let sh = header(i)?;
         let name_off = u32_at(sh, 0) as usize;
-        let name = names.get(name_off..).ok_or_else(|| err("section name outside .shstrtab"))?;
+        let name = names
+            .get(name_off..)
+            .ok_or_else(|| err("section name outside .shstrtab"))?;
         let name = &name[..name.iter().position(|&c| c == 0).unwrap_or(name.len())];
-        let Some(fname) = name.strip_prefix(b".text.") else { continue };
+        let Some(fname) = name.strip_prefix(b".text.") else {
+            continue;
+        };
         let data = slice(bytes, u64_at(sh, 24), u64_at(sh, 32))?;
         let words = crate::words_from_bytes(data)?;
-        functions.push(Function { name: String::from_utf8_lossy(fname).into_owned(), words });
+        functions.push(Function {
+            name: String::from_utf8_lossy(fname).into_owned(),
+            words,
+        });
     }
-    Ok(Cubin { arch: Arch::from_number(sm), sm, functions })
+    Ok(Cubin {
+        arch: Arch::from_number(sm),
+        sm,
+        functions,
+    })
 }

@@ -173,7 +173,10 @@ impl Opnd {
     /// Every bit this operand owns.
     pub fn bits(&self) -> u128 {
         let mut m = pieces_mask(&self.pieces) | pieces_mask(&self.offset);
-        for b in [self.neg, self.not, self.abs, self.e64, self.desc].into_iter().flatten() {
+        for b in [self.neg, self.not, self.abs, self.e64, self.desc]
+            .into_iter()
+            .flatten()
+        {
             m |= 1u128 << b;
         }
         if let Some(p) = self.ureg {
@@ -185,7 +188,8 @@ impl Opnd {
 
 /// The mask of a list of pieces.
 pub fn pieces_mask(p: &[Piece]) -> u128 {
-    p.iter().fold(0, |m, &(at, w)| m | mask(at as u32, w as u32))
+    p.iter()
+        .fold(0, |m, &(at, w)| m | mask(at as u32, w as u32))
 }
 
 /// Reads a field made of pieces, lowest piece first.
@@ -203,7 +207,11 @@ pub fn get_pieces(w: Word, p: &[Piece]) -> u64 {
 pub fn set_pieces(w: &mut Word, p: &[Piece], v: u64) -> bool {
     let mut rest = v;
     for &(at, width) in p {
-        let m = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let m = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
         w.set(at as u32, width as u32, rest & m);
         rest = if width >= 64 { 0 } else { rest >> width };
     }
@@ -229,6 +237,11 @@ pub struct Form {
     /// (`" "`), and whether nvdisasm writes `" ;"` or `";"` does not matter: the text is
     /// compared without the trailing semicolon.
     pub note: &'static str,
+    /// Whether the control code may name a write scoreboard (nvdisasm rejects one on
+    /// EXIT, BRA, BSSY, ... : "Unrecognized operation for functional unit").
+    pub write_sb: bool,
+    /// Whether the control code may name a read scoreboard.
+    pub read_sb: bool,
 }
 
 /// Bits 0..105 that belong to the operation (not the control code).
@@ -247,12 +260,35 @@ impl Form {
             mods: Vec::new(),
             ops: Vec::new(),
             note: "",
+            write_sb: true,
+            read_sb: true,
         }
+    }
+
+    /// The control code may set no scoreboard (control-flow ops).
+    pub fn no_sb(mut self) -> Form {
+        self.write_sb = false;
+        self.read_sb = false;
+        self
+    }
+
+    /// The control code may set a write scoreboard but no read scoreboard.
+    pub fn no_read_sb(mut self) -> Form {
+        self.read_sb = false;
+        self
+    }
+
+    /// Whether the scoreboards of `c` are allowed on this form.
+    pub fn control_ok(&self, c: crate::Control) -> bool {
+        (self.write_sb || c.write_sb == 7) && (self.read_sb || c.read_sb == 7)
     }
 
     /// Adds a modifier.
     pub fn m(mut self, at: u8, width: u8, values: &[(u64, &'static str)]) -> Form {
-        self.mods.push(Mod { pieces: vec![(at, width)], values: values.to_vec() });
+        self.mods.push(Mod {
+            pieces: vec![(at, width)],
+            values: values.to_vec(),
+        });
         self
     }
 
@@ -299,6 +335,9 @@ impl Form {
 
     /// Reuse slots used by operands.
     pub fn reuse_slots(&self) -> u8 {
-        self.ops.iter().filter_map(|o| o.reuse).fold(0, |m, s| m | 1 << s)
+        self.ops
+            .iter()
+            .filter_map(|o| o.reuse)
+            .fold(0, |m, s| m | 1 << s)
     }
 }

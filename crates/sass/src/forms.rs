@@ -70,27 +70,37 @@ fn build() -> Vec<Form> {
 
 fn control_flow(v: &mut Vec<Form>) {
     // NOP: no fields.
-    v.push(Form::new("NOP", 0x918, ALL, 0x0000000000007918, 0x0000000000000000));
+    v.push(Form::new(
+        "NOP",
+        0x918,
+        ALL,
+        0x0000000000007918,
+        0x0000000000000000,
+    ));
     // EXIT [Pp]: predicate 87-89, negate 90; hidden when PT.
     v.push(
         Form::new("EXIT", 0x94d, ALL, 0x000000000000794d, 0x0000000003800000)
+            .no_sb()
             .o(p(87).not(90).hide(7)),
     );
     // BSYNC Bn: barrier 16-19; predicate 87-90 as EXIT.
     v.push(
         Form::new("BSYNC", 0x941, ALL, 0x0000000000007941, 0x0000000003800000)
+            .no_sb()
             .o(p(87).not(90).hide(7))
             .o(bar(16)),
     );
     // BREAK Bn.
     v.push(
         Form::new("BREAK", 0x942, ALL, 0x0000000000007942, 0x0000000003800000)
+            .no_sb()
             .o(p(87).not(90).hide(7))
             .o(bar(16)),
     );
     // BSSY Bn, target: barrier 16-19, target offset bits 34-63 (x4 bytes, signed).
     v.push(
         Form::new("BSSY", 0x945, ALL, 0x0000000000007945, 0x0000000003800000)
+            .no_sb()
             .o(p(87).not(90).hide(7))
             .o(bar(16))
             .o(target(&[(34, 30)])),
@@ -100,31 +110,67 @@ fn control_flow(v: &mut Vec<Form>) {
     let bra_mods = [(0, ""), (1, ".U"), (2, ".DIV"), (3, ".CONV")];
     v.push(
         Form::new("BRA", 0x947, PRE90, 0x0000000000007947, 0x0000000000000000)
+            .no_sb()
             .m(32, 2, &bra_mods)
             .o(p(87).not(90).hide(7))
             .o(target(&[(34, 48)])),
     );
     v.push(
-        Form::new("BRA", 0x947, &[Sm90], 0x0000000000007947, 0x0000000000000000)
-            .m(32, 2, &bra_mods)
-            .o(p(87).not(90).hide(7))
-            .o(target(&[(16, 8), (34, 48)])),
+        Form::new(
+            "BRA",
+            0x947,
+            &[Sm90],
+            0x0000000000007947,
+            0x0000000000000000,
+        )
+        .no_sb()
+        .m(32, 2, &bra_mods)
+        .o(p(87).not(90).hide(7))
+        .o(target(&[(16, 8), (34, 48)])),
     );
     // WARPSYNC with an immediate mask (32-63).
     v.push(
-        Form::new("WARPSYNC", 0x948, PRE90, 0x0000000000007948, 0x0000000003800000)
-            .o(p(87).not(90).hide(7))
-            .o(uimm(32, 32)),
+        Form::new(
+            "WARPSYNC",
+            0x948,
+            PRE90,
+            0x0000000000007948,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .o(p(87).not(90).hide(7))
+        .o(uimm(32, 32)),
     );
-    // WARPSYNC with a register mask (32-39).
+    // WARPSYNC with a register mask: bits 32-39 before SM90, bits 24-31 on SM90 (the other
+    // byte is ignored by nvdisasm there, so it is a constant of the form).
     v.push(
-        Form::new("WARPSYNC", 0x348, ALL, 0x0000000000007348, 0x0000000003800000)
-            .o(p(87).not(90).hide(7))
-            .o(r(32)),
+        Form::new(
+            "WARPSYNC",
+            0x348,
+            PRE90,
+            0x0000000000007348,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .o(p(87).not(90).hide(7))
+        .o(r(32)),
+    );
+    v.push(
+        Form::new(
+            "WARPSYNC",
+            0x348,
+            &[Sm90],
+            0x0000000000007348,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .o(p(87).not(90).hide(7))
+        .o(r(24)),
     );
     // BMOV.32.CLEAR RZ, Bn: destination 16-23, barrier 24-27.
     v.push(
         Form::new("BMOV", 0x355, ALL, 0x0000000000007355, 0x0000000000100000)
+            .no_read_sb()
             .m(84, 1, &[(1, ".32.CLEAR")])
             .o(r(16))
             .o(bar(24)),
@@ -142,11 +188,23 @@ fn moves(v: &mut Vec<Form>) {
     v.push(
         Form::new("MOV", 0x202, ALL, 0x0000000000007202, 0x0000000000000f00)
             .o(r(16))
-            .o(r(32).reuse(1)),
+            .o(r(32)),
     );
-    v.push(Form::new("MOV", 0x802, ALL, 0x0000000000007802, 0x0000000000000f00).o(r(16)).o(uimm(32, 32)));
-    v.push(Form::new("MOV", 0xa02, ALL, 0x0000000000007a02, 0x0000000000000f00).o(r(16)).o(cb()));
-    v.push(Form::new("MOV", 0xc02, ALL, 0x0000000000007c02, 0x0000000000000f00).o(r(16)).o(ur(32)));
+    v.push(
+        Form::new("MOV", 0x802, ALL, 0x0000000000007802, 0x0000000000000f00)
+            .o(r(16))
+            .o(uimm(32, 32)),
+    );
+    v.push(
+        Form::new("MOV", 0xa02, ALL, 0x00000a0000017a02, 0x0000000000000f00)
+            .o(r(16))
+            .o(cb()),
+    );
+    v.push(
+        Form::new("MOV", 0xc02, ALL, 0x0000000500057c02, 0x0000000008000f00)
+            .o(r(16))
+            .o(ur(32)),
+    );
     // LDC Rd, c[bank][Ra+off]: size 72-74 (.64 = 5), index register 24-31, offset 38-53,
     // bank 54-58.
     let mut ldc_src = Opnd::new(OpndKind::Mem(MemFmt::CIndexed), 24, 8);
@@ -184,30 +242,36 @@ fn alu_b(sel: u16, imm: Opnd) -> Opnd {
 
 fn integer(v: &mut Vec<Form>) {
     // IADD3 Rd, [Pc0,] [Pc1,] Ra, B, Rc: carry-outs 81-83 / 84-86 (hidden when PT);
-    // negate A 72, B 63 (register/uniform forms), C 75. With .X (74) the negates print as
+    // negate A 72, B 63 (register, constant-bank and uniform forms), C 75. With .X (74) the negates print as
     // `~` and the carry-ins 87-90 / 77-80 are operands; without .X they are constants.
     for (sel, lo, hi) in [
         (0x2u16, 0x0000000902097210u64, 0x000fe20007ffe0ffu64),
         (0x8, 0x0000000102027810, 0x000fe20007ffe0ff),
-        (0xa, 0x00005c0002027a10, 0x000fe20007ffe0ff),
+        (0xa, 0x00005c000b0b0a10, 0x000fe40007ffe0ff),
         (0xc, 0x0000000402027c10, 0x000fe2000fffe0ff),
     ] {
         let opc = (sel << 8) | 0x10;
         for x in [false, true] {
             let mut b = alu_b(sel, simm(32, 32));
-            if sel == 0x2 || sel == 0xc {
+            if sel != 0x8 {
                 b = if x { b.not(63) } else { b.neg(63) };
             }
             let a = if x { r(24).not(72) } else { r(24).neg(72) }.reuse(0);
             let c = if x { r(64).not(75) } else { r(64).neg(75) }.reuse(2);
-            let mut f = Form::new("IADD3", opc, ALL, lo | (opc as u64), hi | if x { 1 << 10 } else { 0 })
-                .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
-                .o(r(16))
-                .o(p(81).hide(7))
-                .o(p(84).hide(7))
-                .o(a)
-                .o(b)
-                .o(c);
+            let mut f = Form::new(
+                "IADD3",
+                opc,
+                ALL,
+                lo | (opc as u64),
+                hi | if x { 1 << 10 } else { 0 },
+            )
+            .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+            .o(r(16))
+            .o(p(81).hide(7))
+            .o(p(84).hide(7))
+            .o(a)
+            .o(b)
+            .o(c);
             if x {
                 f = f.o(p(87).not(90)).o(p(77).not(80));
             }
@@ -239,7 +303,14 @@ fn integer(v: &mut Vec<Form>) {
     // ISETP.cmp[.U32].logic Pd, Pq, Ra, B, Pp: compare 76-78, .U32 73, logic 74-75,
     // Pd 81-83, Pq 84-86, Pp 87-89 (negate 90). .EX (72) is a constant 0 here. Bit 73 is
     // *signed*: 1 prints nothing, 0 prints .U32.
-    let cmp = [(1, ".LT"), (2, ".EQ"), (4, ".GT"), (5, ".NE"), (6, ".GE"), (7, ".T")];
+    let cmp = [
+        (1, ".LT"),
+        (2, ".EQ"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".T"),
+    ];
     for (sel, lo, hi) in [
         (0x2u16, 0x0000000c0a00720cu64, 0x000fe40003f01070u64),
         (0x8, 0x000000010200780c, 0x000fe40003f06270),
@@ -297,7 +368,9 @@ pub fn all() -> &'static [Form] {
 
 /// The forms of `arch` with opcode bits `opcode`.
 pub fn for_opcode(arch: Arch, opcode: u16) -> impl Iterator<Item = &'static Form> {
-    all().iter().filter(move |f| f.opcode == opcode && f.on(arch))
+    all()
+        .iter()
+        .filter(move |f| f.opcode == opcode && f.on(arch))
 }
 
 /// The forms of `arch` whose base mnemonic is `name`.

@@ -17,18 +17,60 @@ pub struct Inst {
 }
 
 /// Decodes `w` at byte address `addr`. A word whose bits no form explains (or whose fields
-/// hold values the form does not list) is refused with [`SassError::UnknownForm`].
+/// hold values the form does not list) is refused with [`SassError::UnknownForm`], and so is
+/// a word whose text does not assemble back to it (two encodings that print alike, such as
+/// an IADD3 whose first carry-out is PT and second is not).
 pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
+    let inst = decode_unchecked(arch, w, addr)?;
+    let ctl = Control::decode(w);
+    match crate::text::encode_text(arch, &inst.text(), ctl, addr, 1) {
+        Ok(back) if back == w => Ok(inst),
+        Ok(back) => Err(SassError::UnknownForm {
+            arch: arch.to_string(),
+            opcode: w.get(0, 12) as u16,
+            detail: format!(
+                " ({}: its text assembles to another word, {back})",
+                inst.form.name
+            ),
+        }),
+        Err(e) => Err(SassError::UnknownForm {
+            arch: arch.to_string(),
+            opcode: w.get(0, 12) as u16,
+            detail: format!(" ({}: its text does not assemble: {e})", inst.form.name),
+        }),
+    }
+}
+
+/// [`decode`] without the round-trip check (used by the assembler's own check).
+pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     let opcode = w.get(0, 12) as u16;
     let mut close = Vec::new();
-    if w.get(126, 2) == 0 {
+    let ctl = Control::decode(w);
+    if !ctl.is_legal() {
+        close.push(format!(
+            "control code {} is illegal (yield needs stall 1-11)",
+            Control::decode(w)
+        ));
+    } else if w.get(126, 2) == 0 {
         for form in forms::for_opcode(arch, opcode) {
+            if !form.control_ok(Control::decode(w)) {
+                close.push(format!(
+                    "{}: takes no scoreboard, the control code sets one",
+                    form.name
+                ));
+                continue;
+            }
             if !form.matches(w) {
                 let diff = (w.0 ^ form.sample.0) & form.const_mask();
                 close.push(format!("{}: constant bits {:#x} differ", form.name, diff));
                 continue;
             }
-            let inst = Inst { arch, form, word: w, addr };
+            let inst = Inst {
+                arch,
+                form,
+                word: w,
+                addr,
+            };
             match inst.try_text() {
                 Some(_) => return Ok(inst),
                 None => close.push(format!("{}: a field value is not in the table", form.name)),
@@ -85,8 +127,14 @@ impl Inst {
         }
         let mut first = true;
         for op in &form.ops {
-            let Some(t) = print_opnd(op, w, self.addr)? else { continue };
-            let sep = if first || op.kind == OpndKind::RelOffset { " " } else { ", " };
+            let Some(t) = print_opnd(op, w, self.addr)? else {
+                continue;
+            };
+            let sep = if first || op.kind == OpndKind::RelOffset {
+                " "
+            } else {
+                ", "
+            };
             s.push_str(sep);
             first = false;
             s.push_str(&t);
@@ -148,7 +196,11 @@ pub const SREGS: &[(u64, &str)] = &[
 ];
 
 /// Uniform special registers (S2UR's field, bits 72-79).
-pub const SUREGS: &[(u64, &str)] = &[(0x25, "SR_CTAID.X"), (0x26, "SR_CTAID.Y"), (0x27, "SR_CTAID.Z")];
+pub const SUREGS: &[(u64, &str)] = &[
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+];
 
 /// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
 /// known (NaNs, huge values).
@@ -192,7 +244,11 @@ fn format_float(v: f64) -> Option<String> {
         let r = format!("{:.20e}", v);
         let (m, e) = r.split_once('e')?;
         let e: i32 = e.parse().ok()?;
-        return Some(format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs()));
+        return Some(format!(
+            "{m}e{}{:02}",
+            if e < 0 { '-' } else { '+' },
+            e.abs()
+        ));
     }
     if exp < -4 {
         let rest = &ds[1..];
@@ -222,13 +278,18 @@ fn mem_offset(op: &Opnd, w: Word) -> i64 {
 /// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
     let v = get_pieces(w, &op.pieces);
-    if op.hide == Some(v) && !op.neg.is_some_and(|b| w.bit(b as u32)) && !op.not.is_some_and(|b| w.bit(b as u32)) {
+    if op.hide == Some(v)
+        && !op.neg.is_some_and(|b| w.bit(b as u32))
+        && !op.not.is_some_and(|b| w.bit(b as u32))
+    {
         return Some(None);
     }
     let neg = op.neg.is_some_and(|b| w.bit(b as u32));
     let not = op.not.is_some_and(|b| w.bit(b as u32));
     let abs = op.abs.is_some_and(|b| w.bit(b as u32));
-    let reuse = op.reuse.is_some_and(|s| Control::decode(w).reuse >> s & 1 == 1);
+    let reuse = op
+        .reuse
+        .is_some_and(|s| Control::decode(w).reuse >> s & 1 == 1);
     let mut s = String::new();
     let body = match op.kind {
         OpndKind::Reg => reg_name(v),
@@ -258,7 +319,11 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
         s.push('-');
     }
     if not {
-        s.push(if matches!(op.kind, OpndKind::Pred | OpndKind::UPred) { '!' } else { '~' });
+        s.push(if matches!(op.kind, OpndKind::Pred | OpndKind::UPred) {
+            '!'
+        } else {
+            '~'
+        });
     }
     if abs {
         s.push('|');
@@ -356,6 +421,12 @@ pub(crate) fn encode_parts(
     if !mods(form, 0, suffix, &mut w) {
         return None;
     }
+    if !control.is_legal() || !form.control_ok(control) {
+        return None;
+    }
+    if !control.yield_bit && operands.iter().any(|o| o.contains(".reuse")) {
+        return None;
+    }
     let mut ctl = control;
     ctl.reuse = 0;
     // Operands: hidden ones may be absent.
@@ -366,7 +437,9 @@ pub(crate) fn encode_parts(
         let op = &form.ops[i];
         if let Some(t) = texts.first() {
             let saved = (*w, *reuse);
-            if parse_opnd(op, t.trim(), w, reuse, addr) && ops(form, i + 1, &texts[1..], w, reuse, addr) {
+            if parse_opnd(op, t.trim(), w, reuse, addr)
+                && ops(form, i + 1, &texts[1..], w, reuse, addr)
+            {
                 return true;
             }
             (*w, *reuse) = saved;
@@ -387,7 +460,10 @@ pub(crate) fn encode_parts(
     }
     ctl.reuse = reuse;
     ctl.encode(&mut w);
-    debug_assert_eq!(w.0 & OP_BITS & form.const_mask() & !GUARD_BITS, form.sample.0 & form.const_mask());
+    debug_assert_eq!(
+        w.0 & OP_BITS & form.const_mask() & !GUARD_BITS,
+        form.sample.0 & form.const_mask()
+    );
     Some(w)
 }
 
@@ -428,7 +504,14 @@ fn parse_pred(t: &str, u: &str) -> Option<u64> {
 fn fits_signed(v: i64, width: u32) -> Option<u64> {
     let lo = -(1i128 << (width - 1));
     let hi = (1i128 << (width - 1)) - 1;
-    ((v as i128) >= lo && (v as i128) <= hi).then_some((v as u64) & if width >= 64 { u64::MAX } else { (1u64 << width) - 1 })
+    ((v as i128) >= lo && (v as i128) <= hi).then_some(
+        (v as u64)
+            & if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            },
+    )
 }
 
 fn parse_opnd(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
@@ -517,7 +600,11 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::CBank => {
             let (bank, off) = parse_cbank(t)?;
-            w.set(38, 16, parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64);
+            w.set(
+                38,
+                16,
+                parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64,
+            );
             w.set(54, 5, bank);
             return Some(());
         }
@@ -581,7 +668,10 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             }
             ur = u;
         } else {
-            let (r, wide) = match part.strip_suffix(".64").or_else(|| part.strip_suffix(".X4")) {
+            let (r, wide) = match part
+                .strip_suffix(".64")
+                .or_else(|| part.strip_suffix(".X4"))
+            {
                 Some(r) => (r, true),
                 None => (part, false),
             };

@@ -17,7 +17,7 @@ mod arch;
 mod control;
 pub mod cubin;
 mod error;
-mod form;
+pub mod form;
 pub mod forms;
 mod inst;
 mod text;
@@ -27,6 +27,8 @@ pub use arch::Arch;
 pub use control::Control;
 pub use error::SassError;
 pub use form::{Form, Mod, Opnd, OpndKind};
-pub use inst::{decode, encode, Inst};
-pub use text::{assemble, assemble_line, disassemble, normalize, parse_line, words_from_bytes, Line};
+pub use inst::{decode, encode, Inst, SREGS, SUREGS};
+pub use text::{
+    assemble, assemble_line, disassemble, normalize, parse_line, words_from_bytes, Line,
+};
 pub use word::Word;

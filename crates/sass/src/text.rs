@@ -6,7 +6,7 @@
 //! `[/*addr*/] [annotation] [@[!]Pn] MNEMONIC[.MOD...] [operand, ...] [;] [/* comment */]`.
 //! Lines that are empty, comments, labels (`name:`) or directives (`.text`) are skipped.
 
-use crate::inst::encode_parts;
+use crate::inst::{decode_unchecked, encode_parts};
 use crate::{decode, forms, Arch, Control, SassError, Word};
 
 /// One parsed instruction line.
@@ -50,7 +50,11 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> 
     if let Some(i) = s.find("/*") {
         s = s[..i].trim_end();
     }
-    if s.is_empty() || s.starts_with('.') && !s.contains(' ') || s.ends_with(':') || s.starts_with('.') {
+    if s.is_empty()
+        || s.starts_with('.') && !s.contains(' ')
+        || s.ends_with(':')
+        || s.starts_with('.')
+    {
         return Ok(None);
     }
     let mut control = None;
@@ -65,9 +69,17 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> 
     }
     let text = normalize(s).to_string();
     if text.is_empty() {
-        return Err(SassError::Parse { line: lineno, col: 1, msg: "annotation without instruction".to_string() });
+        return Err(SassError::Parse {
+            line: lineno,
+            col: 1,
+            msg: "annotation without instruction".to_string(),
+        });
     }
-    Ok(Some(Line { addr, control, text }))
+    Ok(Some(Line {
+        addr,
+        control,
+        text,
+    }))
 }
 
 /// Splits operand text at commas outside brackets; `R2 -0x300` (RET) splits at the blank.
@@ -122,7 +134,9 @@ pub(crate) fn encode_text(
     let mut s = text;
     let mut guard = (7u64, false);
     if let Some(r) = s.strip_prefix('@') {
-        let (g, rest) = r.split_once(' ').ok_or_else(|| fail("guard without instruction".into()))?;
+        let (g, rest) = r
+            .split_once(' ')
+            .ok_or_else(|| fail("guard without instruction".into()))?;
         let (neg, g) = match g.strip_prefix('!') {
             Some(g) => (true, g),
             None => (false, g),
@@ -154,21 +168,30 @@ pub(crate) fn encode_text(
     for form in candidates {
         if let Some(w) = encode_parts(form, guard, suffix, &operands, control, addr) {
             // Round trip: only what decodes back to the same text is accepted.
-            if let Ok(inst) = decode(arch, w, addr) {
+            if let Ok(inst) = decode_unchecked(arch, w, addr) {
                 if inst.text() == text {
                     return Ok(w);
                 }
             }
         }
     }
-    Err(fail(format!("no `{name}` form takes these modifiers and operands")))
+    Err(fail(format!(
+        "no `{name}` form takes these modifiers and operands"
+    )))
 }
 
 /// Assembles one line. Returns `Ok(None)` for lines without an instruction. `addr` is the
 /// address used for branch targets when the line has no `/*addr*/` prefix; without an
 /// annotation the control bits are [`Control::default`].
-pub fn assemble_line(arch: Arch, line: &str, lineno: usize, addr: u64) -> Result<Option<Word>, SassError> {
-    let Some(l) = parse_line(line, lineno)? else { return Ok(None) };
+pub fn assemble_line(
+    arch: Arch,
+    line: &str,
+    lineno: usize,
+    addr: u64,
+) -> Result<Option<Word>, SassError> {
+    let Some(l) = parse_line(line, lineno)? else {
+        return Ok(None);
+    };
     let addr = l.addr.unwrap_or(addr);
     encode_text(arch, &l.text, l.control.unwrap_or_default(), addr, lineno).map(Some)
 }
@@ -184,10 +207,19 @@ pub fn assemble(arch: Arch, text: &str) -> Result<Vec<Word>, SassError> {
                 return Err(SassError::Parse {
                     line: i + 1,
                     col: 1,
-                    msg: format!("address /*{:04x}*/ but the instruction lands at {addr:#06x}", l.addr.unwrap_or(0)),
+                    msg: format!(
+                        "address /*{:04x}*/ but the instruction lands at {addr:#06x}",
+                        l.addr.unwrap_or(0)
+                    ),
                 });
             }
-            out.push(encode_text(arch, &l.text, l.control.unwrap_or_default(), addr, i + 1)?);
+            out.push(encode_text(
+                arch,
+                &l.text,
+                l.control.unwrap_or_default(),
+                addr,
+                i + 1,
+            )?);
         }
     }
     Ok(out)
@@ -233,7 +265,9 @@ mod tests {
 
     #[test]
     fn lines_parse() {
-        let l = parse_line("/*0070*/ [B0-----:R-:W1:Y:S04] @P0 EXIT ; /* 0x1 */", 1).unwrap().unwrap();
+        let l = parse_line("/*0070*/ [B0-----:R-:W1:Y:S04] @P0 EXIT ; /* 0x1 */", 1)
+            .unwrap()
+            .unwrap();
         assert_eq!(l.addr, Some(0x70));
         assert_eq!(l.text, "@P0 EXIT");
         assert_eq!(l.control.unwrap().to_string(), "[B0-----:R-:W1:Y:S04]");
@@ -244,8 +278,14 @@ mod tests {
 
     #[test]
     fn operands_split() {
-        assert_eq!(split_operands("P0, PT, |R0|, +INF , PT"), vec!["P0", "PT", "|R0|", "+INF", "PT"]);
+        assert_eq!(
+            split_operands("P0, PT, |R0|, +INF , PT"),
+            vec!["P0", "PT", "|R0|", "+INF", "PT"]
+        );
         assert_eq!(split_operands("R2 -0x300"), vec!["R2", "-0x300"]);
-        assert_eq!(split_operands("R1, c[0x0][0x28]"), vec!["R1", "c[0x0][0x28]"]);
+        assert_eq!(
+            split_operands("R1, c[0x0][0x28]"),
+            vec!["R1", "c[0x0][0x28]"]
+        );
     }
 }

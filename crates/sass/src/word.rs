@@ -58,7 +58,10 @@ impl Word {
     /// Sets the `len`-bit field at `lo` to `value` (which must fit).
     pub fn set(&mut self, lo: u32, len: u32, value: u64) {
         debug_assert!(len <= 64 && lo + len <= 128);
-        debug_assert!(len == 64 || value >> len == 0, "value {value:#x} wider than {len} bits");
+        debug_assert!(
+            len == 64 || value >> len == 0,
+            "value {value:#x} wider than {len} bits"
+        );
         self.0 = (self.0 & !mask(lo, len)) | ((value as u128) << lo) & mask(lo, len);
     }
 
@@ -73,7 +76,9 @@ impl Word {
         let h = |p: &str| u64::from_str_radix(p.trim_start_matches("0x"), 16).ok();
         match parts.as_slice() {
             [lo, hi] => Some(Word::from_halves(h(lo)?, h(hi)?)),
-            [one] => u128::from_str_radix(one.trim_start_matches("0x"), 16).ok().map(Word),
+            [one] => u128::from_str_radix(one.trim_start_matches("0x"), 16)
+                .ok()
+                .map(Word),
             _ => None,
         }
     }

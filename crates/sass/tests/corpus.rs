@@ -19,7 +19,9 @@ use tangle_sass::{cubin, decode, encode, normalize, Arch, Control, Word};
 const EXACT_FLOOR: f64 = 0.54;
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("corpus")
 }
 
 /// Compiles every corpus source for `arch`; returns the cubins' bytes.
@@ -62,13 +64,23 @@ fn nvdisasm_raw(nvdisasm: &Oracle, arch: Arch, words: &[Word], dir: &Path) -> Ve
     let path = dir.join(format!("all_{}.bin", arch.number()));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).unwrap();
-    let text = nvdisasm.run_ok(["-b".as_ref(), arch.nvdisasm_name().as_ref(), path.as_os_str()]);
+    let text = nvdisasm.run_ok([
+        "-b".as_ref(),
+        arch.nvdisasm_name().as_ref(),
+        path.as_os_str(),
+    ]);
     let mut out = vec![String::new(); words.len()];
     for line in text.lines() {
         let l = line.trim_start();
-        let Some(rest) = l.strip_prefix("/*") else { continue };
-        let Some((addr, inst)) = rest.split_once("*/") else { continue };
-        let Ok(addr) = u64::from_str_radix(addr, 16) else { continue };
+        let Some(rest) = l.strip_prefix("/*") else {
+            continue;
+        };
+        let Some((addr, inst)) = rest.split_once("*/") else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr, 16) else {
+            continue;
+        };
         out[(addr / 16) as usize] = normalize(inst).to_string();
     }
     out
@@ -113,18 +125,24 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
         };
         if ours != *text {
             t.wrong += 1;
-            t.wrongs.push(format!("{arch} {addr:#06x} {w}: nvdisasm `{text}` tangle `{ours}`"));
+            t.wrongs.push(format!(
+                "{arch} {addr:#06x} {w}: nvdisasm `{text}` tangle `{ours}`"
+            ));
             continue;
         }
         match encode(arch, text, Control::decode(w), addr) {
             Ok(back) if back == w => t.exact += 1,
             Ok(back) => {
                 t.wrong += 1;
-                t.wrongs.push(format!("{arch} {addr:#06x} `{text}`: word {w}, assembled {back}"));
+                t.wrongs.push(format!(
+                    "{arch} {addr:#06x} `{text}`: word {w}, assembled {back}"
+                ));
             }
             Err(e) => {
                 t.refused += 1;
-                *t.refused_ops.entry(format!("{key} (asm: {e})")).or_default() += 1;
+                *t.refused_ops
+                    .entry(format!("{key} (asm: {e})"))
+                    .or_default() += 1;
             }
         }
     }
@@ -134,9 +152,11 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
 #[test]
 fn corpus_disassembles_and_assembles_like_nvdisasm() {
     let name = "corpus_disassembles_and_assembles_like_nvdisasm";
-    let (Some(nvcc), Some(ptxas), Some(nvdisasm)) =
-        (require(Tool::Nvcc, name), require(Tool::Ptxas, name), require(Tool::Nvdisasm, name))
-    else {
+    let (Some(nvcc), Some(ptxas), Some(nvdisasm)) = (
+        require(Tool::Nvcc, name),
+        require(Tool::Ptxas, name),
+        require(Tool::Nvdisasm, name),
+    ) else {
         return;
     };
     let results: Vec<(Arch, Tally)> = thread::scope(|s| {
@@ -150,7 +170,10 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     println!("SASS corpus coverage (instructions: exact / refused / wrong)");
-    println!("{:<6} {:>7} {:>8} {:>8} {:>6} {:>8}", "arch", "total", "exact", "refused", "wrong", "exact%");
+    println!(
+        "{:<6} {:>7} {:>8} {:>8} {:>6} {:>8}",
+        "arch", "total", "exact", "refused", "wrong", "exact%"
+    );
     for (arch, t) in &results {
         let total = t.exact + t.refused + t.wrong;
         println!(
@@ -166,7 +189,11 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
     for (arch, t) in &results {
         let mut ops: Vec<_> = t.refused_ops.iter().collect();
         ops.sort_by(|a, b| b.1.cmp(a.1));
-        let shown: Vec<String> = ops.iter().take(12).map(|(k, n)| format!("{k} x{n}")).collect();
+        let shown: Vec<String> = ops
+            .iter()
+            .take(12)
+            .map(|(k, n)| format!("{k} x{n}"))
+            .collect();
         println!("{arch} most refused: {}", shown.join(", "));
     }
     let mut failed = Vec::new();
@@ -180,7 +207,9 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
             failed.push(format!("{arch}: {} wrong", t.wrong));
         }
         if frac < EXACT_FLOOR {
-            failed.push(format!("{arch}: exact {frac:.4} below the floor {EXACT_FLOOR}"));
+            failed.push(format!(
+                "{arch}: exact {frac:.4} below the floor {EXACT_FLOOR}"
+            ));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("; "));
