@@ -20,12 +20,29 @@ use crate::{Arch, Word};
 pub type Piece = (u8, u8);
 
 /// A modifier: a bit field printed as a mnemonic suffix.
+///
+/// A *computed* modifier owns no bits: its value is a function of the other fields. It
+/// models nvdisasm's alternative names, such as `IMAD.MOV` for an IMAD whose A source is
+/// RZ; the assembler accepts the name only where it is the one nvdisasm prints (checked
+/// by decoding the result).
 #[derive(Clone, Debug)]
 pub struct Mod {
-    /// Where the field lives.
+    /// Where the field lives (empty for a computed modifier).
     pub pieces: Vec<Piece>,
     /// The values it may take and the suffix each prints (`""` for the default).
     pub values: Vec<(u64, &'static str)>,
+    /// For a computed modifier: its value for a word.
+    pub computed: Option<fn(Word) -> u64>,
+}
+
+impl Mod {
+    /// The modifier's value in `w`.
+    pub fn value(&self, w: Word) -> u64 {
+        match self.computed {
+            Some(f) => f(w),
+            None => get_pieces(w, &self.pieces),
+        }
+    }
 }
 
 /// How an operand's bits print.
@@ -96,6 +113,9 @@ pub struct Opnd {
     pub hide: Option<u64>,
     /// Text printed after the register (e.g. `.64`).
     pub suffix: &'static str,
+    /// Registers: the register number must be a multiple of this (2 for 64-bit pairs,
+    /// which nvdisasm rejects when odd); RZ is always allowed.
+    pub align: u8,
     /// Memory operands: uniform register field `(at, width)` (address or `desc`).
     pub ureg: Option<Piece>,
     /// Memory operands: offset field.
@@ -119,6 +139,7 @@ impl Opnd {
             reuse: None,
             hide: None,
             suffix: "",
+            align: 1,
             ureg: None,
             offset: Vec::new(),
             e64: None,
@@ -148,6 +169,11 @@ impl Opnd {
     /// Hides the operand when its field has value `v`.
     pub fn hide(mut self, v: u64) -> Opnd {
         self.hide = Some(v);
+        self
+    }
+    /// A 64-bit register pair (even register number).
+    pub fn pair(mut self) -> Opnd {
+        self.align = 2;
         self
     }
     /// Text after the register.
@@ -288,6 +314,17 @@ impl Form {
         self.mods.push(Mod {
             pieces: vec![(at, width)],
             values: values.to_vec(),
+            computed: None,
+        });
+        self
+    }
+
+    /// Adds a computed modifier (an alternative name chosen from other fields).
+    pub fn alias(mut self, f: fn(Word) -> u64, values: &[(u64, &'static str)]) -> Form {
+        self.mods.push(Mod {
+            pieces: Vec::new(),
+            values: values.to_vec(),
+            computed: Some(f),
         });
         self
     }

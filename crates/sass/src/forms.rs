@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use crate::form::{Form, MemFmt, Opnd, OpndKind};
-use crate::Arch;
+use crate::{Arch, Word};
 
 use Arch::*;
 
@@ -338,26 +338,129 @@ fn integer(v: &mut Vec<Form>) {
             .o(p(81))
             .o(p(87).not(90)),
     );
-    // IMAD.MOV[.U32] Rd, RZ, RZ, C: nvdisasm's name for IMAD with A = B = RZ (register C at
-    // 64, or immediate C at 32 in the 0x424 form). Bit 73 = 0 prints .U32 (1 = signed).
-    v.push(
-        Form::new("IMAD", 0x224, ALL, 0x000000ffff107224, 0x000fe200078e0013)
-            .m(0, 0, &[(0, ".MOV")])
-            .m(73, 1, &[(1, ""), (0, ".U32")])
-            .o(r(16))
-            .o(lit("RZ"))
-            .o(lit("RZ"))
-            .o(r(64).reuse(2)),
-    );
-    v.push(
-        Form::new("IMAD", 0x424, ALL, 0x00000004ff007424, 0x000fe200078e00ff)
-            .m(0, 0, &[(0, ".MOV")])
-            .m(73, 1, &[(1, ""), (0, ".U32")])
-            .o(r(16))
-            .o(lit("RZ"))
-            .o(lit("RZ"))
-            .o(simm(32, 32)),
-    );
+    mad(v);
+}
+
+/// Operands A, B, C of a three-source op for operand-form selector `sel` (bits 9-11):
+/// 0x2 B=R32 C=R64; 0x4 B=R64 C=imm32; 0x6 B=R64 C=c[][]; 0x8 B=imm32 C=R64;
+/// 0xa B=c[][] C=R64; 0xc B=UR32 C=R64; 0xe B=R64 C=UR32. C in bits 64-71 may be negated
+/// (bit 75); reuse slots are 0, 1, 2 for A, B, C where they are registers in 24/32/64.
+fn abc(sel: u16, imm: Opnd, neg_c: bool) -> [Opnd; 3] {
+    let a = r(24).reuse(0);
+    let rc = if neg_c {
+        r(64).neg(75).reuse(2)
+    } else {
+        r(64).reuse(2)
+    };
+    match sel {
+        0x2 => [a, r(32).reuse(1), rc],
+        0x4 => [a, r(64).reuse(1), imm],
+        0x6 => [a, r(64).reuse(1), cb()],
+        0x8 => [a, imm, rc],
+        0xa => [a, cb(), rc],
+        0xc => [a, ur(32), rc],
+        _ => [a, r(64).reuse(1), ur(32)],
+    }
+}
+
+fn f_a(w: Word) -> u64 {
+    w.get(24, 8)
+}
+fn is_rz(v: u64) -> bool {
+    v == 255
+}
+
+/// nvdisasm's names for IMAD (probed on every selector): with .X clear, `.MOV` when A is RZ
+/// or a register/immediate B is RZ/0; for an immediate B, `.IADD` when B is 1 and C is not
+/// RZ (B = 1 with C = RZ is `.MOV`), `.SHL` when B is a power of two 2..2^30 and C is RZ.
+/// Uniform-register forms (0xc, 0xe) have no other names.
+fn imad_alias(w: Word) -> u64 {
+    if w.bit(74) {
+        return 0;
+    }
+    let sel = w.get(9, 3);
+    let a_rz = is_rz(f_a(w));
+    match sel {
+        1 => (a_rz || is_rz(w.get(32, 8))) as u64,
+        2 | 3 => (a_rz || is_rz(w.get(64, 8))) as u64,
+        5 => a_rz as u64,
+        4 => {
+            let b = w.get(32, 32);
+            // -RZ counts as RZ here (checked).
+            let c_rz = is_rz(w.get(64, 8));
+            if a_rz || b == 0 || (b == 1 && c_rz) {
+                1
+            } else if b == 1 {
+                2
+            } else if c_rz && b.is_power_of_two() && b <= 1 << 30 {
+                3
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+fn mad(v: &mut Vec<Form>) {
+    // IMAD (0x24), IMAD.WIDE (0x25), IMAD.HI (0x27): Rd 16, A/B/C by selector, .U32 when bit
+    // 73 is 0, .X at 74 (then the carry-in predicate 87-89, negate 90, is printed last;
+    // without .X it is a constant). WIDE and HI may write a carry-out predicate (81-83,
+    // hidden when PT).
+    let samples: [(u16, u64, u64); 7] = [
+        (0x2, 0x0000000402057224, 0x000fe200078e0203),
+        (0x4, 0x00000008ff007424, 0x000fe200078e00ff),
+        (0x6, 0x00000a00ff017624, 0x000fe400078e00ff),
+        (0x8, 0x0000000104047824, 0x000fe200078e0215),
+        (0xa, 0x00005c000d0d7a24, 0x000fc800078e02ff),
+        (0xc, 0x0000000405057c24, 0x000fe2000f8e0200),
+        (0xe, 0x00000005ff087e24, 0x000fe2000f8e00ff),
+    ];
+    for (low, name_mod) in [(0x24u16, ""), (0x25, ".WIDE"), (0x27, ".HI")] {
+        for (sel, lo, hi) in samples {
+            // WIDE/HI with an immediate or uniform C (0x4, 0xe): not checked; left out.
+            if low != 0x24 && (sel == 0x4 || sel == 0xe) {
+                continue;
+            }
+            let opc = (sel << 8) | low;
+            let lo = (lo & !0xfff) | opc as u64;
+            for x in [false, true] {
+                let [a, b, mut c] = abc(sel, simm(32, 32), true);
+                if x && c.neg.is_some() {
+                    // Under .X the C negate bit prints as `~`.
+                    c.not = c.neg.take();
+                }
+                let mut d = r(16);
+                if low == 0x25 {
+                    // 64-bit result and addend: even register pairs.
+                    d = d.pair();
+                    if c.kind == OpndKind::Reg && sel != 0x4 && sel != 0x6 && sel != 0xe {
+                        c = c.pair();
+                    }
+                }
+                let mut f = Form::new("IMAD", opc, ALL, lo, hi | if x { 1 << 10 } else { 0 });
+                f = match low {
+                    0x24 => f.alias(
+                        imad_alias,
+                        &[(0, ""), (1, ".MOV"), (2, ".IADD"), (3, ".SHL")],
+                    ),
+                    _ => f.m(0, 0, &[(0, name_mod)]),
+                };
+                f = f
+                    .m(73, 1, &[(1, ""), (0, ".U32")])
+                    .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+                    .o(d);
+                if low != 0x24 {
+                    f = f.o(p(81).hide(7));
+                }
+                f = f.o(a).o(b).o(c);
+                if x {
+                    f = f.o(p(87).not(90));
+                }
+                v.push(f);
+            }
+        }
+    }
 }
 
 /// Every form, in decode priority order.

@@ -121,7 +121,7 @@ impl Inst {
         }
         s.push_str(form.name);
         for m in &form.mods {
-            let v = get_pieces(w, &m.pieces);
+            let v = m.value(w);
             let (_, t) = m.values.iter().find(|(x, _)| *x == v)?;
             s.push_str(t);
         }
@@ -224,7 +224,7 @@ fn format_float(v: f64) -> Option<String> {
     }
     // Exact decimal expansion, then at most 20 significant digits.
     let exact = format!("{:.70e}", v);
-    let (mant, exp) = exact.split_once('e')?;
+    let (mant, _) = exact.split_once('e')?;
     let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
     let sig = digits.trim_end_matches('0').len();
     let (mant, exp) = if sig > 20 {
@@ -278,6 +278,14 @@ fn mem_offset(op: &Opnd, w: Word) -> i64 {
 /// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
     let v = get_pieces(w, &op.pieces);
+    if matches!(op.kind, OpndKind::Reg | OpndKind::UReg | OpndKind::Mem(_))
+        && op.align > 1
+        && v % op.align as u64 != 0
+        && v != 255
+        && !(op.kind == OpndKind::UReg && v == 63)
+    {
+        return None;
+    }
     if op.hide == Some(v)
         && !op.neg.is_some_and(|b| w.bit(b as u32))
         && !op.not.is_some_and(|b| w.bit(b as u32))
@@ -409,7 +417,9 @@ pub(crate) fn encode_parts(
         for (v, t) in &m.values {
             if let Some(r) = rest.strip_prefix(t) {
                 let saved = *w;
-                set_pieces(w, &m.pieces, *v);
+                if m.computed.is_none() {
+                    set_pieces(w, &m.pieces, *v);
+                }
                 if mods(form, i + 1, r, w) {
                     return true;
                 }
