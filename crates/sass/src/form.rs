@@ -84,8 +84,12 @@ pub enum OpndKind {
 /// Layouts of memory operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemFmt {
-    /// `[Ra.64+off]` / `[Ra+off]` (64-bit when `e64` set), optional `desc[URx]` prefix.
+    /// `[Ra+off]`: SM75 global addresses (nvdisasm prints no `.64` there).
     Global,
+    /// `[Ra.64+off]`: SM80-SM89 global addresses.
+    Global64,
+    /// `desc[URx][Ra.64+off]`: SM90 global addresses with their descriptor register.
+    GlobalDesc,
     /// `[Ra+URb+off]` shared memory address.
     Shared,
     /// `c[0xB][Ra+off]` (LDC with register index).
@@ -295,6 +299,12 @@ impl Form {
     pub fn no_sb(mut self) -> Form {
         self.write_sb = false;
         self.read_sb = false;
+        self
+    }
+
+    /// The control code may set a read scoreboard but no write scoreboard (stores).
+    pub fn no_write_sb(mut self) -> Form {
+        self.write_sb = false;
         self
     }
 

@@ -46,16 +46,19 @@ fn cb() -> Opnd {
 fn target(pieces: &[(u8, u8)]) -> Opnd {
     Opnd::new(OpndKind::Target, 0, 0).pieces(pieces).scale(2)
 }
-fn global(ra: u8, e64: u8, off: (u8, u8)) -> Opnd {
-    let mut o = Opnd::new(OpndKind::Mem(MemFmt::Global), ra, 8);
-    o.e64 = Some(e64);
-    o.offset = vec![off];
+fn mem(fmt: MemFmt, desc_at: u8) -> Opnd {
+    let mut o = Opnd::new(OpndKind::Mem(fmt), 24, 8);
+    o.offset = vec![(40, 24)];
+    if fmt == MemFmt::GlobalDesc {
+        o.ureg = Some((desc_at, 6));
+    }
     o
 }
-fn global_desc(ra: u8, e64: u8, off: (u8, u8), ur_at: u8, desc: u8) -> Opnd {
-    let mut o = global(ra, e64, off);
-    o.ureg = Some((ur_at, 6));
-    o.desc = Some(desc);
+
+fn shared(ur_at: Option<u8>) -> Opnd {
+    let mut o = Opnd::new(OpndKind::Mem(MemFmt::Shared), 24, 8);
+    o.offset = vec![(40, 24)];
+    o.ureg = ur_at.map(|a| (a, 6));
     o
 }
 
@@ -65,6 +68,7 @@ fn build() -> Vec<Form> {
     control_flow(&mut v);
     moves(&mut v);
     integer(&mut v);
+    memory(&mut v);
     v
 }
 
@@ -461,6 +465,115 @@ fn mad(v: &mut Vec<Form>) {
             }
         }
     }
+}
+
+fn memory(v: &mut Vec<Form>) {
+    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (4 = 32-bit,
+    // 5 = .64); address register 24-31, signed byte offset 40-63. Cache, scope and
+    // predicate fields are constants (ptxas's defaults). SM75 prints `.SYS` and the address
+    // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
+    // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
+    // is in bits 32-37 for loads and 64-69 for stores (whose data register is at 32).
+    let globals: [(&[Arch], u16, u16, u64, u64, MemFmt, &'static str); 6] = [
+        (
+            &[Sm75],
+            0x381,
+            0x386,
+            0x00000000001ee900,
+            0x000000000010e900,
+            MemFmt::Global,
+            ".SYS",
+        ),
+        (
+            SM80_89,
+            0x981,
+            0x986,
+            0x000000000c1e1900,
+            0x000000000c101904,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            0x981,
+            0x986,
+            0x000000000c1e1900,
+            0x000000000c101904,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+    ];
+    for (arches, ld, st, ld_hi, st_hi, fmt, scope) in globals {
+        if arches.is_empty() {
+            continue;
+        }
+        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        for (size, sfx) in [(4u64, ""), (5, ".64")] {
+            let size_bits = |hi: u64| (hi & !(7 << 9)) | size << 9;
+            let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+            v.push(
+                Form::new("LDG", ld, arches, ld as u64 | 0x7000 | ur, size_bits(ld_hi))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(0, 0, &[(0, sfx)])
+                    .m(0, 0, &[(0, scope)])
+                    .o(data(r(16)))
+                    .o(mem(fmt, 32)),
+            );
+            v.push(
+                Form::new("STG", st, arches, st as u64 | 0x7000 | ur, size_bits(st_hi))
+                    .no_write_sb()
+                    .m(0, 0, &[(0, ".E")])
+                    .m(0, 0, &[(0, sfx)])
+                    .m(0, 0, &[(0, scope)])
+                    .o(mem(fmt, 64))
+                    .o(data(r(32))),
+            );
+        }
+    }
+    // Shared loads and stores: address register 24-31, offset 40-63. LDS (0x984): with
+    // bit 91 set a uniform register (32-37) is added to the address; .U at bit 76. STS:
+    // 0x388 register data at 32; 0x988 (bit 91 set) adds a uniform register at 64-69.
+    // nvdisasm prints .U only on SM75; elsewhere bit 76 is a constant 0 here.
+    for (bit91, ur_ld) in [(0u64, None), (1 << 27, Some(32))] {
+        v.push(
+            Form::new(
+                "LDS",
+                0x984,
+                &[Sm75],
+                0x0000000000007984,
+                0x0000000000000800 | bit91,
+            )
+            .m(76, 1, &[(0, ""), (1, ".U")])
+            .o(r(16))
+            .o(shared(ur_ld)),
+        );
+        v.push(
+            Form::new(
+                "LDS",
+                0x984,
+                SM80UP,
+                0x0000000000007984,
+                0x0000000000000800 | bit91,
+            )
+            .o(r(16))
+            .o(shared(ur_ld)),
+        );
+    }
+    v.push(
+        Form::new("STS", 0x388, ALL, 0x0000000000007388, 0x0000000000000800)
+            .no_write_sb()
+            .o(shared(None))
+            .o(r(32)),
+    );
+    v.push(
+        Form::new("STS", 0x988, ALL, 0x0000000000007988, 0x0000000008000800)
+            .no_write_sb()
+            .o(shared(Some(64)))
+            .o(r(32)),
+    );
 }
 
 /// Every form, in decode priority order.

@@ -350,17 +350,17 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
 fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
     let off = mem_offset(op, w);
     let mut parts: Vec<String> = Vec::new();
-    let e64 = op.e64.is_some_and(|b| w.bit(b as u32));
     match fmt {
-        MemFmt::Global => {
+        MemFmt::Global | MemFmt::Global64 | MemFmt::GlobalDesc => {
             let mut pre = String::new();
-            if let (Some(d), Some(u)) = (op.desc, op.ureg) {
-                if w.bit(d as u32) {
-                    pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
-                }
+            if fmt == MemFmt::GlobalDesc {
+                let u = op.ureg?;
+                pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
             }
-            if ra != 255 || off == 0 {
-                parts.push(format!("{}{}", reg_name(ra), if e64 { ".64" } else { "" }));
+            let wide = if fmt == MemFmt::Global { "" } else { ".64" };
+            // SM75 drops RZ before a non-zero offset; SM80+ keeps `RZ.64`.
+            if !(fmt == MemFmt::Global && ra == 255 && off != 0) {
+                parts.push(format!("{}{wide}", reg_name(ra)));
             }
             if off != 0 {
                 parts.push(hex_signed(off));
@@ -368,15 +368,17 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             Some(format!("{pre}[{}]", parts.join("+")))
         }
         MemFmt::Shared => {
-            let ur = op.ureg.map(|u| w.get(u.0 as u32, u.1 as u32)).unwrap_or(63);
             if ra != 255 {
-                parts.push(format!("{}{}", reg_name(ra), if e64 { ".X4" } else { "" }));
+                parts.push(reg_name(ra));
             }
-            if ur != 63 {
-                parts.push(ureg_name(ur)?);
+            if let Some(u) = op.ureg {
+                parts.push(ureg_name(w.get(u.0 as u32, u.1 as u32))?);
             }
-            if off != 0 || parts.is_empty() {
+            if off != 0 {
                 parts.push(hex_signed(off));
+            }
+            if parts.is_empty() {
+                parts.push("RZ".to_string());
             }
             Some(format!("[{}]", parts.join("+")))
         }
@@ -525,7 +527,11 @@ fn fits_signed(v: i64, width: u32) -> Option<u64> {
 }
 
 fn parse_opnd(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
-    parse_opnd_inner(op, t, w, reuse, addr).is_some()
+    let r = parse_opnd_inner(op, t, w, reuse, addr).is_some();
+    if std::env::var("SASS_DEBUG").is_ok() {
+        eprintln!("  parse {:?} `{t}` -> {r}", op.kind);
+    }
+    r
 }
 
 fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> Option<()> {
@@ -653,14 +659,14 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             t = "";
             inner = i;
         }
+        MemFmt::GlobalDesc => {
+            let r = t.strip_prefix("desc[")?;
+            let (u, r) = r.split_once(']')?;
+            let ur = op.ureg?;
+            w.set(ur.0 as u32, ur.1 as u32, parse_ureg(u)?);
+            inner = r.strip_prefix('[')?.strip_suffix(']')?;
+        }
         _ => {
-            if let Some(r) = t.strip_prefix("desc[") {
-                let (u, r) = r.split_once(']')?;
-                let ur = op.ureg?;
-                w.set(ur.0 as u32, ur.1 as u32, parse_ureg(u)?);
-                w.set_bit(op.desc? as u32, true);
-                t = r;
-            }
             inner = t.strip_prefix('[')?.strip_suffix(']')?;
         }
     }
@@ -678,20 +684,12 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             }
             ur = u;
         } else {
-            let (r, wide) = match part
-                .strip_suffix(".64")
-                .or_else(|| part.strip_suffix(".X4"))
-            {
-                Some(r) => (r, true),
-                None => (part, false),
+            let wide = matches!(fmt, MemFmt::Global64 | MemFmt::GlobalDesc);
+            let r = if wide {
+                part.strip_suffix(".64")?
+            } else {
+                part
             };
-            if wide {
-                let want = if fmt == MemFmt::Shared { ".X4" } else { ".64" };
-                if !part.ends_with(want) {
-                    return None;
-                }
-                w.set_bit(op.e64? as u32, true);
-            }
             ra = parse_reg(r)?;
         }
     }

@@ -166,7 +166,17 @@ pub(crate) fn encode_text(
         return Err(fail(format!("no form named `{name}` on {arch}")));
     }
     for form in candidates {
-        if let Some(w) = encode_parts(form, guard, suffix, &operands, control, addr) {
+        let enc = encode_parts(form, guard, suffix, &operands, control, addr);
+        if std::env::var("SASS_DEBUG").is_ok() {
+            eprintln!(
+                "try {} {:#x}: {:?} -> {:?}",
+                form.name,
+                form.opcode,
+                operands,
+                enc.map(|w| decode_unchecked(arch, w, addr).map(|i| i.text()))
+            );
+        }
+        if let Some(w) = enc {
             // Round trip: only what decodes back to the same text is accepted.
             if let Ok(inst) = decode_unchecked(arch, w, addr) {
                 if inst.text() == text {
