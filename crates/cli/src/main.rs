@@ -9,6 +9,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod asm;
+mod disasm;
+
 /// Exit status: the input could not be read or parsed, or the command line is wrong.
 const EXIT_USAGE: u8 = 2;
 
@@ -48,6 +51,9 @@ enum Command {
         /// Target architecture, e.g. sm_75 (required for raw words).
         #[arg(long)]
         arch: Option<String>,
+        /// Print each instruction's control-code annotation, e.g. [B------:R-:W0:Y:S04].
+        #[arg(long)]
+        control: bool,
     },
     /// Assemble SASS text to raw 128-bit words.
     Asm {
@@ -74,8 +80,27 @@ impl Command {
     }
 }
 
+/// Prints `msg` and returns the usage/input exit status.
+fn fail(msg: String) -> ExitCode {
+    eprintln!("tangle: {msg}");
+    ExitCode::from(EXIT_USAGE)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    match &cli.command {
+        Command::Disasm {
+            input,
+            arch,
+            control,
+        } => return disasm::run(input, arch.as_deref(), *control),
+        Command::Asm {
+            input,
+            arch,
+            output,
+        } => return asm::run(input, arch, output),
+        _ => {}
+    }
     // Every subcommand is still open in the issue tracker: say so and fail, never pretend.
     eprintln!("tangle {}: not implemented yet", cli.command.name());
     ExitCode::from(EXIT_USAGE)
