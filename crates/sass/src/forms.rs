@@ -69,6 +69,8 @@ fn build() -> Vec<Form> {
     moves(&mut v);
     integer(&mut v);
     memory(&mut v);
+    more_integer(&mut v);
+    float(&mut v);
     v
 }
 
@@ -573,6 +575,227 @@ fn memory(v: &mut Vec<Form>) {
             .no_write_sb()
             .o(shared(Some(64)))
             .o(r(32)),
+    );
+}
+
+/// A form from a ptxas sample word `(lo, hi)`; the opcode is taken from the sample.
+fn fs(name: &'static str, arches: &[Arch], lo: u64, hi: u64) -> Form {
+    Form::new(name, (lo & 0xfff) as u16, arches, lo, hi)
+}
+
+fn more_integer(v: &mut Vec<Form>) {
+    // SHF.dir[.W].type[.HI] Rd, A, B, C: direction 76 (1 = R), .W 75, type 73-74
+    // (0 S64, 1 U64, 2 S32, 3 U32), .HI 80. B/C by selector; immediates unsigned.
+    let shf_dir = [(0, ".L"), (1, ".R")];
+    let shf_ty = [(0, ".S64"), (1, ".U64"), (2, ".S32"), (3, ".U32")];
+    for (lo, hi) in [
+        (0x000000080f0e7219u64, 0x000fe400000006ffu64),
+        (0x0000000d0a177819, 0x000fe2000000120b),
+        (0xfffffffe05057419, 0x000fd40000010e02),
+        (0x00005c00030b7619, 0x000fe40000010e09),
+        (0x00005c00ff077a19, 0x000fe20000011e03),
+    ] {
+        let sel = ((lo >> 8) & 0xe) as u16;
+        let [a, b, c] = abc(sel, uimm(32, 32), false);
+        v.push(
+            fs("SHF", ALL, lo, hi)
+                .m(76, 1, &shf_dir)
+                .m(75, 1, &[(0, ""), (1, ".W")])
+                .m(73, 2, &shf_ty)
+                .m(80, 1, &[(0, ""), (1, ".HI")])
+                .o(r(16))
+                .o(a)
+                .o(b)
+                .o(c),
+        );
+    }
+    // SEL Rd, A, B, Pp / FSEL: predicate 87-89, negate 90.
+    for (name, lo, hi) in [
+        ("SEL", 0x0000000d0c127207u64, 0x000fe20004800000u64),
+        ("SEL", 0xffffffffff087807, 0x000fe40004000000),
+        ("FSEL", 0x0000000a080a7208, 0x002fe40000000000),
+    ] {
+        let b = if lo & 0x800 != 0 {
+            uimm(32, 32)
+        } else {
+            r(32).reuse(1)
+        };
+        v.push(
+            fs(name, ALL, lo, hi)
+                .o(r(16))
+                .o(r(24).reuse(0))
+                .o(b)
+                .o(p(87).not(90)),
+        );
+    }
+    // IMNMX[.U32] Rd, A, B, Pp: bit 73 = 1 signed (0 prints .U32), predicate 87-90.
+    for (lo, hi) in [
+        (0x0000000903027217u64, 0x000fc40003800200u64),
+        (0xfffffffd07007817, 0x001fe20007800200),
+        (0x00005c0003027a17, 0x000fe20007800200),
+    ] {
+        let sel = ((lo >> 8) & 0xe) as u16;
+        let [a, b, _] = abc(sel, simm(32, 32), false);
+        v.push(
+            fs("IMNMX", ALL, lo, hi)
+                .m(73, 1, &[(1, ""), (0, ".U32")])
+                .o(r(16))
+                .o(a)
+                .o(b)
+                .o(p(87).not(90)),
+        );
+    }
+    // POPC Rd, B / BREV Rd, B: B at 32 (register, or uniform register with bit 91).
+    v.push(
+        fs("POPC", ALL, 0x0000000a00067309, 0x000fe20000000000)
+            .o(r(16))
+            .o(r(32)),
+    );
+    v.push(
+        fs("POPC", ALL, 0x00000006000b7d09, 0x000f220008000000)
+            .o(r(16))
+            .o(ur(32)),
+    );
+    v.push(
+        fs("BREV", ALL, 0x0000000900067301, 0x000e220000000000)
+            .o(r(16))
+            .o(r(32)),
+    );
+    // FLO[.U32][.SH] Rd, B: bit 73 = 1 signed (0 prints .U32), .SH 74.
+    v.push(
+        fs("FLO", ALL, 0x0000001200147300, 0x0002a200000e0000)
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .m(74, 1, &[(0, ""), (1, ".SH")])
+            .o(r(16))
+            .o(r(32)),
+    );
+}
+
+fn float(v: &mut Vec<Form>) {
+    let rnd = [(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")];
+    let ftz = [(0, ""), (1, ".FTZ")];
+    let sat = [(0, ""), (1, ".SAT")];
+    // Float sources: A 24 (negate 72, |.| 73), B 32 (negate 63, |.| 62), C 64 (negate 75,
+    // |.| 74); immediate operands are 32-bit floats at 32.
+    let fa = || r(24).neg(72).abs(73).reuse(0);
+    let fb = || r(32).neg(63).abs(62).reuse(1);
+    // FADD / FMUL: .FTZ 80, rounding 78-79, .SAT 77.
+    for (name, lo, hi) in [
+        ("FADD", 0x800000ff03007221u64, 0x004fe20000000200u64),
+        ("FADD", 0x3f80000004077421, 0x000fe20000000200),
+        ("FMUL", 0x0000000203007220, 0x003fe20000410200),
+        ("FMUL", 0x3f00000005057820, 0x000fe40000410000),
+    ] {
+        // FADD's register B takes reuse slot 2 (slot 1 is illegal there: FADD is A + C).
+        let b = match (lo & 0xc00 != 0, name) {
+            (true, _) => f32i(32),
+            (false, "FADD") => r(32).neg(63).abs(62).reuse(2),
+            _ => fb(),
+        };
+        v.push(
+            fs(name, ALL, lo, hi)
+                .m(80, 1, &ftz)
+                .m(78, 2, &rnd)
+                .m(77, 1, &sat)
+                .o(r(16))
+                .o(fa())
+                .o(b),
+        );
+    }
+    // FFMA: .FTZ 80, .FMZ 76, rounding 78-79, .SAT 77; B/C by selector.
+    for (lo, hi) in [
+        (0x0000000503057223u64, 0x000fd00000000806u64),
+        (0x4020000003047423, 0x008fc60000000002),
+        (0x3f3172180a0e7823, 0x000fca0000000005),
+    ] {
+        let (b, c) = match lo & 0xe00 {
+            0x200 => (fb(), r(64).neg(75).abs(74).reuse(2)),
+            0x400 => (r(64).neg(75).abs(74).reuse(1), f32i(32)),
+            _ => (f32i(32), r(64).neg(75).abs(74).reuse(2)),
+        };
+        v.push(
+            fs("FFMA", ALL, lo, hi)
+                .m(80, 1, &ftz)
+                .m(76, 1, &[(0, ""), (1, ".FMZ")])
+                .m(78, 2, &rnd)
+                .m(77, 1, &sat)
+                .o(r(16))
+                .o(fa())
+                .o(b)
+                .o(c),
+        );
+    }
+    // FSETP.cmp[.FTZ].logic Pd, Pq, A, B, Pp: compare 76-79, .FTZ 80, logic 74-75.
+    let fcmp = [
+        (0, ".F"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".NUM"),
+        (8, ".NAN"),
+        (9, ".LTU"),
+        (10, ".EQU"),
+        (11, ".LEU"),
+        (12, ".GTU"),
+        (13, ".NEU"),
+        (14, ".GEU"),
+        (15, ".T"),
+    ];
+    for (lo, hi) in [
+        (0x000000060300720bu64, 0x000fe20003f2e000u64),
+        (0xc2fc00000600780b, 0x040fe40003f0e000),
+    ] {
+        let b = if lo & 0x800 != 0 { f32i(32) } else { fb() };
+        v.push(
+            fs("FSETP", ALL, lo, hi)
+                .m(76, 4, &fcmp)
+                .m(80, 1, &ftz)
+                .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+                .o(p(81))
+                .o(p(84))
+                .o(fa())
+                .o(b)
+                .o(p(87).not(90)),
+        );
+    }
+    // FMNMX Rd, A, B, Pp (Pp selects min or max).
+    for (lo, hi) in [
+        (0x0000000203047209u64, 0x000fcc0007800000u64),
+        (0x42c8000005057809, 0x000fe40003800000),
+    ] {
+        let b = if lo & 0x800 != 0 { f32i(32) } else { fb() };
+        v.push(
+            fs("FMNMX", ALL, lo, hi)
+                .m(80, 1, &ftz)
+                .o(r(16))
+                .o(fa())
+                .o(b)
+                .o(p(87).not(90)),
+        );
+    }
+    // MUFU.op Rd, B: function 74-77, B at 32 (negate 63, |.| 62).
+    v.push(
+        fs("MUFU", ALL, 0x4000000300027308, 0x0000680000001400)
+            .m(
+                74,
+                4,
+                &[
+                    (0, ".COS"),
+                    (1, ".SIN"),
+                    (2, ".EX2"),
+                    (3, ".LG2"),
+                    (4, ".RCP"),
+                    (5, ".RSQ"),
+                    (6, ".RCP64H"),
+                    (7, ".RSQ64H"),
+                    (8, ".SQRT"),
+                ],
+            )
+            .o(r(16))
+            .o(r(32).neg(63).abs(62)),
     );
 }
 

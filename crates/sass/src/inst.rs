@@ -338,11 +338,12 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
     }
     s.push_str(&body);
     s.push_str(op.suffix);
-    if reuse {
-        s.push_str(".reuse");
-    }
     if abs {
         s.push('|');
+    }
+    // nvdisasm writes `|R6|.reuse`.
+    if reuse {
+        s.push_str(".reuse");
     }
     Some(Some(s))
 }
@@ -553,15 +554,15 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    if let Some(r) = t.strip_suffix(".reuse") {
+        *reuse |= 1 << op.reuse?;
+        t = r;
+    }
     if let Some(b) = op.abs {
         if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
             w.set_bit(b as u32, true);
             t = r;
         }
-    }
-    if let Some(r) = t.strip_suffix(".reuse") {
-        *reuse |= 1 << op.reuse?;
-        t = r;
     }
     let t = t.strip_suffix(op.suffix)?;
     let width = op.width();

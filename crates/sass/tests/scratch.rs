@@ -110,7 +110,7 @@ fn variant(form: &Form, k: usize) -> Word {
         for (b, on) in [
             (op.neg, j % 3 == 1),
             (op.not, j % 3 == 2),
-            (op.abs, j % 2 == 1),
+            (op.abs, j / 2 % 2 == 1),
         ] {
             if let Some(b) = b {
                 w.set_bit(b as u32, on);
