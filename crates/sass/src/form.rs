@@ -117,6 +117,8 @@ pub struct Opnd {
     pub hide: Option<u64>,
     /// Text printed after the register (e.g. `.64`).
     pub suffix: &'static str,
+    /// Printed after the previous operand with a blank instead of `, ` (RET's target).
+    pub blank_before: bool,
     /// Registers: the register number must be a multiple of this (2 for 64-bit pairs,
     /// which nvdisasm rejects when odd); RZ is always allowed.
     pub align: u8,
@@ -144,6 +146,7 @@ impl Opnd {
             hide: None,
             suffix: "",
             align: 1,
+            blank_before: false,
             ureg: None,
             offset: Vec::new(),
             e64: None,

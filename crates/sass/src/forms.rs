@@ -71,6 +71,7 @@ fn build() -> Vec<Form> {
     memory(&mut v);
     more_integer(&mut v);
     float(&mut v);
+    warp(&mut v);
     v
 }
 
@@ -796,6 +797,99 @@ fn float(v: &mut Vec<Form>) {
             )
             .o(r(16))
             .o(r(32).neg(63).abs(62)),
+    );
+}
+
+fn warp(v: &mut Vec<Form>) {
+    // SHFL.mode Pd, Rd, A, lane, clamp: mode 58-59 (0 IDX, 1 UP, 2 DOWN, 3 BFLY), Pd 81-83
+    // (always printed), A 24. 0xf89: lane immediate 53-57, clamp immediate 40-52;
+    // 0x989: lane immediate, clamp register 64; 0x589: lane register 32, clamp immediate.
+    let modes = [(0, ".IDX"), (1, ".UP"), (2, ".DOWN"), (3, ".BFLY")];
+    for (lo, hi) in [
+        (0x0c201f0000077f89u64, 0x00006200000e0000u64),
+        (0x0420000003087989, 0x000e6200000000ff),
+        (0x00001f0609067589, 0x000e2400000e0000),
+    ] {
+        let (lane, clamp) = match lo & 0xf00 {
+            0xf00 => (uimm(53, 5), uimm(40, 13)),
+            0x900 => (uimm(53, 5), r(64)),
+            _ => (r(32), uimm(40, 13)),
+        };
+        v.push(
+            fs("SHFL", ALL, lo, hi)
+                .m(58, 2, &modes)
+                .o(p(81))
+                .o(r(16))
+                .o(r(24))
+                .o(lane)
+                .o(clamp),
+        );
+    }
+    // BAR.SYNC id[, count]: barrier id 54-57, thread count 42-53 (hidden when 0).
+    // SM80+: bit 80 set prints .DEFER_BLOCKING; SM75 prints plain BAR.SYNC (bit 80 clear).
+    v.push(
+        fs("BAR", &[Sm75], 0x0000000000007b1d, 0x0000000000000000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".SYNC")])
+            .o(uimm(54, 4))
+            .o(uimm(42, 12).hide(0)),
+    );
+    v.push(
+        fs("BAR", SM80UP, 0x0000000000007b1d, 0x0000000000010000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".SYNC")])
+            .m(80, 1, &[(0, ""), (1, ".DEFER_BLOCKING")])
+            .o(uimm(54, 4))
+            .o(uimm(42, 12).hide(0)),
+    );
+    // CALL.REL[.NOINC] [Pp,] target and RET.REL[.NODEC] [Pp,] Ra target: .NOINC/.NODEC bit
+    // 86; target as BRA's (SM90 adds bits 16-23); RET's return register 24-31.
+    for (arches, pieces) in [
+        (PRE90, &[(34u8, 48u8)][..]),
+        (&[Sm90][..], &[(16, 8), (34, 48)][..]),
+    ] {
+        v.push(
+            fs("CALL", arches, 0x0000000000007944, 0x0000000003c00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".REL")])
+                .m(86, 1, &[(0, ""), (1, ".NOINC")])
+                .o(p(87).not(90).hide(7))
+                .o(target(pieces)),
+        );
+        let mut t = target(pieces);
+        t.blank_before = true;
+        v.push(
+            fs("RET", arches, 0x0000000000007950, 0x0000000003c00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".REL")])
+                .m(86, 1, &[(0, ""), (1, ".NODEC")])
+                .o(p(87).not(90).hide(7))
+                .o(r(24))
+                .o(t),
+        );
+    }
+    // BRA with a uniform-register condition (bit 91, SM80+; SM75 ignores the register):
+    // only .DIV/.CONV exist (nvdisasm prints .INVALIDn otherwise); UR 24-29, `~` at 30.
+    let bra_mods = [(2, ".DIV"), (3, ".CONV")];
+    for (arches, pieces) in [
+        (SM80_89, &[(34u8, 48u8)][..]),
+        (&[Sm90][..], &[(16, 8), (34, 48)][..]),
+    ] {
+        v.push(
+            fs("BRA", arches, 0x0000000000007947, 0x0000000008000000)
+                .no_sb()
+                .m(32, 2, &bra_mods)
+                .o(p(87).not(90).hide(7))
+                .o(ur(24).not(30))
+                .o(target(pieces)),
+        );
+    }
+    // VIADD Rd, A, imm32 (SM90): unsigned immediate at 32.
+    v.push(
+        fs("VIADD", &[Sm90], 0x0180000005097836, 0x000fe40000000000)
+            .o(r(16))
+            .o(r(24).reuse(0))
+            .o(uimm(32, 32)),
     );
 }
 

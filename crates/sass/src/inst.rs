@@ -130,7 +130,7 @@ impl Inst {
             let Some(t) = print_opnd(op, w, self.addr)? else {
                 continue;
             };
-            let sep = if first || op.kind == OpndKind::RelOffset {
+            let sep = if first || op.kind == OpndKind::RelOffset || op.blank_before {
                 " "
             } else {
                 ", "
