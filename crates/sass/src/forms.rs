@@ -72,6 +72,7 @@ fn build() -> Vec<Form> {
     more_integer(&mut v);
     float(&mut v);
     warp(&mut v);
+    warp2(&mut v);
     v
 }
 
@@ -890,6 +891,88 @@ fn warp(v: &mut Vec<Form>) {
             .o(r(16))
             .o(r(24).reuse(0))
             .o(uimm(32, 32)),
+    );
+}
+
+fn ur6(at: u8) -> Opnd {
+    ur(at)
+}
+
+fn warp2(v: &mut Vec<Form>) {
+    // PLOP3.LUT Pd, Pq, Pa, Pb, Pc, lut, lut2: Pd 81-83, Pq 84-86, Pa 87-89 (! 90),
+    // Pb 77-79 (! 80), Pc 68-70 (! 71), lut bits 0-2 at 64-66 and 3-7 at 72-76, second
+    // lut 16-23. Bit 67 (uniform Pc) is a constant 0 here.
+    v.push(
+        fs("PLOP3", ALL, 0x000000000000781c, 0x0000000000703c20)
+            .m(0, 0, &[(0, ".LUT")])
+            .o(p(81))
+            .o(p(84))
+            .o(p(87).not(90))
+            .o(p(77).not(80))
+            .o(p(68).not(71))
+            .o(uimm(0, 0).pieces(&[(64, 3), (72, 5)]))
+            .o(uimm(16, 8)),
+    );
+    // VOTEU.mode [URd,] UPd, Pp (checked on every SM): URd 16-21 (hidden when URZ), mode
+    // 72-73 (0 ALL, 1 ANY, 2 EQ), UPd 81-83, Pp 87-90.
+    v.push(
+        fs("VOTEU", ALL, 0x0000000000047886, 0x00000000038e0100)
+            .m(72, 2, &[(0, ".ALL"), (1, ".ANY"), (2, ".EQ")])
+            .o(ur6(16).hide(63))
+            .o(up(81))
+            .o(p(87).not(90)),
+    );
+    // REDUX[.op][.S32] URd, A (SM80+): op 78-80 (0 AND prints nothing, 1 OR, 2 XOR, 3 SUM,
+    // 4 MIN, 5 MAX), .S32 73, URd 16-21, A 24.
+    v.push(
+        fs("REDUX", SM80UP, 0x00000000060573c4, 0x000000000000c000)
+            .m(
+                78,
+                3,
+                &[
+                    (0, ""),
+                    (1, ".OR"),
+                    (2, ".XOR"),
+                    (3, ".SUM"),
+                    (4, ".MIN"),
+                    (5, ".MAX"),
+                ],
+            )
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(ur6(16))
+            .o(r(24)),
+    );
+    // MATCH.ANY[.U64] Rd, A and MATCH.ALL[.U64] Pd, Rd, A: bit 79 set = ANY, clear = ALL
+    // (with Pd 81-83); .U64 73 (A is a pair).
+    for (u64, sfx) in [(0u64, ""), (1 << 9, ".U64")] {
+        let a = if u64 != 0 { r(24).pair() } else { r(24) };
+        v.push(
+            fs("MATCH", ALL, 0x00000000020073a1, 0x00000000000e8000 | u64)
+                .m(0, 0, &[(0, ".ANY")])
+                .m(0, 0, &[(0, sfx)])
+                .o(r(16))
+                .o(a.clone()),
+        );
+        v.push(
+            fs(
+                "MATCH",
+                ALL,
+                0x00000000020073a1,
+                (0x00000000000e8000 | u64) & !(1 << 15),
+            )
+            .m(0, 0, &[(0, ".ALL")])
+            .m(0, 0, &[(0, sfx)])
+            .o(p(81))
+            .o(r(16))
+            .o(a),
+        );
+    }
+    // SM90 WARPSYNC.ALL [Pp]: the immediate-mask opcode 0x948 prints no mask on SM90.
+    v.push(
+        fs("WARPSYNC", &[Sm90], 0x0000000000007948, 0x0000000003800000)
+            .no_sb()
+            .m(0, 0, &[(0, ".ALL")])
+            .o(p(87).not(90).hide(7)),
     );
 }
 
