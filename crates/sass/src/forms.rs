@@ -73,6 +73,7 @@ fn build() -> Vec<Form> {
     float(&mut v);
     warp(&mut v);
     warp2(&mut v);
+    misc(&mut v);
     v
 }
 
@@ -973,6 +974,126 @@ fn warp2(v: &mut Vec<Form>) {
             .no_sb()
             .m(0, 0, &[(0, ".ALL")])
             .o(p(87).not(90).hide(7)),
+    );
+}
+
+fn misc(v: &mut Vec<Form>) {
+    // LEA[.HI][.X][.SX32] Rd, [Pc,] A, B, [C,] shift[, Pp]: Pc 81-83 (hidden when PT), A 24
+    // (negate 72, `~` under .X), B by selector, shift 75-79, .X 74 (adds Pp 87-90), .HI 80
+    // (adds C at 64 unless .SX32, bit 73).
+    for (sel, lo, hi) in [
+        (0x2u16, 0x0000000902027211u64, 0x000000000780f000u64),
+        (0x8, 0x0000000105047811, 0x000000000780f000),
+        (0xa, 0x0000580005027a11, 0x000000000780f000),
+        (0xc, 0x0000000605027c11, 0x000000000f80f000),
+    ] {
+        let [_, b, _] = abc(sel, uimm(32, 32), false);
+        for (hi_mod, sx32) in [(false, false), (true, false), (true, true)] {
+            for x in [false, true] {
+                let a = if x { r(24).not(72) } else { r(24).neg(72) }.reuse(0);
+                let mut h = hi & !(0x1f << 11) & !(1 << 16) & !(1 << 9) & !(1 << 10);
+                h |= (hi_mod as u64) << 16 | (sx32 as u64) << 9 | (x as u64) << 10;
+                let mut f = fs("LEA", ALL, lo, h)
+                    .m(80, 1, if hi_mod { &[(1, ".HI")] } else { &[(0, "")] })
+                    .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+                    .m(73, 1, if sx32 { &[(1, ".SX32")] } else { &[(0, "")] })
+                    .o(r(16))
+                    .o(p(81).hide(7))
+                    .o(a)
+                    .o(b.clone());
+                if hi_mod && !sx32 {
+                    f = f.o(r(64).reuse(2));
+                }
+                f = f.o(uimm(75, 5));
+                if x {
+                    f = f.o(p(87).not(90));
+                }
+                v.push(f);
+            }
+        }
+    }
+    // F2I[.FTZ][.U32][.rnd][.NTZ] Rd, B (F32 to 32-bit integer): .FTZ 80, bit 72 = 1 signed
+    // (0 prints .U32), rounding 78-79 (0 none, 1 FLOOR, 2 CEIL, 3 TRUNC), .NTZ 77.
+    v.push(
+        fs("F2I", ALL, 0x0000000300077305, 0x0000000000203100)
+            .m(80, 1, &[(0, ""), (1, ".FTZ")])
+            .m(72, 1, &[(1, ""), (0, ".U32")])
+            .m(
+                78,
+                2,
+                &[(0, ""), (1, ".FLOOR"), (2, ".CEIL"), (3, ".TRUNC")],
+            )
+            .m(77, 1, &[(0, ""), (1, ".NTZ")])
+            .o(r(16))
+            .o(r(32)),
+    );
+    // I2F[.U32][.rnd] Rd, B (32-bit integer to F32): bit 74 = 1 signed (0 prints .U32),
+    // rounding 78-79 (0 none, 1 RM, 2 RP, 3 RZ).
+    v.push(
+        fs("I2F", ALL, 0x00000000000a7306, 0x0000000000201400)
+            .m(74, 1, &[(1, ""), (0, ".U32")])
+            .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+            .o(r(16))
+            .o(r(32)),
+    );
+    // I2FP.F32.{S32,U32} Rd, B (SM86+; SM75/SM80 reject it): bit 74 = 1 signed.
+    v.push(
+        fs(
+            "I2FP",
+            &[Sm86, Sm89, Sm90],
+            0x0000000400057245,
+            0x0000000000201400,
+        )
+        .m(0, 0, &[(0, ".F32")])
+        .m(74, 1, &[(1, ".S32"), (0, ".U32")])
+        .o(r(16))
+        .o(r(32)),
+    );
+    // IABS Rd, B.
+    v.push(
+        fs("IABS", ALL, 0x00000007000a7213, 0x0000000000000000)
+            .o(r(16))
+            .o(r(32)),
+    );
+    // PRMT Rd, A, B, C (selectors 0x2, 0x6).
+    for (lo, hi) in [
+        (0x0000000803087216u64, 0x0000000000000009u64),
+        (0x00005c0003087616, 0x000000000000000b),
+    ] {
+        let sel = ((lo >> 8) & 0xe) as u16;
+        let [a, b, c] = abc(sel, uimm(32, 32), false);
+        v.push(fs("PRMT", ALL, lo, hi).o(r(16)).o(a).o(b).o(c));
+    }
+    // MEMBAR.SC.{CTA,GPU}: scope 76-77 (0 CTA, 2 GPU).
+    v.push(
+        fs("MEMBAR", ALL, 0x0000000000007992, 0x0000000000000000)
+            .no_sb()
+            .m(0, 0, &[(0, ".SC")])
+            .m(76, 2, &[(0, ".CTA"), (2, ".GPU")]),
+    );
+    v.push(fs("ERRBAR", ALL, 0x00000000000079ab, 0x0000000000000000).no_sb());
+    v.push(
+        fs("CCTL", ALL, 0x00000000ff00798f, 0x0000000002000000)
+            .no_sb()
+            .m(0, 0, &[(0, ".IVALL")]),
+    );
+    v.push(fs("CGAERRBAR", &[Sm90], 0x00000000000075ab, 0x0000000000000000).no_sb());
+    // Uniform datapath: UMOV URd, imm32; R2UR URd, A; S2UR URd, SR.
+    v.push(
+        fs("UMOV", ALL, 0x0000040000047882, 0x0000000000000000)
+            .o(ur(16))
+            .o(uimm(32, 32)),
+    );
+    // R2UR: this encoding (from SM80) is rejected by nvdisasm on SM90.
+    v.push(
+        fs("R2UR", PRE90, 0x00000000020673c2, 0x00000000000e0000)
+            .o(ur(16))
+            .o(r(24)),
+    );
+    v.push(
+        fs("S2UR", ALL, 0x00000000000579c3, 0x0000000000008800)
+            .o(ur(16))
+            .o(Opnd::new(OpndKind::SUReg, 72, 8)),
     );
 }
 

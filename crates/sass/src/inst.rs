@@ -127,6 +127,9 @@ impl Inst {
         }
         let mut first = true;
         for op in &form.ops {
+            if op.kind == OpndKind::SUReg && !sureg_on(get_pieces(w, &op.pieces), self.arch) {
+                return None;
+            }
             let Some(t) = print_opnd(op, w, self.addr)? else {
                 continue;
             };
@@ -200,7 +203,14 @@ pub const SUREGS: &[(u64, &str)] = &[
     (0x25, "SR_CTAID.X"),
     (0x26, "SR_CTAID.Y"),
     (0x27, "SR_CTAID.Z"),
+    (0x88, "SR_CgaCtaId"),
 ];
+
+/// Whether uniform special register `v` has the name [`SUREGS`] gives it on `arch`:
+/// 0x88 is `SR_CgaCtaId` on SM90 only (older SMs print `SR136`).
+pub fn sureg_on(v: u64, arch: Arch) -> bool {
+    v != 0x88 || arch == Arch::Sm90
+}
 
 /// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
 /// known (NaNs, huge values).

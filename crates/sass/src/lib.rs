@@ -27,7 +27,7 @@ pub use arch::Arch;
 pub use control::Control;
 pub use error::SassError;
 pub use form::{Form, Mod, Opnd, OpndKind};
-pub use inst::{decode, encode, Inst, SREGS, SUREGS};
+pub use inst::{decode, encode, sureg_on, Inst, SREGS, SUREGS};
 pub use text::{
     assemble, assemble_line, disassemble, normalize, parse_line, words_from_bytes, Line,
 };

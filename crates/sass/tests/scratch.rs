@@ -13,7 +13,7 @@ const UREGS: [u64; 4] = [4, 63, 0, 10];
 const IMMS: [u64; 8] = [0x10, 0xffff_fff0, 0, 0x1234, 0x7fff_ffff, 1, 2, 0x8000_0000];
 const F32S: [f32; 5] = [0.5, -2.5, 100.0, 1.0, -126.0];
 
-fn variant(form: &Form, k: usize) -> Word {
+fn variant(arch: Arch, form: &Form, k: usize) -> Word {
     let mut w = Word(form.sample.0 & form.const_mask());
     w.set(12, 4, 7);
     // Cycle through legal control codes too.
@@ -69,7 +69,11 @@ fn variant(form: &Form, k: usize) -> Word {
                 } else {
                     tangle_sass::SUREGS
                 };
-                t[j % t.len()].0
+                let mut v = t[j % t.len()].0;
+                if op.kind == OpndKind::SUReg && !tangle_sass::sureg_on(v, arch) {
+                    v = t[0].0;
+                }
+                v
             }
             OpndKind::Target | OpndKind::RelOffset => {
                 fit([0x40u64 >> op.scale, u64::MAX << 2 >> op.scale, 0][j % 3])
@@ -200,7 +204,7 @@ fn every_form_encoded_from_scratch_matches_nvdisasm() {
                 n = 80;
             }
             for k in 0..n {
-                let w = variant(form, k);
+                let w = variant(arch, form, k);
                 let addr = 16 * words.len() as u64;
                 match decode(arch, w, addr) {
                     Ok(i) => {
