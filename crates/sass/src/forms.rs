@@ -4,6 +4,7 @@
 //! from a ptxas-emitted sample) on the architectures it lists. Bits not named by a field are
 //! constants of the form: the sample's value, the only one accepted.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::form::{Form, MemFmt, Opnd, OpndKind};
@@ -232,10 +233,6 @@ fn moves(v: &mut Vec<Form>) {
             .o(ur(16))
             .o(cb()),
     );
-}
-
-fn lit(t: &'static str) -> Opnd {
-    Opnd::new(OpndKind::Literal(t), 0, 0).pieces(&[])
 }
 
 /// The second source (`B`) of a three-source ALU op by operand-form selector (bits 9-11):
@@ -479,7 +476,8 @@ fn memory(v: &mut Vec<Form>) {
     // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
     // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
     // is in bits 32-37 for loads and 64-69 for stores (whose data register is at 32).
-    let globals: [(&[Arch], u16, u16, u64, u64, MemFmt, &'static str); 6] = [
+    type Global = (&'static [Arch], u16, u16, u64, u64, MemFmt, &'static str);
+    let globals: [Global; 6] = [
         (
             &[Sm75],
             0x381,
@@ -1099,20 +1097,53 @@ fn misc(v: &mut Vec<Form>) {
 
 /// Every form, in decode priority order.
 pub fn all() -> &'static [Form] {
-    static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
-    FORMS.get_or_init(build)
+    &table().forms
 }
 
-/// The forms of `arch` with opcode bits `opcode`.
+struct Table {
+    forms: Vec<Form>,
+    by_opcode: HashMap<u16, Vec<usize>>,
+    by_name: HashMap<&'static str, Vec<usize>>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let forms = build();
+        let mut by_opcode: HashMap<u16, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        for (i, f) in forms.iter().enumerate() {
+            by_opcode.entry(f.opcode).or_default().push(i);
+            by_name.entry(f.name).or_default().push(i);
+        }
+        Table {
+            forms,
+            by_opcode,
+            by_name,
+        }
+    })
+}
+
+/// The forms of `arch` with opcode bits `opcode`, in table order.
 pub fn for_opcode(arch: Arch, opcode: u16) -> impl Iterator<Item = &'static Form> {
-    all()
-        .iter()
-        .filter(move |f| f.opcode == opcode && f.on(arch))
+    let t = table();
+    t.by_opcode
+        .get(&opcode)
+        .into_iter()
+        .flatten()
+        .map(|&i| &t.forms[i])
+        .filter(move |f| f.on(arch))
 }
 
-/// The forms of `arch` whose base mnemonic is `name`.
+/// The forms of `arch` whose base mnemonic is `name`, in table order.
 pub fn by_name(arch: Arch, name: &str) -> impl Iterator<Item = &'static Form> + '_ {
-    all().iter().filter(move |f| f.name == name && f.on(arch))
+    let t = table();
+    t.by_name
+        .get(name)
+        .into_iter()
+        .flatten()
+        .map(|&i| &t.forms[i])
+        .filter(move |f| f.on(arch))
 }
 
 #[cfg(test)]

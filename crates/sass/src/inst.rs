@@ -14,6 +14,8 @@ pub struct Inst {
     pub word: Word,
     /// Byte address (branch targets are printed relative to it).
     pub addr: u64,
+    /// The text, rendered once at decode time.
+    text: String,
 }
 
 /// Decodes `w` at byte address `addr`. A word whose bits no form explains (or whose fields
@@ -23,7 +25,7 @@ pub struct Inst {
 pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     let inst = decode_unchecked(arch, w, addr)?;
     let ctl = Control::decode(w);
-    match crate::text::encode_text(arch, &inst.text(), ctl, addr, 1) {
+    match crate::text::encode_text(arch, inst.as_text(), ctl, addr, 1) {
         Ok(back) if back == w => Ok(inst),
         Ok(back) => Err(SassError::UnknownForm {
             arch: arch.to_string(),
@@ -51,7 +53,7 @@ pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, S
             "control code {} is illegal (yield needs stall 1-11)",
             Control::decode(w)
         ));
-    } else if w.get(126, 2) == 0 {
+    } else if w.get(crate::control::bits::SPARE, 2) == 0 {
         for form in forms::for_opcode(arch, opcode) {
             if !form.control_ok(Control::decode(w)) {
                 close.push(format!(
@@ -65,14 +67,18 @@ pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, S
                 close.push(format!("{}: constant bits {:#x} differ", form.name, diff));
                 continue;
             }
-            let inst = Inst {
+            let mut inst = Inst {
                 arch,
                 form,
                 word: w,
                 addr,
+                text: String::new(),
             };
             match inst.try_text() {
-                Some(_) => return Ok(inst),
+                Some(t) => {
+                    inst.text = t;
+                    return Ok(inst);
+                }
                 None => close.push(format!("{}: a field value is not in the table", form.name)),
             }
         }
@@ -98,7 +104,12 @@ impl Inst {
 
     /// The instruction text as nvdisasm prints it, without the trailing `;`.
     pub fn text(&self) -> String {
-        self.try_text().expect("decode checked every field")
+        self.text.clone()
+    }
+
+    /// The instruction text, borrowed.
+    pub fn as_text(&self) -> &str {
+        &self.text
     }
 
     fn try_text(&self) -> Option<String> {
@@ -661,26 +672,21 @@ fn parse_cbank(t: &str) -> Option<(u64, &str)> {
 
 fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
     let off_width: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
-    let mut t = t;
-    let inner: &str;
-    match fmt {
+    let inner: &str = match fmt {
         MemFmt::CIndexed => {
             let (bank, i) = parse_cbank(t)?;
             w.set(54, 5, bank);
-            t = "";
-            inner = i;
+            i
         }
         MemFmt::GlobalDesc => {
             let r = t.strip_prefix("desc[")?;
             let (u, r) = r.split_once(']')?;
             let ur = op.ureg?;
             w.set(ur.0 as u32, ur.1 as u32, parse_ureg(u)?);
-            inner = r.strip_prefix('[')?.strip_suffix(']')?;
+            r.strip_prefix('[')?.strip_suffix(']')?
         }
-        _ => {
-            inner = t.strip_prefix('[')?.strip_suffix(']')?;
-        }
-    }
+        _ => t.strip_prefix('[')?.strip_suffix(']')?,
+    };
     let mut ra = 255u64;
     let mut ur = 63u64;
     let mut off = 0i64;
@@ -737,8 +743,8 @@ mod tests {
             (-126.0, "-126"),
             (-1.0, "-1"),
             (f32::INFINITY, "+INF "),
-            (2.3283064365386962891e-10, "2.3283064365386962891e-10"),
-            (0.15915493667125701904, "0.15915493667125701904"),
+            (f32::from_bits(0x2f80_0000), "2.3283064365386962891e-10"),
+            (f32::from_bits(0x3e22_f983), "0.15915493667125701904"),
             (18446744073709551616.0, "1.84467440737095516160e+19"),
         ];
         for (v, t) in cases {

@@ -14,7 +14,7 @@
 //! The text syntax, the control annotation and the coverage are described in `docs/sass.md`.
 
 mod arch;
-mod control;
+pub mod control;
 pub mod cubin;
 mod error;
 pub mod form;

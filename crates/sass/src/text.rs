@@ -179,7 +179,7 @@ pub(crate) fn encode_text(
         if let Some(w) = enc {
             // Round trip: only what decodes back to the same text is accepted.
             if let Ok(inst) = decode_unchecked(arch, w, addr) {
-                if inst.text() == text {
+                if inst.as_text() == text {
                     return Ok(w);
                 }
             }

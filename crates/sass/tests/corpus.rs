@@ -109,12 +109,10 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
     let mut t = Tally::default();
     for (i, (&w, text)) in words.iter().zip(&theirs).enumerate() {
         let addr = 16 * i as u64;
-        let mnemonic = text.trim_start_matches(|c| c != ' ' || false).to_string();
         let key = {
             let s = text.split(' ').find(|s| !s.starts_with('@')).unwrap_or("");
             format!("{} {:#05x}", s, w.get(0, 12))
         };
-        let _ = mnemonic;
         let ours = match decode(arch, w, addr) {
             Ok(inst) => inst.text(),
             Err(_) => {
