@@ -117,6 +117,8 @@ pub struct Opnd {
     pub hide: Option<u64>,
     /// Text printed after the register (e.g. `.64`).
     pub suffix: &'static str,
+    /// Whether RZ is allowed (nvdisasm rejects ATOMG with an RZ address).
+    pub rz_ok: bool,
     /// Printed after the previous operand with a blank instead of `, ` (RET's target).
     pub blank_before: bool,
     /// Registers: the register number must be a multiple of this (2 for 64-bit pairs,
@@ -147,6 +149,7 @@ impl Opnd {
             suffix: "",
             align: 1,
             blank_before: false,
+            rz_ok: true,
             ureg: None,
             offset: Vec::new(),
             e64: None,

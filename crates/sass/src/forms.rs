@@ -75,6 +75,7 @@ fn build() -> Vec<Form> {
     warp(&mut v);
     warp2(&mut v);
     misc(&mut v);
+    atomics(&mut v);
     v
 }
 
@@ -1093,6 +1094,70 @@ fn misc(v: &mut Vec<Form>) {
             .o(ur(16))
             .o(Opnd::new(OpndKind::SUReg, 72, 8)),
     );
+}
+
+fn atomics(v: &mut Vec<Form>) {
+    // RED (REDG on SM90) [addr], data and ATOMG Pd, Rd, [addr], data: address 24-31 with
+    // offset 40-63 as LDG's, data 32-39, operation 87-89 (RED) / 87-90 (ATOMG), type 73-74
+    // (0 U32 prints nothing, 1 .S32, 2 .64 with register pairs); .STRONG.GPU and cache bits
+    // are constants. The descriptor register sits in 64-69 (unprinted UR4 on SM75-SM89,
+    // `desc[URx]` on SM90). ATOMG's Pd 81-83 is always printed. SM75 reads these constant
+    // bits differently (.SYS, an added UR4): not modelled there yet.
+    let red_ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+    ];
+    let atom_ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    let types: [(u64, &'static str, &[u64]); 3] = [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
+    for (arches, red, fmt, red_hi, atom_hi) in [
+        (SM80_89, "RED", MemFmt::Global64, 0x000000000c10e184u64, 0x00000000081ee1c4u64),
+        (&[Sm90][..], "REDG", MemFmt::GlobalDesc, 0x000000000c10e188, 0x00000000081ee1c8),
+    ] {
+        for (ty, ty_name, only) in types {
+            let pick = |ops: &[(u64, &'static str)]| -> Vec<(u64, &'static str)> {
+                ops.iter().copied().filter(|(o, _)| only.is_empty() || only.contains(o)).collect()
+            };
+            let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
+            let hi_t = |hi: u64| (hi & !(0xf << 9)) | ty << 9;
+            v.push(
+                fs(red, arches, 0x000004090400098e, hi_t(red_hi) & !(7 << 23))
+                    .no_write_sb()
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 3, &pick(red_ops))
+                    .m(0, 0, &[(0, ty_name)])
+                    .m(0, 0, &[(0, ".STRONG.GPU")])
+                    .o(mem(fmt, 64))
+                    .o(data(r(32))),
+            );
+            v.push(
+                fs("ATOMG", arches, 0x00000003040f89a8, hi_t(atom_hi) & !(0xf << 23))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 4, &pick(atom_ops))
+                    .m(0, 0, &[(0, ty_name)])
+                    .m(0, 0, &[(0, ".STRONG.GPU")])
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd { rz_ok: false, ..mem(fmt, 64) })
+                    .o(data(r(32))),
+            );
+        }
+    }
 }
 
 /// Every form, in decode priority order.

@@ -307,6 +307,9 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
     {
         return None;
     }
+    if !op.rz_ok && v == 255 {
+        return None;
+    }
     if op.hide == Some(v)
         && !op.neg.is_some_and(|b| w.bit(b as u32))
         && !op.not.is_some_and(|b| w.bit(b as u32))

@@ -99,7 +99,11 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 if let Some(b) = op.desc {
                     w.set_bit(b as u32, j % 2 == 1);
                 }
-                REGS[j % REGS.len()]
+                if op.rz_ok {
+                    REGS[j % REGS.len()]
+                } else {
+                    [4, 16, 0][j % 3]
+                }
             }
         };
         let v = match op.hide {
