@@ -76,6 +76,7 @@ fn build() -> Vec<Form> {
     warp2(&mut v);
     misc(&mut v);
     atomics(&mut v);
+    double(&mut v);
     v
 }
 
@@ -981,10 +982,10 @@ fn misc(v: &mut Vec<Form>) {
     // (negate 72, `~` under .X), B by selector, shift 75-79, .X 74 (adds Pp 87-90), .HI 80
     // (adds C at 64 unless .SX32, bit 73).
     for (sel, lo, hi) in [
-        (0x2u16, 0x0000000902027211u64, 0x000000000780f000u64),
-        (0x8, 0x0000000105047811, 0x000000000780f000),
-        (0xa, 0x0000580005027a11, 0x000000000780f000),
-        (0xc, 0x0000000605027c11, 0x000000000f80f000),
+        (0x2u16, 0x0000000902027211u64, 0x000000000780f0ffu64),
+        (0x8, 0x0000000105047811, 0x000000000780f0ff),
+        (0xa, 0x0000580005027a11, 0x000000000780f0ff),
+        (0xc, 0x0000000605027c11, 0x000000000f80f0ff),
     ] {
         let [_, b, _] = abc(sel, uimm(32, 32), false);
         for (hi_mod, sx32) in [(false, false), (true, false), (true, true)] {
@@ -1066,11 +1067,11 @@ fn misc(v: &mut Vec<Form>) {
     // MEMBAR.SC.{CTA,GPU}: scope 76-77 (0 CTA, 2 GPU).
     v.push(
         fs("MEMBAR", ALL, 0x0000000000007992, 0x0000000000000000)
-            .no_sb()
+            .no_write_sb()
             .m(0, 0, &[(0, ".SC")])
             .m(76, 2, &[(0, ".CTA"), (2, ".GPU")]),
     );
-    v.push(fs("ERRBAR", ALL, 0x00000000000079ab, 0x0000000000000000).no_sb());
+    v.push(fs("ERRBAR", ALL, 0x00000000000079ab, 0x0000000000000000));
     v.push(
         fs("CCTL", ALL, 0x00000000ff00798f, 0x0000000002000000)
             .no_sb()
@@ -1124,14 +1125,30 @@ fn atomics(v: &mut Vec<Form>) {
         (7, ".XOR"),
         (8, ".EXCH"),
     ];
-    let types: [(u64, &'static str, &[u64]); 3] = [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
+    let types: [(u64, &'static str, &[u64]); 3] =
+        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
     for (arches, red, fmt, red_hi, atom_hi) in [
-        (SM80_89, "RED", MemFmt::Global64, 0x000000000c10e184u64, 0x00000000081ee1c4u64),
-        (&[Sm90][..], "REDG", MemFmt::GlobalDesc, 0x000000000c10e188, 0x00000000081ee1c8),
+        (
+            SM80_89,
+            "RED",
+            MemFmt::Global64,
+            0x000000000c10e184u64,
+            0x00000000081ee1c4u64,
+        ),
+        (
+            &[Sm90][..],
+            "REDG",
+            MemFmt::GlobalDesc,
+            0x000000000c10e188,
+            0x00000000081ee1c8,
+        ),
     ] {
         for (ty, ty_name, only) in types {
             let pick = |ops: &[(u64, &'static str)]| -> Vec<(u64, &'static str)> {
-                ops.iter().copied().filter(|(o, _)| only.is_empty() || only.contains(o)).collect()
+                ops.iter()
+                    .copied()
+                    .filter(|(o, _)| only.is_empty() || only.contains(o))
+                    .collect()
             };
             let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
             let hi_t = |hi: u64| (hi & !(0xf << 9)) | ty << 9;
@@ -1146,18 +1163,88 @@ fn atomics(v: &mut Vec<Form>) {
                     .o(data(r(32))),
             );
             v.push(
-                fs("ATOMG", arches, 0x00000003040f89a8, hi_t(atom_hi) & !(0xf << 23))
-                    .m(0, 0, &[(0, ".E")])
-                    .m(87, 4, &pick(atom_ops))
-                    .m(0, 0, &[(0, ty_name)])
-                    .m(0, 0, &[(0, ".STRONG.GPU")])
-                    .o(p(81))
-                    .o(data(r(16)))
-                    .o(Opnd { rz_ok: false, ..mem(fmt, 64) })
-                    .o(data(r(32))),
+                fs(
+                    "ATOMG",
+                    arches,
+                    0x00000003040f89a8,
+                    hi_t(atom_hi) & !(0xf << 23),
+                )
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 4, &pick(atom_ops))
+                .m(0, 0, &[(0, ty_name)])
+                .m(0, 0, &[(0, ".STRONG.GPU")])
+                .o(p(81))
+                .o(data(r(16)))
+                .o(Opnd {
+                    rz_ok: false,
+                    ..mem(fmt, 64)
+                })
+                .o(data(r(32))),
             );
         }
     }
+}
+
+fn double(v: &mut Vec<Form>) {
+    // DADD[.rnd] Rd, A, C: register pairs; A 24 (negate 72, |.| 73), the second source is in
+    // the C slot (64-71, negate 75, |.| 74); rounding 78-79.
+    v.push(
+        fs("DADD", ALL, 0x0000000008087229, 0x000000000000000a)
+            .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+            .o(r(16).pair())
+            .o(r(24).pair().neg(72).abs(73).reuse(0))
+            .o(r(64).pair().neg(75).abs(74).reuse(2)),
+    );
+    // DSETP.cmp.logic Pd, Pq, A, B, Pp: pairs A 24 (negate 72, |.| 73), B 32 (negate 63,
+    // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX.
+    let dcmp = [
+        (0, ".MIN"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".NUM"),
+        (8, ".NAN"),
+        (9, ".LTU"),
+        (10, ".EQU"),
+        (11, ".LEU"),
+        (12, ".GTU"),
+        (13, ".NEU"),
+        (14, ".GEU"),
+        (15, ".MAX"),
+    ];
+    v.push(
+        fs("DSETP", ALL, 0x000000ff0800722a, 0x0000000003f04000)
+            .m(76, 4, &dcmp)
+            .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+            .o(p(81))
+            .o(p(84))
+            .o(r(24).pair().neg(72).abs(73).reuse(0))
+            .o(r(32).pair().neg(63).abs(62).reuse(1))
+            .o(p(87).not(90)),
+    );
+    // ATOMS.op[.type] Rd, [Ra+off], data (0x38c): operation 87-90 (as ATOMG), type 73-74.
+    let atom_ops = [
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    v.push(
+        fs("ATOMS", ALL, 0x00040008ffff038c, 0x0000000000000000)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(None))
+            .o(r(32)),
+    );
 }
 
 /// Every form, in decode priority order.

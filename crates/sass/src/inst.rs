@@ -382,6 +382,10 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
                 let u = op.ureg?;
                 pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
             }
+            if fmt == MemFmt::Global && ra == 255 && off < 0 {
+                // nvdisasm's spelling of a negative absolute address is unchecked.
+                return None;
+            }
             let wide = if fmt == MemFmt::Global { "" } else { ".64" };
             // SM75 drops RZ before a non-zero offset; SM80+ keeps `RZ.64`.
             if !(fmt == MemFmt::Global && ra == 255 && off != 0) {
@@ -393,6 +397,11 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             Some(format!("{pre}[{}]", parts.join("+")))
         }
         MemFmt::Shared => {
+            // An absolute address (RZ base, no uniform register) prints unsigned in
+            // nvdisasm (`[0x800400]`); we print offsets signed, so refuse that case.
+            if ra == 255 && op.ureg.is_none() && off < 0 {
+                return None;
+            }
             if ra != 255 {
                 parts.push(reg_name(ra));
             }
@@ -408,6 +417,11 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             Some(format!("[{}]", parts.join("+")))
         }
         MemFmt::CIndexed => {
+            // With an index register nvdisasm prints the offset signed (`R17+-0x10`); the
+            // spelling of a "negative" offset without one is unchecked: refused.
+            if ra == 255 && off < 0 {
+                return None;
+            }
             let bank = w.get(54, 5);
             if ra != 255 {
                 parts.push(reg_name(ra));

@@ -90,7 +90,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 }
                 let ow: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
                 if ow > 0 {
-                    let off = [0x10u64, 0, 0x8][j % 3];
+                    let off = [0x10u64, 0, 0x8, u64::MAX - 0xf][j % 4];
                     set_pieces(&mut w, &op.offset, off & ((1u64 << ow) - 1));
                 }
                 if let Some(b) = op.e64 {
