@@ -77,6 +77,7 @@ fn build() -> Vec<Form> {
     misc(&mut v);
     atomics(&mut v);
     double(&mut v);
+    tail(&mut v);
     v
 }
 
@@ -1244,6 +1245,117 @@ fn double(v: &mut Vec<Form>) {
             .o(r(16))
             .o(shared(None))
             .o(r(32)),
+    );
+}
+
+fn tail(v: &mut Vec<Form>) {
+    // DFMA[.rnd] Rd, A, B, C on register pairs: A 24 (negate 72), B/C by selector (0x2: B 32
+    // negate 63, C 64 negate 75; 0x4: B 64, C the high word of a double at 32; 0x8: B the
+    // high word at 32, C 64 negate 75); rounding 78-79.
+    let f64i = || Opnd::new(OpndKind::F64Hi, 32, 32);
+    for (lo, hi) in [
+        (0x0000000a0408722bu64, 0x0000000000000008u64),
+        (0x400800000408742b, 0x0000000000000008),
+        (0x3ff800000408782b, 0x0000000000000008),
+    ] {
+        let (b, c) = match lo & 0xe00 {
+            0x200 => (r(32).pair().neg(63).reuse(1), r(64).pair().neg(75).reuse(2)),
+            0x400 => (r(64).pair().reuse(1), f64i()),
+            _ => (f64i(), r(64).pair().neg(75).reuse(2)),
+        };
+        v.push(
+            fs("DFMA", ALL, lo, hi)
+                .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+                .o(r(16).pair())
+                .o(r(24).pair().neg(72).reuse(0))
+                .o(b)
+                .o(c),
+        );
+    }
+    // Conversions seen in ptxas output whose type fields are constants here.
+    v.push(
+        fs("F2I", ALL, 0x0000000800047311, 0x000000000030d900)
+            .m(0, 0, &[(0, ".S64.F64.TRUNC")])
+            .o(r(16).pair())
+            .o(r(32).pair()),
+    );
+    v.push(
+        fs("I2F", ALL, 0x0000000c000a7312, 0x0000000000301c00)
+            .m(0, 0, &[(0, ".F64.S64")])
+            .o(r(16).pair())
+            .o(r(32).pair()),
+    );
+    // I2F with a constant-bank source (0xb06): as 0x306.
+    v.push(
+        fs("I2F", ALL, 0x00005c0000007b06, 0x0000000000209000)
+            .m(74, 1, &[(1, ""), (0, ".U32")])
+            .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+            .o(r(16))
+            .o(cb()),
+    );
+    // UIADD3 URd, [UPc0,] [UPc1,] A, B, C on uniform registers (6-bit fields at 16, 24, 32,
+    // 64): as IADD3 with uniform predicates. 0x890: B immediate; 0x290: B uniform register.
+    for (lo, hi) in [
+        (0x0000040004047890u64, 0x000000000fffe03fu64),
+        (0x000000053f057290, 0x000000000fffe03f),
+    ] {
+        for x in [false, true] {
+            let b = if lo & 0x800 != 0 {
+                simm(32, 32)
+            } else if x {
+                ur(32).not(63)
+            } else {
+                ur(32).neg(63)
+            };
+            let a = if x { ur(24).not(72) } else { ur(24).neg(72) };
+            let c = if x { ur(64).not(75) } else { ur(64).neg(75) };
+            let mut f = fs("UIADD3", ALL, lo, hi | if x { 1 << 10 } else { 0 })
+                .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+                .o(ur(16))
+                .o(up(81).hide(7))
+                .o(up(84).hide(7))
+                .o(a)
+                .o(b)
+                .o(c);
+            if x {
+                f = f.o(up(87).not(90)).o(up(77).not(80));
+            }
+            v.push(f);
+        }
+    }
+    // UFLO[.U32][.SH] URd, [UPd,] B: bit 73 = 1 signed, .SH 74, UPd 81-83 hidden when UPT.
+    v.push(
+        fs("UFLO", ALL, 0x00000004000472bd, 0x00000000080e0000)
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .m(74, 1, &[(0, ""), (1, ".SH")])
+            .o(ur(16))
+            .o(up(81).hide(7))
+            .o(ur(32)),
+    );
+    // VIMNMX[.U32] Rd, A, B, Pp (SM90): bit 72 = 1 signed; B register 32 or immediate.
+    for (lo, hi) in [
+        (0x0000000903027248u64, 0x0000000007fe0100u64),
+        (0xfffffffd07007848, 0x0000000007fe0100),
+    ] {
+        let b = if lo & 0x800 != 0 {
+            simm(32, 32)
+        } else {
+            r(32).reuse(1)
+        };
+        v.push(
+            fs("VIMNMX", &[Sm90], lo, hi)
+                .m(72, 1, &[(1, ""), (0, ".U32")])
+                .o(r(16))
+                .o(r(24).reuse(0))
+                .o(b)
+                .o(p(87).not(90)),
+        );
+    }
+    // YIELD [Pp].
+    v.push(
+        fs("YIELD", ALL, 0x0000000000007946, 0x0000000003800000)
+            .no_sb()
+            .o(p(87).not(90).hide(7)),
     );
 }
 

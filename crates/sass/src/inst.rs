@@ -236,6 +236,18 @@ pub fn format_f32(bits: u32) -> Option<String> {
     format_float(v as f64)
 }
 
+/// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
+pub fn format_f64(bits: u64) -> Option<String> {
+    let v = f64::from_bits(bits);
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
+    }
+    format_float(v)
+}
+
 fn format_float(v: f64) -> Option<String> {
     if v == 0.0 {
         return Some(if v.is_sign_negative() { "-0" } else { "0" }.to_string());
@@ -332,6 +344,7 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
         OpndKind::UImm => format!("0x{:x}", v << op.scale),
         OpndKind::SImm => hex_signed(sext(v, op.width()) << op.scale),
         OpndKind::F32 => format_f32((v << op.scale) as u32)?,
+        OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::CBank => {
             let off = w.get(38, 16);
             let bank = w.get(54, 5);
@@ -586,7 +599,12 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
     // Immediates carry their own sign.
     let numeric = matches!(
         op.kind,
-        OpndKind::UImm | OpndKind::SImm | OpndKind::F32 | OpndKind::Target | OpndKind::RelOffset
+        OpndKind::UImm
+            | OpndKind::SImm
+            | OpndKind::F32
+            | OpndKind::F64Hi
+            | OpndKind::Target
+            | OpndKind::RelOffset
     );
     if !numeric || op.neg.is_some() {
         flag(op.neg, '-', &mut t)?;
@@ -652,6 +670,17 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
                 return None;
             }
             (bits as u64) >> op.scale
+        }
+        OpndKind::F64Hi => {
+            let bits = match t.trim() {
+                "+INF" => f64::INFINITY.to_bits(),
+                "-INF" => f64::NEG_INFINITY.to_bits(),
+                x => x.parse::<f64>().ok()?.to_bits(),
+            };
+            if bits & 0xffff_ffff != 0 || format_f64(bits)?.trim() != t.trim() {
+                return None;
+            }
+            bits >> 32
         }
         OpndKind::CBank => {
             let (bank, off) = parse_cbank(t)?;
