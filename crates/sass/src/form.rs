@@ -66,6 +66,8 @@ pub enum OpndKind {
     F32,
     /// The high 32 bits of a 64-bit float immediate (the low bits are zero).
     F64Hi,
+    /// A 16-bit float immediate (HFMA2's halves).
+    F16,
     /// Constant-bank address `c[0xB][0xOFF]`: bank in bits 54-58, byte offset in bits 38-53.
     CBank,
     /// Special register (S2R), 8 bits.

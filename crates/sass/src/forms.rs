@@ -1351,6 +1351,22 @@ fn tail(v: &mut Vec<Form>) {
                 .o(p(87).not(90)),
         );
     }
+    // HFMA2.MMA Rd, A, B, hi, lo: A 24 (negate 72, |.| 73), B 64 (negate 84, |.| 83), two
+    // half-precision immediates printed high half (48-63) first, then low (32-47); .FTZ 80,
+    // .FMZ 76, .SAT 77. ptxas uses it as a move of a constant. This encoding is illegal on
+    // SM75.
+    v.push(
+        fs("HFMA2", SM80UP, 0x00000004ff077435, 0x00000000000001ff)
+            .m(0, 0, &[(0, ".MMA")])
+            .m(80, 1, &[(0, ""), (1, ".FTZ")])
+            .m(76, 1, &[(0, ""), (1, ".FMZ")])
+            .m(77, 1, &[(0, ""), (1, ".SAT")])
+            .o(r(16))
+            .o(r(24).neg(72).abs(73).reuse(0))
+            .o(r(64).neg(84).abs(83).reuse(1))
+            .o(Opnd::new(OpndKind::F16, 48, 16))
+            .o(Opnd::new(OpndKind::F16, 32, 16)),
+    );
     // YIELD [Pp].
     v.push(
         fs("YIELD", ALL, 0x0000000000007946, 0x0000000003800000)

@@ -236,6 +236,39 @@ pub fn format_f32(bits: u32) -> Option<String> {
     format_float(v as f64)
 }
 
+/// The value of a finite IEEE half-precision number.
+fn f16_value(bits: u16) -> Option<f64> {
+    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = (bits >> 10) & 0x1f;
+    let frac = (bits & 0x3ff) as f64;
+    match exp {
+        0x1f => None,
+        0 => Some(sign * frac * 2f64.powi(-24)),
+        e => Some(sign * (1.0 + frac / 1024.0) * 2f64.powi(e as i32 - 15)),
+    }
+}
+
+/// Formats a 16-bit float immediate like [`format_f32`] (infinities and NaNs refused).
+pub fn format_f16(bits: u16) -> Option<String> {
+    format_float(f16_value(bits)?)
+}
+
+/// The half-precision number that prints as `text`.
+fn parse_f16(text: &str) -> Option<u16> {
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<String, u16>> =
+        std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        for b in 0..=u16::MAX {
+            if let Some(t) = format_f16(b) {
+                m.entry(t).or_insert(b);
+            }
+        }
+        m
+    });
+    table.get(text).copied()
+}
+
 /// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
 pub fn format_f64(bits: u64) -> Option<String> {
     let v = f64::from_bits(bits);
@@ -345,6 +378,7 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
         OpndKind::SImm => hex_signed(sext(v, op.width()) << op.scale),
         OpndKind::F32 => format_f32((v << op.scale) as u32)?,
         OpndKind::F64Hi => format_f64(v << 32)?,
+        OpndKind::F16 => format_f16(v as u16)?,
         OpndKind::CBank => {
             let off = w.get(38, 16);
             let bank = w.get(54, 5);
@@ -603,6 +637,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             | OpndKind::SImm
             | OpndKind::F32
             | OpndKind::F64Hi
+            | OpndKind::F16
             | OpndKind::Target
             | OpndKind::RelOffset
     );
@@ -671,6 +706,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             }
             (bits as u64) >> op.scale
         }
+        OpndKind::F16 => parse_f16(t.trim())? as u64,
         OpndKind::F64Hi => {
             let bits = match t.trim() {
                 "+INF" => f64::INFINITY.to_bits(),

@@ -59,6 +59,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
             OpndKind::UImm | OpndKind::SImm => fit(IMMS[j % IMMS.len()]),
             OpndKind::F32 => F32S[j % F32S.len()].to_bits() as u64 >> op.scale,
             OpndKind::F64Hi => (F32S[j % F32S.len()] as f64).to_bits() >> 32,
+            OpndKind::F16 => [0x0004u64, 0, 0x3c00, 0xc500, 0x0003, 0x7bff][j % 6],
             OpndKind::CBank => {
                 w.set(38, 16, [0x160, 0x0, 0x28, 0x3fc][j % 4]);
                 w.set(54, 5, [0, 3, 0, 1][j % 4]);
