@@ -94,6 +94,9 @@ pub enum MemFmt {
     Global64,
     /// `desc[URx][Ra.64+off]`: SM90 global addresses with their descriptor register.
     GlobalDesc,
+    /// `[URx+off]`: a global address in a uniform register (SM75 RED/ATOMG with bit 91);
+    /// the register field is not used (a constant RZ of the form).
+    UrAddr,
     /// `[Ra+URb+off]` shared memory address.
     Shared,
     /// `c[0xB][Ra+off]` (LDC with register index).

@@ -77,6 +77,7 @@ fn build() -> Vec<Form> {
     misc(&mut v);
     atomics(&mut v);
     double(&mut v);
+    sm75_atomics(&mut v);
     tail(&mut v);
     v
 }
@@ -1186,6 +1187,79 @@ fn atomics(v: &mut Vec<Form>) {
     }
 }
 
+fn sm75_atomics(v: &mut Vec<Form>) {
+    // SM75 RED/ATOMG with a uniform-register address (bit 91; `[UR4+0x4]`): address
+    // register 64-69, offset 40-63; the GPR address field is a constant RZ. Operation,
+    // type and the printed .STRONG.GPU as on SM80.
+    let mut addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
+    addr.offset = vec![(40, 24)];
+    addr.ureg = Some((64, 6));
+    let ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    let types: [(u64, &'static str, &[u64]); 3] =
+        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
+    for (ty, ty_name, only) in types {
+        let pick = |n: usize| -> Vec<(u64, &'static str)> {
+            ops[..n]
+                .iter()
+                .copied()
+                .filter(|(o, _)| only.is_empty() || only.contains(o))
+                .collect()
+        };
+        let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
+        v.push(
+            fs(
+                "RED",
+                &[Sm75],
+                0x00000405ff00098e,
+                (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | ty << 9,
+            )
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, &pick(8))
+            .m(0, 0, &[(0, ty_name)])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(addr.clone())
+            .o(data(r(32))),
+        );
+        v.push(
+            fs(
+                "ATOMG",
+                &[Sm75],
+                0x00000003ff0489a8,
+                (0x00000000081f4144 & !(0xf << 9) & !(0xf << 23)) | ty << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, &pick(9))
+            .m(0, 0, &[(0, ty_name)])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(p(81))
+            .o(data(r(16)))
+            .o(addr.clone())
+            .o(data(r(32))),
+        );
+    }
+    // SM75 ATOMS: as on SM80+, but ptxas leaves bits 64-71 at 0xff.
+    let atom_ops = ops.to_vec();
+    v.push(
+        fs("ATOMS", &[Sm75], 0x00040008ffff038c, 0x00000000000000ff)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(None))
+            .o(r(32)),
+    );
+}
+
 fn double(v: &mut Vec<Form>) {
     // DADD[.rnd] Rd, A, C: register pairs; A 24 (negate 72, |.| 73), the second source is in
     // the C slot (64-71, negate 75, |.| 74); rounding 78-79.
@@ -1239,7 +1313,7 @@ fn double(v: &mut Vec<Form>) {
         (8, ".EXCH"),
     ];
     v.push(
-        fs("ATOMS", ALL, 0x00040008ffff038c, 0x0000000000000000)
+        fs("ATOMS", SM80UP, 0x00040008ffff038c, 0x0000000000000000)
             .m(87, 4, &atom_ops)
             .m(73, 1, &[(0, ""), (1, ".S32")])
             .o(r(16))

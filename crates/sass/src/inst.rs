@@ -443,6 +443,16 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             }
             Some(format!("{pre}[{}]", parts.join("+")))
         }
+        MemFmt::UrAddr => {
+            parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
+            if off < 0 {
+                return None;
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("[{}]", parts.join("+")))
+        }
         MemFmt::Shared => {
             // An absolute address (RZ base, no uniform register) prints unsigned in
             // nvdisasm (`[0x800400]`); we print offsets signed, so refuse that case.
@@ -778,7 +788,7 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             off = n;
             seen_off = true;
         } else if let Some(u) = parse_ureg(part) {
-            if fmt != MemFmt::Shared {
+            if fmt != MemFmt::Shared && fmt != MemFmt::UrAddr {
                 return None;
             }
             ur = u;
@@ -793,7 +803,15 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
         }
     }
     let _ = seen_off;
-    set_pieces(w, &op.pieces, ra).then_some(())?;
+    if fmt == MemFmt::UrAddr {
+        if ra != 255 {
+            return None;
+        }
+        let u = op.ureg?;
+        w.set(u.0 as u32, u.1 as u32, ur);
+    } else {
+        set_pieces(w, &op.pieces, ra).then_some(())?;
+    }
     if fmt == MemFmt::Shared {
         if let Some(u) = op.ureg {
             w.set(u.0 as u32, u.1 as u32, ur);

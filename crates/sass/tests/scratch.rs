@@ -92,8 +92,13 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 }
                 let ow: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
                 if ow > 0 {
-                    let off = [0x10u64, 0, 0x8, u64::MAX - 0xf][j % 4];
+                    // Negative offsets are refused for uniform-register addresses.
+                    let n = if fmt == MemFmt::UrAddr { 3 } else { 4 };
+                    let off = [0x10u64, 0, 0x8, u64::MAX - 0xf][j % n];
                     set_pieces(&mut w, &op.offset, off & ((1u64 << ow) - 1));
+                }
+                if fmt == MemFmt::UrAddr {
+                    continue;
                 }
                 if let Some(b) = op.e64 {
                     w.set_bit(b as u32, j % 2 == 0);
