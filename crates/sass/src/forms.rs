@@ -339,6 +339,21 @@ fn integer(v: &mut Vec<Form>) {
                 .o(alu_b(sel, simm(32, 32)))
                 .o(p(87).not(90)),
         );
+        // .EX (bit 72): the carry-in predicate 68-70 (negate 71) is printed last (SM80+;
+        // SM75 hides it in some cases, not modelled).
+        v.push(
+            Form::new("ISETP", opc, SM80UP, lo, hi | 1 << 8)
+                .m(76, 3, &cmp)
+                .m(73, 1, &[(1, ""), (0, ".U32")])
+                .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+                .m(72, 1, &[(1, ".EX")])
+                .o(p(81))
+                .o(p(84))
+                .o(r(24).reuse(0))
+                .o(alu_b(sel, simm(32, 32)))
+                .o(p(87).not(90))
+                .o(p(68).not(71)),
+        );
     }
     // VOTE.mode [Rd,] Pd, Pp: Rd 16-23 (hidden when RZ), mode 72-73, Pd 81-83, Pp 87-90.
     v.push(
