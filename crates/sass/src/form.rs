@@ -77,12 +77,8 @@ pub enum OpndKind {
     /// Branch target: signed byte offset from the next instruction, printed as the absolute
     /// address (the raw-words convention of nvdisasm); `scale` low bits are implied zero.
     Target,
-    /// Signed byte offset printed as is (RET's relative return-address adjustment).
-    RelOffset,
     /// Memory operand; see [`MemFmt`].
     Mem(MemFmt),
-    /// A bracketed barrier-id immediate such as BAR's `0x0` (printed like [`OpndKind::UImm`]).
-    Literal(&'static str),
 }
 
 /// Layouts of memory operands.
@@ -135,10 +131,6 @@ pub struct Opnd {
     pub ureg: Option<Piece>,
     /// Memory operands: offset field.
     pub offset: Vec<Piece>,
-    /// Memory operands: bit that selects a 64-bit address register (`.64`).
-    pub e64: Option<u8>,
-    /// Memory operands: bit that is set when a `desc[URx]` prefix is printed.
-    pub desc: Option<u8>,
 }
 
 impl Opnd {
@@ -159,8 +151,6 @@ impl Opnd {
             rz_ok: true,
             ureg: None,
             offset: Vec::new(),
-            e64: None,
-            desc: None,
         }
     }
     /// Adds a negate bit.
@@ -216,10 +206,7 @@ impl Opnd {
     /// Every bit this operand owns.
     pub fn bits(&self) -> u128 {
         let mut m = pieces_mask(&self.pieces) | pieces_mask(&self.offset);
-        for b in [self.neg, self.not, self.abs, self.e64, self.desc]
-            .into_iter()
-            .flatten()
-        {
+        for b in [self.neg, self.not, self.abs].into_iter().flatten() {
             m |= 1u128 << b;
         }
         if let Some(p) = self.ureg {
@@ -276,10 +263,6 @@ pub struct Form {
     pub mods: Vec<Mod>,
     /// Operands, in print order.
     pub ops: Vec<Opnd>,
-    /// Separator printed between the mnemonic and the operands when there are operands
-    /// (`" "`), and whether nvdisasm writes `" ;"` or `";"` does not matter: the text is
-    /// compared without the trailing semicolon.
-    pub note: &'static str,
     /// Whether the control code may name a write scoreboard (nvdisasm rejects one on
     /// EXIT, BRA, BSSY, ... : "Unrecognized operation for functional unit").
     pub write_sb: bool,
@@ -302,7 +285,6 @@ impl Form {
             sample: Word::from_halves(lo, hi),
             mods: Vec::new(),
             ops: Vec::new(),
-            note: "",
             write_sb: true,
             read_sb: true,
         }
@@ -355,12 +337,6 @@ impl Form {
     /// Adds an operand.
     pub fn o(mut self, op: Opnd) -> Form {
         self.ops.push(op);
-        self
-    }
-
-    /// Adds a note for the documentation.
-    pub fn note(mut self, n: &'static str) -> Form {
-        self.note = n;
         self
     }
 

@@ -144,11 +144,7 @@ impl Inst {
             let Some(t) = print_opnd(op, w, self.addr)? else {
                 continue;
             };
-            let sep = if first || op.kind == OpndKind::RelOffset || op.blank_before {
-                " "
-            } else {
-                ", "
-            };
+            let sep = if first || op.blank_before { " " } else { ", " };
             s.push_str(sep);
             first = false;
             s.push_str(&t);
@@ -390,8 +386,6 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
             let off = sext(v, op.width()) << op.scale;
             hex_signed((addr as i64).wrapping_add(16).wrapping_add(off))
         }
-        OpndKind::RelOffset => hex_signed(sext(v, op.width()) << op.scale),
-        OpndKind::Literal(t) => t.to_string(),
         OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
     };
     if neg {
@@ -649,7 +643,6 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             | OpndKind::F64Hi
             | OpndKind::F16
             | OpndKind::Target
-            | OpndKind::RelOffset
     );
     if !numeric || op.neg.is_some() {
         flag(op.neg, '-', &mut t)?;
@@ -683,7 +676,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             }
             (n as u64) >> op.scale
         }
-        OpndKind::SImm | OpndKind::RelOffset => {
+        OpndKind::SImm => {
             let n = parse_num(t)?;
             if n & ((1 << op.scale) - 1) != 0 {
                 return None;
@@ -740,12 +733,6 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
         OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
-        OpndKind::Literal(l) => {
-            if t != l {
-                return None;
-            }
-            return Some(());
-        }
         OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
     };
     set_pieces(w, &op.pieces, v).then_some(())

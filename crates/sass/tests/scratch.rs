@@ -77,10 +77,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 }
                 v
             }
-            OpndKind::Target | OpndKind::RelOffset => {
-                fit([0x40u64 >> op.scale, u64::MAX << 2 >> op.scale, 0][j % 3])
-            }
-            OpndKind::Literal(_) => continue,
+            OpndKind::Target => fit([0x40u64 >> op.scale, u64::MAX << 2 >> op.scale, 0][j % 3]),
             OpndKind::Mem(fmt) => {
                 if let Some(u) = op.ureg {
                     let v = if fmt == MemFmt::CIndexed {
@@ -99,12 +96,6 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 }
                 if fmt == MemFmt::UrAddr {
                     continue;
-                }
-                if let Some(b) = op.e64 {
-                    w.set_bit(b as u32, j % 2 == 0);
-                }
-                if let Some(b) = op.desc {
-                    w.set_bit(b as u32, j % 2 == 1);
                 }
                 if op.rz_ok {
                     REGS[j % REGS.len()]
