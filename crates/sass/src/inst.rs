@@ -617,11 +617,7 @@ fn fits_signed(v: i64, width: u32) -> Option<u64> {
 }
 
 fn parse_opnd(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
-    let r = parse_opnd_inner(op, t, w, reuse, addr).is_some();
-    if std::env::var("SASS_DEBUG").is_ok() {
-        eprintln!("  parse {:?} `{t}` -> {r}", op.kind);
-    }
-    r
+    parse_opnd_inner(op, t, w, reuse, addr).is_some()
 }
 
 fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> Option<()> {

@@ -167,15 +167,6 @@ pub(crate) fn encode_text(
     }
     for form in candidates {
         let enc = encode_parts(form, guard, suffix, &operands, control, addr);
-        if std::env::var("SASS_DEBUG").is_ok() {
-            eprintln!(
-                "try {} {:#x}: {:?} -> {:?}",
-                form.name,
-                form.opcode,
-                operands,
-                enc.map(|w| decode_unchecked(arch, w, addr).map(|i| i.text()))
-            );
-        }
         if let Some(w) = enc {
             // Round trip: only what decodes back to the same text is accepted.
             if let Ok(inst) = decode_unchecked(arch, w, addr) {
