@@ -268,6 +268,8 @@ pub struct Form {
     pub write_sb: bool,
     /// Whether the control code may name a read scoreboard.
     pub read_sb: bool,
+    /// [`Form::const_mask`], filled in once the table is built (0 until then).
+    pub cached_mask: u128,
 }
 
 /// Bits 0..105 that belong to the operation (not the control code).
@@ -287,6 +289,7 @@ impl Form {
             ops: Vec::new(),
             write_sb: true,
             read_sb: true,
+            cached_mask: 0,
         }
     }
 
@@ -360,6 +363,9 @@ impl Form {
     /// The bits whose value is fixed for the form (everything in 0..105 that is neither guard
     /// nor field).
     pub fn const_mask(&self) -> u128 {
+        if self.cached_mask != 0 {
+            return self.cached_mask;
+        }
         OP_BITS & !GUARD_BITS & !self.field_bits()
     }
 

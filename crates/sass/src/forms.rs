@@ -1478,7 +1478,10 @@ struct Table {
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let forms = build();
+        let mut forms = build();
+        for f in &mut forms {
+            f.cached_mask = f.const_mask();
+        }
         let mut by_opcode: HashMap<u16, Vec<usize>> = HashMap::new();
         let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
         for (i, f) in forms.iter().enumerate() {
