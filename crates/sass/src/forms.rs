@@ -1263,6 +1263,30 @@ fn sm75_atomics(v: &mut Vec<Form>) {
             .o(data(r(32))),
         );
     }
+    // ATOMG.E.CAS.STRONG.GPU Pd, Rd, [Ra+off], B, C (0x3a9, 32-bit): nvdisasm prints the
+    // address without `.64` on every SM; B 32-39, C 64-71; the constant bits differ
+    // between SM75 and SM80+.
+    for (arches, hi) in [
+        (&[Sm75][..], 0x00000000001f4103u64),
+        (SM80UP, 0x00000000001ee103),
+    ] {
+        v.push(
+            fs("ATOMG", arches, 0x00000c02061173a9, hi)
+                .m(0, 0, &[(0, ".E.CAS.STRONG.GPU")])
+                .o(p(81))
+                .o(r(16))
+                .o(Opnd {
+                    rz_ok: false,
+                    ..mem(MemFmt::Global, 0)
+                })
+                // SM75 prints a B of RZ as `???255`: refused there.
+                .o(Opnd {
+                    rz_ok: arches != [Sm75],
+                    ..r(32)
+                })
+                .o(r(64)),
+        );
+    }
     // SM75 ATOMS: as on SM80+, but ptxas leaves bits 64-71 at 0xff.
     let atom_ops = ops.to_vec();
     v.push(

@@ -52,6 +52,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
         };
         let v = match op.kind {
             OpndKind::Reg if op.align == 2 => [4, 255, 0, 16, 254][j % 5],
+            OpndKind::Reg if !op.rz_ok => [5, 0, 17, 254][j % 4],
             OpndKind::Reg => REGS[j % REGS.len()],
             OpndKind::UReg => UREGS[j % UREGS.len()],
             OpndKind::Pred | OpndKind::UPred => PREDS[j % PREDS.len()],
