@@ -155,7 +155,8 @@ fn control_flow(v: &mut Vec<Form>) {
         .o(p(87).not(90).hide(7))
         .o(uimm(32, 32)),
     );
-    // WARPSYNC with a register mask: bits 32-39 before SM90, bits 24-31 on SM90 (the other
+    // WARPSYNC with a register mask: bits 32-39 before SM90, bits 24-31 on SM90 (where
+    // bit 85 prints .EXCLUSIVE; the other
     // byte is ignored by nvdisasm there, so it is a constant of the form).
     v.push(
         Form::new(
@@ -178,6 +179,7 @@ fn control_flow(v: &mut Vec<Form>) {
             0x0000000003800000,
         )
         .no_sb()
+        .m(85, 1, &[(0, ""), (1, ".EXCLUSIVE")])
         .o(p(87).not(90).hide(7))
         .o(r(24)),
     );
@@ -1101,9 +1103,11 @@ fn misc(v: &mut Vec<Form>) {
             .o(ur(16))
             .o(uimm(32, 32)),
     );
-    // R2UR: this encoding (from SM80) is rejected by nvdisasm on SM90.
+    // R2UR [Pd,] URd, A (Pd 81-83 hidden when PT): this encoding (from SM80) is rejected
+    // by nvdisasm on SM90.
     v.push(
         fs("R2UR", PRE90, 0x00000000020673c2, 0x00000000000e0000)
+            .o(p(81).hide(7))
             .o(ur(16))
             .o(r(24)),
     );
