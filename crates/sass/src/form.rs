@@ -131,6 +131,8 @@ pub struct Opnd {
     pub ureg: Option<Piece>,
     /// Memory operands: offset field.
     pub offset: Vec<Piece>,
+    /// Shared-memory operands: bit that scales the address register by 4 (`[R0.X4]`).
+    pub x4: Option<u8>,
 }
 
 impl Opnd {
@@ -151,6 +153,7 @@ impl Opnd {
             rz_ok: true,
             ureg: None,
             offset: Vec::new(),
+            x4: None,
         }
     }
     /// Adds a negate bit.
@@ -206,7 +209,10 @@ impl Opnd {
     /// Every bit this operand owns.
     pub fn bits(&self) -> u128 {
         let mut m = pieces_mask(&self.pieces) | pieces_mask(&self.offset);
-        for b in [self.neg, self.not, self.abs].into_iter().flatten() {
+        for b in [self.neg, self.not, self.abs, self.x4]
+            .into_iter()
+            .flatten()
+        {
             m |= 1u128 << b;
         }
         if let Some(p) = self.ureg {

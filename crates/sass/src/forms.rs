@@ -63,6 +63,14 @@ fn shared(ur_at: Option<u8>) -> Opnd {
     o
 }
 
+/// A shared-memory address whose register may be scaled by 4 (bit 78: `[R0.X4]`).
+fn shared_x4(ur_at: Option<u8>) -> Opnd {
+    Opnd {
+        x4: Some(78),
+        ..shared(ur_at)
+    }
+}
+
 /// Builds the table.
 fn build() -> Vec<Form> {
     let mut v = Vec::new();
@@ -572,7 +580,7 @@ fn memory(v: &mut Vec<Form>) {
             )
             .m(76, 1, &[(0, ""), (1, ".U")])
             .o(r(16))
-            .o(shared(ur_ld)),
+            .o(shared_x4(ur_ld)),
         );
         v.push(
             Form::new(
@@ -583,19 +591,19 @@ fn memory(v: &mut Vec<Form>) {
                 0x0000000000000800 | bit91,
             )
             .o(r(16))
-            .o(shared(ur_ld)),
+            .o(shared_x4(ur_ld)),
         );
     }
     v.push(
         Form::new("STS", 0x388, ALL, 0x0000000000007388, 0x0000000000000800)
             .no_write_sb()
-            .o(shared(None))
+            .o(shared_x4(None))
             .o(r(32)),
     );
     v.push(
         Form::new("STS", 0x988, ALL, 0x0000000000007988, 0x0000000008000800)
             .no_write_sb()
-            .o(shared(Some(64)))
+            .o(shared_x4(Some(64)))
             .o(r(32)),
     );
 }

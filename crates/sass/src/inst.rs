@@ -453,8 +453,13 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             if ra == 255 && op.ureg.is_none() && off < 0 {
                 return None;
             }
+            let x4 = op.x4.is_some_and(|b| w.bit(b as u32));
+            if x4 && ra == 255 {
+                // nvdisasm prints `[RZ]` whether or not the scale bit is set: ambiguous.
+                return None;
+            }
             if ra != 255 {
-                parts.push(reg_name(ra));
+                parts.push(format!("{}{}", reg_name(ra), if x4 { ".X4" } else { "" }));
             }
             if let Some(u) = op.ureg {
                 parts.push(ureg_name(w.get(u.0 as u32, u.1 as u32))?);
@@ -777,11 +782,15 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             ur = u;
         } else {
             let wide = matches!(fmt, MemFmt::Global64 | MemFmt::GlobalDesc);
-            let r = if wide {
+            let mut r = if wide {
                 part.strip_suffix(".64")?
             } else {
                 part
             };
+            if let (Some(b), Some(x)) = (op.x4, r.strip_suffix(".X4")) {
+                w.set_bit(b as u32, true);
+                r = x;
+            }
             ra = parse_reg(r)?;
         }
     }

@@ -98,6 +98,10 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 if fmt == MemFmt::UrAddr {
                     continue;
                 }
+                if let Some(b) = op.x4 {
+                    // Not with an RZ base (REGS[1]), which nvdisasm prints alike.
+                    w.set_bit(b as u32, j % 3 == 1 && j % REGS.len() != 1);
+                }
                 if op.rz_ok {
                     REGS[j % REGS.len()]
                 } else {
