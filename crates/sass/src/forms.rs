@@ -1363,6 +1363,15 @@ fn double(v: &mut Vec<Form>) {
         (7, ".XOR"),
         (8, ".EXCH"),
     ];
+    // ATOMS with a uniform register added to the address (0x98c, bit 91; UR 64-69).
+    v.push(
+        fs("ATOMS", ALL, 0x00000006ffff098c, 0x0000000008000004)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(Some(64)))
+            .o(r(32)),
+    );
     v.push(
         fs("ATOMS", SM80UP, 0x00040008ffff038c, 0x0000000000000000)
             .m(87, 4, &atom_ops)
