@@ -1172,6 +1172,25 @@ fn atomics(v: &mut Vec<Form>) {
             0x00000000081ee1c8,
         ),
     ] {
+        // Float reduction: type 3 prints .F32.FTZ.RN (ADD only) on SM80-SM89; on SM90 the
+        // same bits print .S64 (SM90's float reduction is opcode 0x9a6, not modelled).
+        if red == "RED" {
+            v.push(
+                fs(
+                    red,
+                    arches,
+                    0x000004090400098e,
+                    ((red_hi & !(0xf << 9)) | 3 << 9) & !(7 << 23),
+                )
+                .no_write_sb()
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 3, &[(0, ".ADD")])
+                .m(0, 0, &[(0, ".F32.FTZ.RN")])
+                .m(0, 0, &[(0, ".STRONG.GPU")])
+                .o(mem(fmt, 64))
+                .o(r(32)),
+            );
+        }
         for (ty, ty_name, only) in types {
             let pick = |ops: &[(u64, &'static str)]| -> Vec<(u64, &'static str)> {
                 ops.iter()
