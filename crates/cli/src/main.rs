@@ -14,6 +14,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use input::{InputKind, ReadOptions};
 
+mod asm;
+mod disasm;
+
 /// Exit status: a check failed or the module is invalid.
 const EXIT_INVALID: u8 = 1;
 /// Exit status: the input could not be read or parsed, or the command line is wrong.
@@ -93,6 +96,9 @@ enum Command {
         /// Target architecture, e.g. sm_75 (required for raw words).
         #[arg(long)]
         arch: Option<String>,
+        /// Print each instruction's control-code annotation, e.g. [B------:R-:W0:Y:S04].
+        #[arg(long)]
+        control: bool,
     },
     /// Assemble SASS text to raw 128-bit words.
     Asm {
@@ -117,9 +123,23 @@ fn main() -> ExitCode {
         } => ir(&input, emit, output),
         Command::Validate { input } => validate(&input),
         Command::Run { .. } => not_yet("run"),
-        Command::Disasm { .. } => not_yet("disasm"),
-        Command::Asm { .. } => not_yet("asm"),
+        Command::Disasm {
+            input,
+            arch,
+            control,
+        } => disasm::run(&input, arch.as_deref(), control),
+        Command::Asm {
+            input,
+            arch,
+            output,
+        } => asm::run(&input, &arch, &output),
     }
+}
+
+/// Prints `msg` and returns the usage/input exit status.
+fn fail(msg: String) -> ExitCode {
+    eprintln!("tangle: {msg}");
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// Subcommands whose issue is still open say so and fail; never a pretend success.
