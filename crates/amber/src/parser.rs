@@ -429,7 +429,7 @@ impl<'a> Parser<'a> {
                 (count, init)
             }
             "DATA" => {
-                self.end_of_statement()?;
+                // Values may start on the DATA line and span lines, as in amber.
                 let mut values = Vec::new();
                 let mut last = t;
                 loop {
