@@ -537,8 +537,6 @@ pub struct Pipeline {
     pub subgroups: Vec<Subgroup>,
     /// `SHADER_OPTIMIZATION <shader> <pass>... END`, recorded.
     pub optimizations: Vec<(String, Vec<String>)>,
-    /// `COMPILE_OPTIONS <shader> <option>... END`, recorded.
-    pub compile_options: Vec<(String, Vec<String>)>,
 }
 
 /// A comparator of `EXPECT <buf> IDX ...`.

@@ -532,7 +532,6 @@ impl<'a> Parser<'a> {
                     push_constant: None,
                     subgroups: vec![],
                     optimizations: vec![],
-                    compile_options: vec![],
                 }
             }
         };
@@ -550,7 +549,10 @@ impl<'a> Parser<'a> {
                 "ATTACH" => self.attach(&mut p, t)?,
                 "BIND" => self.bind(&mut p)?,
                 "SUBGROUP" => self.subgroup(&mut p, t)?,
-                "SHADER_OPTIMIZATION" | "COMPILE_OPTIONS" => {
+                "COMPILE_OPTIONS" => {
+                    return unsupported(t, "is only for OPENCL-C shaders, which are not supported")
+                }
+                "SHADER_OPTIMIZATION" => {
                     let s = self.attached_shader(&p)?;
                     self.end_of_statement()?;
                     let mut items = Vec::new();
@@ -565,12 +567,7 @@ impl<'a> Parser<'a> {
                         items.push(o.text.to_string());
                     }
                     self.end_of_statement()?;
-                    let list = if t.text == "SHADER_OPTIMIZATION" {
-                        &mut p.optimizations
-                    } else {
-                        &mut p.compile_options
-                    };
-                    list.push((s, items));
+                    p.optimizations.push((s, items));
                 }
                 "FRAMEBUFFER_SIZE"
                 | "VERTEX_DATA"
@@ -757,9 +754,16 @@ impl<'a> Parser<'a> {
                     self.end_of_statement()?;
                     break;
                 }
-                "FULLY_POPULATED" => s.fully_populated = self.on_off("FULLY_POPULATED")?,
-                "VARYING_SIZE" => s.varying_size = self.on_off("VARYING_SIZE")?,
+                "FULLY_POPULATED" => {
+                    self.require_feature(t, "SubgroupSizeControl.computeFullSubgroups")?;
+                    s.fully_populated = self.on_off("FULLY_POPULATED")?
+                }
+                "VARYING_SIZE" => {
+                    self.require_feature(t, "SubgroupSizeControl.subgroupSizeControl")?;
+                    s.varying_size = self.on_off("VARYING_SIZE")?
+                }
                 "REQUIRED_SIZE" => {
+                    self.require_feature(t, "SubgroupSizeControl.subgroupSizeControl")?;
                     let v = self.lx.peek();
                     s.required_size = Some(match v.text {
                         "MIN" => {
@@ -773,8 +777,15 @@ impl<'a> Parser<'a> {
                         _ => RequiredSize::Size(self.subgroup_size("REQUIRED_SIZE")?),
                     });
                 }
-                "MIN_SIZE" => s.min_size = Some(self.subgroup_size("MIN_SIZE")?),
-                "MAX_SIZE" => s.max_size = Some(self.subgroup_size("MAX_SIZE")?),
+                "MIN_SIZE" | "MAX_SIZE" => {
+                    self.require_feature(t, "SubgroupSizeControl.subgroupSizeControl")?;
+                    let v = Some(self.subgroup_size(t.text)?);
+                    if t.text == "MIN_SIZE" {
+                        s.min_size = v;
+                    } else {
+                        s.max_size = v;
+                    }
+                }
                 _ => {
                     return expected(
                         t,
@@ -782,7 +793,6 @@ impl<'a> Parser<'a> {
                     )
                 }
             }
-            self.end_of_statement()?;
         }
         if let (Some(lo), Some(hi)) = (s.min_size, s.max_size) {
             if lo > hi {
@@ -800,6 +810,17 @@ impl<'a> Parser<'a> {
         }
         p.subgroups.retain(|x| x.shader != s.shader);
         p.subgroups.push(s);
+        Ok(())
+    }
+
+    /// amber refuses subgroup size control unless the script asks for the device feature.
+    fn require_feature(&self, t: Tok<'_>, feature: &str) -> Result<()> {
+        if !self.script.device_features.iter().any(|f| f == feature) {
+            return err(
+                t.pos,
+                ErrorKind::Invalid(format!("`{}` needs `DEVICE_FEATURE {feature}`", t.text)),
+            );
+        }
         Ok(())
     }
 

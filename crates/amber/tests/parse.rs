@@ -132,6 +132,8 @@ fn amber_doc_compute_example() {
 
 /// Shaped like the CTS subgroup_uniform_control_flow scripts (own, shortened shader).
 const CTS_SHAPED: &str = r#"#!amber
+DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl
+DEVICE_FEATURE SubgroupSizeControl.computeFullSubgroups
 
 SHADER compute test GLSL TARGET_ENV spv1.3
 #version 450 core
@@ -185,6 +187,7 @@ fn cts_shaped_subgroup_script() {
 const EVERYTHING: &str = r#"#!amber
 DEVICE_FEATURE VariablePointerFeatures.variablePointers
 DEVICE_FEATURE SubgroupSizeControl.computeFullSubgroups
+DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl
 DEVICE_EXTENSION VK_EXT_subgroup_size_control
 INSTANCE_EXTENSION VK_KHR_get_physical_device_properties2
 SET ENGINE_DATA fence_timeout_ms 5000
@@ -241,8 +244,7 @@ END
 
 DERIVE_PIPELINE p2 FROM p
   SUBGROUP asm
-    REQUIRED_SIZE MAX
-    FULLY_POPULATED off
+    REQUIRED_SIZE MAX FULLY_POPULATED off
   END
 END
 
@@ -266,7 +268,7 @@ EXPECT ints EQ_HISTOGRAM_EMD_BUFFER dup TOLERANCE 0.1
 #[test]
 fn every_command() {
     let s = parse(EVERYTHING).unwrap();
-    assert_eq!(s.device_features.len(), 2);
+    assert_eq!(s.device_features.len(), 3);
     assert_eq!(s.device_extensions, ["VK_EXT_subgroup_size_control"]);
     assert_eq!(
         s.instance_extensions,
