@@ -198,6 +198,14 @@ impl<'a> Parser<'a> {
                 self.keyword("TO")?;
                 let to = self.word("a buffer name")?;
                 let tf = self.buffer_format(to)?;
+                if from.text == to.text {
+                    return err(
+                        to.pos,
+                        ErrorKind::Invalid(
+                            "COPY origin and destination are the same buffer".into(),
+                        ),
+                    );
+                }
                 if ff != tf {
                     return err(
                         to.pos,
@@ -215,7 +223,11 @@ impl<'a> Parser<'a> {
                 })
             }
             "REPEAT" => {
+                let count_tok = self.lx.peek();
                 let count = self.u32("REPEAT count")?;
+                if count == 0 {
+                    return bad_number(count_tok, "REPEAT count (must be > 0)");
+                }
                 self.end_of_statement()?;
                 let mut commands = Vec::new();
                 loop {

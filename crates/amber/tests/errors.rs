@@ -349,3 +349,17 @@ fn compile_options_refused() {
     at(&e, 14, 3);
     assert!(matches!(e.kind, ErrorKind::Unsupported(_)));
 }
+
+#[test]
+fn repeat_zero() {
+    let e = fail("REPEAT 0\nEND\n");
+    at(&e, 12, 8);
+    assert!(matches!(e.kind, ErrorKind::BadNumber { .. }));
+}
+
+#[test]
+fn copy_to_itself() {
+    let e = fail("COPY buf TO buf\n");
+    at(&e, 12, 13);
+    assert!(matches!(e.kind, ErrorKind::Invalid(_)));
+}
