@@ -668,7 +668,8 @@ pub enum Command {
     Run(Run),
     /// Check.
     Expect(Expect),
-    /// `COPY <from> TO <to>`: copy all bytes (same format and size checked by the parser).
+    /// `COPY <from> TO <to>`: the destination becomes a byte copy of the origin, size
+    /// included (amber mirrors the element count); same element type checked by the parser.
     Copy {
         /// Source.
         from: String,
