@@ -225,14 +225,14 @@ impl DataType {
     /// Parses `int32`, `vec3<float>`, ...
     pub fn from_name(s: &str) -> Option<DataType> {
         if let Some(rest) = s.strip_prefix("vec") {
-            let n = rest.as_bytes().first()?;
-            let inner = rest[1..].strip_prefix('<')?.strip_suffix('>')?;
-            let components = match n {
+            let components = match rest.as_bytes().first()? {
                 b'2' => 2,
                 b'3' => 3,
                 b'4' => 4,
                 _ => return None,
             };
+            // The first byte is an ASCII digit, so slicing after it is on a char boundary.
+            let inner = rest[1..].strip_prefix('<')?.strip_suffix('>')?;
             return Some(DataType {
                 scalar: Scalar::from_name(inner)?,
                 components,

@@ -210,8 +210,8 @@ impl<'a> Parser<'a> {
                     return err(
                         to.pos,
                         ErrorKind::Invalid(format!(
-                            "COPY needs buffers of the same type: `{}` holds {}, `{}` holds {}",
-                            from.text, ff.ty, to.text, tf.ty
+                            "COPY needs buffers of the same type and layout: `{}` holds {} {:?}, `{}` holds {} {:?}",
+                            from.text, ff.ty, ff.layout, to.text, tf.ty, tf.layout
                         )),
                     );
                 }
