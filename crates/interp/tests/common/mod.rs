@@ -7,7 +7,8 @@ use tangle_ir::{Module, Op};
 /// Types t0..t11, constants c0..c20 and globals g0..g3 every test program can use.
 ///
 /// - g0: `out` (set 0, binding 0), g1: `in` (set 0, binding 1), both `rtarray<u32>`;
-/// - g2: LocalInvocationIndex, g3: SubgroupLocalInvocationId.
+/// - g2: LocalInvocationIndex, g3: SubgroupLocalInvocationId, g4: `shared` (array<u32, 256>
+///   in Workgroup memory), g5: SubgroupId.
 pub fn prelude(local_size: u32, entries: &[(&str, u32)]) -> String {
     let mut s = String::from(
         r#"spirv 1.3
@@ -18,6 +19,8 @@ capability GroupNonUniformVote
 capability GroupNonUniformBallot
 capability GroupNonUniformArithmetic
 capability GroupNonUniformShuffle
+capability GroupNonUniformShuffleRelative
+capability GroupNonUniformClustered
 extension "SPV_KHR_maximal_reconvergence"
 
 type t0 = void
@@ -32,6 +35,9 @@ type t8 = ptr<StorageBuffer, t5>
 type t9 = ptr<Input, u32>
 type t10 = ptr<StorageBuffer, u32>
 type t11 = fn(u32) -> void
+type t12 = array<u32, 256> [stride 4]
+type t13 = ptr<Workgroup, t12>
+type t14 = ptr<Workgroup, u32>
 
 const c0 u32 = 0
 const c1 u32 = 1
@@ -59,12 +65,14 @@ global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
 global g1 ptr<StorageBuffer, t5> [set 0, binding 1, name "in"]
 global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
+global g4 ptr<Workgroup, t12> [name "shared"]
+global g5 ptr<Input, u32> [builtin SubgroupId]
 
 "#,
     );
     for (name, f) in entries {
         s.push_str(&format!(
-            "entry GLCompute \"{name}\" f{f} (g2, g3, g0, g1) [local_size {local_size} 1 1, maximally_reconverges]\n"
+            "entry GLCompute \"{name}\" f{f} (g2, g3, g5, g0, g1, g4) [local_size {local_size} 1 1, maximally_reconverges]\n"
         ));
     }
     s.push('\n');
