@@ -13,7 +13,11 @@ fn undefined<T>(what: impl Into<String>) -> R<T> {
 
 /// The ballot value (`u32x4`) of a lane mask.
 pub fn ballot_val(m: Mask) -> Val {
-    Val::Comp((0..4).map(|i| Val::Bits(((m >> (32 * i)) as u64) & 0xffff_ffff)).collect())
+    Val::Comp(
+        (0..4)
+            .map(|i| Val::Bits(((m >> (32 * i)) as u64) & 0xffff_ffff))
+            .collect(),
+    )
 }
 
 /// The lane mask of a ballot value.
@@ -34,9 +38,12 @@ fn lanes(m: Mask) -> impl Iterator<Item = usize> {
 
 fn map_comp(a: &Val, b: &Val, f: &mut dyn FnMut(&Val, &Val) -> R<Val>) -> R<Val> {
     match (a, b) {
-        (Val::Comp(x), Val::Comp(y)) => {
-            Ok(Val::Comp(x.iter().zip(y).map(|(p, q)| map_comp(p, q, f)).collect::<R<_>>()?))
-        }
+        (Val::Comp(x), Val::Comp(y)) => Ok(Val::Comp(
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| map_comp(p, q, f))
+                .collect::<R<_>>()?,
+        )),
         _ => f(a, b),
     }
 }
@@ -65,7 +72,12 @@ fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
         G::FMax => Val::Bits(from_f(f64::NEG_INFINITY, w)?),
         G::LogicalAnd => Val::Bool(true),
         G::LogicalOr | G::LogicalXor => Val::Bool(false),
-        _ => return Err(OpFail::Unsupported(format!("{} has no identity", op.name()))),
+        _ => {
+            return Err(OpFail::Unsupported(format!(
+                "{} has no identity",
+                op.name()
+            )))
+        }
     }))
 }
 
@@ -95,7 +107,12 @@ fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
             G::LogicalAnd => Val::Bool(a.truth() && b.truth()),
             G::LogicalOr => Val::Bool(a.truth() || b.truth()),
             G::LogicalXor => Val::Bool(a.truth() != b.truth()),
-            _ => return Err(OpFail::Unsupported(format!("{} is not a reduction", op.name()))),
+            _ => {
+                return Err(OpFail::Unsupported(format!(
+                    "{} is not a reduction",
+                    op.name()
+                )))
+            }
         })
     })
 }
@@ -103,6 +120,7 @@ fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
 /// Executes a subgroup operation for the tangle `tangle` (lanes are subgroup invocation
 /// ids) in a subgroup of `size` invocations. `args[l]` are lane `l`'s operands (empty for
 /// lanes outside the tangle). Returns each tangle lane's result, in lane order.
+#[allow(clippy::too_many_arguments)]
 pub fn execute(
     types: &TypeTable,
     op: GroupOp,
@@ -115,15 +133,22 @@ pub fn execute(
 ) -> R<Vec<Val>> {
     use GroupOp as G;
     let first = tangle.trailing_zeros() as usize;
-    let size_mask: Mask = if size >= 128 { Mask::MAX } else { (1 << size) - 1 };
+    let size_mask: Mask = if size >= 128 {
+        Mask::MAX
+    } else {
+        (1 << size) - 1
+    };
     let ls: Vec<usize> = lanes(tangle).collect();
     let src = |l: usize, s: i64| -> R<Val> {
         if s < 0 || s >= i64::from(size) || tangle >> s & 1 == 0 {
-            return undefined(format!("lane {l} reads lane {s}, which is not in the tangle"));
+            return undefined(format!(
+                "lane {l} reads lane {s}, which is not in the tangle"
+            ));
         }
         Ok(args[s as usize][0].clone())
     };
-    let per_lane = |f: &dyn Fn(usize) -> R<Val>| -> R<Vec<Val>> { ls.iter().map(|&l| f(l)).collect() };
+    let per_lane =
+        |f: &dyn Fn(usize) -> R<Val>| -> R<Vec<Val>> { ls.iter().map(|&l| f(l)).collect() };
     match op {
         G::Elect => per_lane(&|l| Ok(Val::Bool(l == first))),
         G::All => {
@@ -139,7 +164,10 @@ pub fn execute(
             per_lane(&|_| Ok(Val::Bool(r)))
         }
         G::Ballot => {
-            let m = ls.iter().filter(|&&l| args[l][0].truth()).fold(0, |m, &l| m | 1 << l);
+            let m = ls
+                .iter()
+                .filter(|&&l| args[l][0].truth())
+                .fold(0, |m, &l| m | 1 << l);
             per_lane(&|_| Ok(ballot_val(m)))
         }
         G::BroadcastFirst => per_lane(&|_| Ok(args[first][0].clone())),

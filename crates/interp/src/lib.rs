@@ -12,8 +12,8 @@ use std::fmt;
 
 use spirv::{BuiltIn, Scope, StorageClass};
 use tangle_ir::{
-    Block, Const, ConstValue, ExecMode, Func, Global, Inst, Merge, Module, Op, Operand,
-    Terminator, Type, TypeData, Value,
+    Block, Const, ConstValue, ExecMode, Func, Global, Inst, Merge, Module, Op, Operand, Terminator,
+    Type, TypeData, Value,
 };
 
 pub mod group;
@@ -321,7 +321,9 @@ impl<'m> Interpreter<'m> {
             .ok_or_else(|| InterpError::Config(format!("no entry point named {entry:?}")))?;
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
-            return Err(InterpError::Config(format!("subgroup size {s} is not a power of two in 1..=128")));
+            return Err(InterpError::Config(format!(
+                "subgroup size {s} is not a power of two in 1..=128"
+            )));
         }
         let mut consts: Vec<Val> = Vec::with_capacity(module.consts.len());
         for (c, _) in module.consts.iter() {
@@ -345,8 +347,8 @@ impl<'m> Interpreter<'m> {
                 }
             }
         }
-        let local_size =
-            local_size.ok_or_else(|| InterpError::Config("entry point has no workgroup size".into()))?;
+        let local_size = local_size
+            .ok_or_else(|| InterpError::Config("entry point has no workgroup size".into()))?;
         if local_size.contains(&0) || config.workgroups.contains(&0) {
             return Err(InterpError::Config("empty workgroup or dispatch".into()));
         }
@@ -405,8 +407,16 @@ impl<'m> Interpreter<'m> {
                 }
             }
         }
-        let buffers = keys.iter().enumerate().map(|(i, k)| (*k, run.mems[i].clone())).collect();
-        Ok(Outcome { buffers, trace: run.trace, steps: run.steps })
+        let buffers = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (*k, run.mems[i].clone()))
+            .collect();
+        Ok(Outcome {
+            buffers,
+            trace: run.trace,
+            steps: run.steps,
+        })
     }
 }
 
@@ -416,13 +426,19 @@ fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val
     let bad = |what: String| InterpError::Config(format!("constant {c}: {what}"));
     Ok(match &d.value {
         ConstValue::Bool(b) => {
-            let b = match (d.spec, d.spec_id.and_then(|id| config.spec_constants.get(&id))) {
+            let b = match (
+                d.spec,
+                d.spec_id.and_then(|id| config.spec_constants.get(&id)),
+            ) {
                 (true, Some(v)) => *v != 0,
                 _ => *b,
             };
             Val::Bool(b)
         }
-        ConstValue::Bits(b) => match (d.spec, d.spec_id.and_then(|id| config.spec_constants.get(&id))) {
+        ConstValue::Bits(b) => match (
+            d.spec,
+            d.spec_id.and_then(|id| config.spec_constants.get(&id)),
+        ) {
             (true, Some(v)) => Val::Bits(*v & value::mask(module.types.bit_width(d.ty))),
             _ => Val::Bits(*b),
         },
@@ -485,7 +501,9 @@ impl Run<'_, '_> {
             }
         }
         let func = &m.funcs[it.entry];
-        let entry_block = func.entry().ok_or_else(|| InterpError::Config("entry has no body".into()))?;
+        let entry_block = func
+            .entry()
+            .ok_or_else(|| InterpError::Config("entry has no body".into()))?;
         let mut subgroups = Vec::new();
         for s in 0..nsub {
             let mut lanes = Vec::new();
@@ -500,7 +518,9 @@ impl Run<'_, '_> {
                         StorageClass::Workgroup => shared[gi],
                         StorageClass::StorageBuffer | StorageClass::Uniform => {
                             match (gd.decorations.set, gd.decorations.binding) {
-                                (Some(st), Some(b)) => keys.iter().position(|k| *k == (st, b)).map(|p| p as u32),
+                                (Some(st), Some(b)) => {
+                                    keys.iter().position(|k| *k == (st, b)).map(|p| p as u32)
+                                }
                                 _ => None,
                             }
                         }
@@ -512,7 +532,11 @@ impl Run<'_, '_> {
                                 let v = self.builtin(b, wg, lid, local, s, l, count, nsub)?;
                                 let (_, pointee) = m.types.pointer(gd.ty).expect("pointer");
                                 value::write(&m.types, &mut self.mems[id as usize], 0, pointee, &v)
-                                    .ok_or_else(|| InterpError::Config(format!("built-in {b:?} has an unexpected type")))?;
+                                    .ok_or_else(|| {
+                                        InterpError::Config(format!(
+                                            "built-in {b:?} has an unexpected type"
+                                        ))
+                                    })?;
                             }
                             Some(id)
                         }
@@ -520,18 +544,35 @@ impl Run<'_, '_> {
                     };
                 }
                 lanes.push(Lane {
-                    frames: vec![LaneFrame { vals: vec![None; func.values.len()], prev: None }],
+                    frames: vec![LaneFrame {
+                        vals: vec![None; func.values.len()],
+                        prev: None,
+                    }],
                     globals,
                     alive: true,
                 });
             }
-            let mask: Mask = if count >= 128 { Mask::MAX } else { (1 << count) - 1 };
+            let mask: Mask = if count >= 128 {
+                Mask::MAX
+            } else {
+                (1 << count) - 1
+            };
             let serial = self.next_serial();
-            let mut sg = Subgroup { index: s, lanes, instances: Vec::new(), free: Vec::new(), tangles: Vec::new() };
+            let mut sg = Subgroup {
+                index: s,
+                lanes,
+                instances: Vec::new(),
+                free: Vec::new(),
+                tangles: Vec::new(),
+            };
             let t = Tangle {
                 serial,
                 mask,
-                frames: vec![TFrame { func: it.entry, block: entry_block, idx: 0 }],
+                frames: vec![TFrame {
+                    func: it.entry,
+                    block: entry_block,
+                    idx: 0,
+                }],
                 stack: Vec::new(),
                 at_barrier: false,
             };
@@ -554,7 +595,10 @@ impl Run<'_, '_> {
                 continue;
             }
             // Nothing runnable: release a workgroup barrier, finish, or report a deadlock.
-            let live: u32 = subgroups.iter().map(|s| s.lanes.iter().filter(|l| l.alive).count() as u32).sum();
+            let live: u32 = subgroups
+                .iter()
+                .map(|s| s.lanes.iter().filter(|l| l.alive).count() as u32)
+                .sum();
             if live == 0 {
                 return Ok(());
             }
@@ -572,15 +616,22 @@ impl Run<'_, '_> {
                 }
                 continue;
             }
-            return Err(InterpError::Deadlock { workgroup: wg, tangles: self.describe(&subgroups) });
+            return Err(InterpError::Deadlock {
+                workgroup: wg,
+                tangles: self.describe(&subgroups),
+            });
         }
     }
 
     fn decorate(&self, e: InterpError, subgroups: &str) -> InterpError {
         match e {
-            InterpError::Budget { budget, workgroup, .. } => {
-                InterpError::Budget { budget, workgroup, tangles: subgroups.to_string() }
-            }
+            InterpError::Budget {
+                budget, workgroup, ..
+            } => InterpError::Budget {
+                budget,
+                workgroup,
+                tangles: subgroups.to_string(),
+            },
             e => e,
         }
     }
@@ -631,7 +682,11 @@ impl Run<'_, '_> {
             BuiltIn::WorkgroupId => v3(wg),
             BuiltIn::NumWorkgroups => v3(it.config.workgroups),
             BuiltIn::WorkgroupSize => v3(ls),
-            BuiltIn::GlobalInvocationId => v3([wg[0] * ls[0] + lid[0], wg[1] * ls[1] + lid[1], wg[2] * ls[2] + lid[2]]),
+            BuiltIn::GlobalInvocationId => v3([
+                wg[0] * ls[0] + lid[0],
+                wg[1] * ls[1] + lid[1],
+                wg[2] * ls[2] + lid[2],
+            ]),
             BuiltIn::SubgroupSize => u(it.config.subgroup_size),
             BuiltIn::SubgroupLocalInvocationId => u(lane),
             BuiltIn::SubgroupId => u(sgid),
@@ -641,14 +696,20 @@ impl Run<'_, '_> {
             BuiltIn::SubgroupGtMask => group::ballot_val(!(lane_bit - 1) & !lane_bit),
             BuiltIn::SubgroupLeMask => group::ballot_val((lane_bit - 1) | lane_bit),
             BuiltIn::SubgroupLtMask => group::ballot_val(lane_bit - 1),
-            other => return Err(InterpError::Config(format!("built-in {other:?} unsupported"))),
+            other => {
+                return Err(InterpError::Config(format!(
+                    "built-in {other:?} unsupported"
+                )))
+            }
         })
     }
 
     fn pick(&mut self, sg: &Subgroup) -> Option<usize> {
         let runnable = sg.tangles.iter().enumerate().filter(|(_, t)| !t.at_barrier);
         match self.it.config.schedule_policy {
-            SchedulePolicy::LowestLaneFirst => runnable.min_by_key(|(_, t)| t.mask.trailing_zeros()).map(|(i, _)| i),
+            SchedulePolicy::LowestLaneFirst => runnable
+                .min_by_key(|(_, t)| t.mask.trailing_zeros())
+                .map(|(i, _)| i),
             SchedulePolicy::NewestFirst => runnable.max_by_key(|(_, t)| t.serial).map(|(i, _)| i),
             SchedulePolicy::Random(_) => {
                 let v: Vec<usize> = runnable.map(|(i, _)| i).collect();
@@ -666,7 +727,11 @@ impl Run<'_, '_> {
     fn pos(&self, t: &Tangle) -> Position {
         let f = t.frames.last().expect("frame");
         let bd = &self.module().funcs[f.func].blocks[f.block];
-        Position { func: f.func, block: f.block, inst: bd.insts.get(f.idx).copied() }
+        Position {
+            func: f.func,
+            block: f.block,
+            inst: bd.insts.get(f.idx).copied(),
+        }
     }
 
     fn fail(&self, t: &Tangle, e: OpFail) -> InterpError {
@@ -683,7 +748,11 @@ impl Run<'_, '_> {
         loop {
             if self.steps >= self.it.config.step_budget {
                 sg.tangles.push(t);
-                return Err(InterpError::Budget { budget: self.it.config.step_budget, workgroup: self.workgroup, tangles: String::new() });
+                return Err(InterpError::Budget {
+                    budget: self.it.config.step_budget,
+                    workgroup: self.workgroup,
+                    tangles: String::new(),
+                });
             }
             self.steps += 1;
             let f = t.frames.last().expect("frame").clone();
@@ -694,7 +763,12 @@ impl Run<'_, '_> {
                 self.exec_term(sg, t)?
             };
             match next {
-                Some(n) if !n.at_barrier && !matches!(self.it.config.schedule_policy, SchedulePolicy::Random(_)) => t = n,
+                Some(n)
+                    if !n.at_barrier
+                        && !matches!(self.it.config.schedule_policy, SchedulePolicy::Random(_)) =>
+                {
+                    t = n
+                }
                 Some(n) => {
                     sg.tangles.push(n);
                     return Ok(());
@@ -706,13 +780,21 @@ impl Run<'_, '_> {
 
     fn operand(&self, sg: &Subgroup, t: &Tangle, lane: usize, o: Operand) -> R<Val> {
         match o {
-            Operand::Value(v) => sg.lanes[lane].frames.last().expect("frame").vals[v.as_u32() as usize]
+            Operand::Value(v) => sg.lanes[lane].frames.last().expect("frame").vals
+                [v.as_u32() as usize]
                 .clone()
-                .ok_or_else(|| self.fail(t, OpFail::Undefined(format!("{v} used before it is defined")))),
+                .ok_or_else(|| {
+                    self.fail(
+                        t,
+                        OpFail::Undefined(format!("{v} used before it is defined")),
+                    )
+                }),
             Operand::Const(c) => Ok(self.it.consts[c.as_u32() as usize].clone()),
             Operand::Global(g) => match sg.lanes[lane].globals[g.as_u32() as usize] {
                 Some(mem) => Ok(Val::Ptr { mem, off: 0 }),
-                None => Err(InterpError::Config(format!("global {g} has no memory (unbound buffer or unsupported storage class)"))),
+                None => Err(InterpError::Config(format!(
+                    "global {g} has no memory (unbound buffer or unsupported storage class)"
+                ))),
             },
         }
     }
@@ -739,10 +821,20 @@ impl Run<'_, '_> {
                 let mut vals = Vec::new();
                 for &i in &phis {
                     let id = &f.insts[i];
-                    let Op::Phi(blocks) = &id.op else { unreachable!() };
-                    let k = blocks.iter().position(|b| Some(*b) == prev).ok_or_else(|| {
-                        self.fail(&t, OpFail::Undefined(format!("phi has no incoming value for {prev:?}")))
-                    })?;
+                    let Op::Phi(blocks) = &id.op else {
+                        unreachable!()
+                    };
+                    let k = blocks
+                        .iter()
+                        .position(|b| Some(*b) == prev)
+                        .ok_or_else(|| {
+                            self.fail(
+                                &t,
+                                OpFail::Undefined(format!(
+                                    "phi has no incoming value for {prev:?}"
+                                )),
+                            )
+                        })?;
                     vals.push(self.operand(sg, &t, lane, id.args[k])?);
                 }
                 for (&i, v) in phis.iter().zip(vals) {
@@ -766,19 +858,41 @@ impl Run<'_, '_> {
         match &id.op {
             Op::Group { op, scope, group } => {
                 if *scope != Scope::Subgroup {
-                    return Err(self.fail(&t, OpFail::Unsupported(format!("group op at scope {scope:?}"))));
+                    return Err(self.fail(
+                        &t,
+                        OpFail::Unsupported(format!("group op at scope {scope:?}")),
+                    ));
                 }
                 let mut args = vec![Vec::new(); self.it.config.subgroup_size as usize];
                 for lane in lanes_of(t.mask) {
-                    args[lane] = id.args.iter().map(|a| self.operand(sg, &t, lane, *a)).collect::<R<_>>()?;
+                    args[lane] = id
+                        .args
+                        .iter()
+                        .map(|a| self.operand(sg, &t, lane, *a))
+                        .collect::<R<_>>()?;
                 }
-                let out = group::execute(ty, *op, *group, rty.expect("result"), atys.first().copied(), t.mask, self.it.config.subgroup_size, &args)
-                    .map_err(|e| self.fail(&t, e))?;
+                let out = group::execute(
+                    ty,
+                    *op,
+                    *group,
+                    rty.expect("result"),
+                    atys.first().copied(),
+                    t.mask,
+                    self.it.config.subgroup_size,
+                    &args,
+                )
+                .map_err(|e| self.fail(&t, e))?;
                 for (lane, v) in lanes_of(t.mask).zip(out) {
                     Self::set(sg, lane, id.result.expect("result"), v);
                 }
                 if self.it.config.record_trace {
-                    self.trace.push(TraceEntry { workgroup: self.workgroup, subgroup: sg.index, func: fr.func, inst, mask: t.mask });
+                    self.trace.push(TraceEntry {
+                        workgroup: self.workgroup,
+                        subgroup: sg.index,
+                        func: fr.func,
+                        inst,
+                        mask: t.mask,
+                    });
                 }
             }
             Op::ControlBarrier { exec, .. } => {
@@ -786,16 +900,28 @@ impl Run<'_, '_> {
                 if *exec == Scope::Workgroup {
                     t.at_barrier = true;
                 } else if *exec != Scope::Subgroup {
-                    return Err(self.fail(&t, OpFail::Unsupported(format!("control barrier at scope {exec:?}"))));
+                    return Err(self.fail(
+                        &t,
+                        OpFail::Unsupported(format!("control barrier at scope {exec:?}")),
+                    ));
                 }
                 return Ok(Some(t));
             }
             Op::MemoryBarrier { .. } => {}
             Op::Call(callee) => {
                 let cf = &m.funcs[*callee];
-                let entry = cf.entry().ok_or_else(|| self.fail(&t, OpFail::Unsupported("call of a function without body".into())))?;
+                let entry = cf.entry().ok_or_else(|| {
+                    self.fail(
+                        &t,
+                        OpFail::Unsupported("call of a function without body".into()),
+                    )
+                })?;
                 for lane in lanes_of(t.mask) {
-                    let args: Vec<Val> = id.args.iter().map(|a| self.operand(sg, &t, lane, *a)).collect::<R<_>>()?;
+                    let args: Vec<Val> = id
+                        .args
+                        .iter()
+                        .map(|a| self.operand(sg, &t, lane, *a))
+                        .collect::<R<_>>()?;
                     let mut vals = vec![None; cf.values.len()];
                     for (p, a) in cf.params.iter().zip(args) {
                         vals[p.as_u32() as usize] = Some(a);
@@ -810,7 +936,11 @@ impl Run<'_, '_> {
                     below: t.stack.clone(),
                 });
                 t.stack.push(k);
-                t.frames.push(TFrame { func: *callee, block: entry, idx: 0 });
+                t.frames.push(TFrame {
+                    func: *callee,
+                    block: entry,
+                    idx: 0,
+                });
                 return self.enter(sg, t).map(Some);
             }
             Op::Variable(_) => {
@@ -823,7 +953,10 @@ impl Run<'_, '_> {
                         value::write(ty, &mut bytes, 0, pointee, &v);
                     }
                     self.mems.push(bytes);
-                    let p = Val::Ptr { mem: (self.mems.len() - 1) as u32, off: 0 };
+                    let p = Val::Ptr {
+                        mem: (self.mems.len() - 1) as u32,
+                        off: 0,
+                    };
                     Self::set(sg, lane, id.result.expect("result"), p);
                 }
             }
@@ -831,7 +964,10 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     let base = self.operand(sg, &t, lane, id.args[0])?;
                     let Val::Ptr { mem, mut off } = base else {
-                        return Err(self.fail(&t, OpFail::Undefined("access chain on a non-pointer".into())));
+                        return Err(self.fail(
+                            &t,
+                            OpFail::Undefined("access chain on a non-pointer".into()),
+                        ));
                     };
                     let (_, mut cur) = ty.pointer(atys[0]).expect("pointer");
                     for a in &id.args[1..] {
@@ -845,26 +981,44 @@ impl Run<'_, '_> {
                             }
                             TypeData::Array { elem, len, .. } => {
                                 if i < 0 || i as u64 >= u64::from(*len) {
-                                    return Err(InterpError::OutOfBounds { at: self.pos(&t), what: format!("lane {lane}: index {i} of an array of {len}") });
+                                    return Err(InterpError::OutOfBounds {
+                                        at: self.pos(&t),
+                                        what: format!(
+                                            "lane {lane}: index {i} of an array of {len}"
+                                        ),
+                                    });
                                 }
                                 off += i as u64 * value::array_stride(ty, cur);
                                 cur = *elem;
                             }
                             TypeData::Vector { elem, count } => {
                                 if i < 0 || i as u64 >= u64::from(*count) {
-                                    return Err(InterpError::OutOfBounds { at: self.pos(&t), what: format!("lane {lane}: component {i} of a vector of {count}") });
+                                    return Err(InterpError::OutOfBounds {
+                                        at: self.pos(&t),
+                                        what: format!(
+                                            "lane {lane}: component {i} of a vector of {count}"
+                                        ),
+                                    });
                                 }
                                 off += i as u64 * value::array_stride(ty, cur);
                                 cur = *elem;
                             }
                             TypeData::RuntimeArray { elem, .. } => {
                                 if i < 0 {
-                                    return Err(InterpError::OutOfBounds { at: self.pos(&t), what: format!("lane {lane}: negative index {i}") });
+                                    return Err(InterpError::OutOfBounds {
+                                        at: self.pos(&t),
+                                        what: format!("lane {lane}: negative index {i}"),
+                                    });
                                 }
                                 off += i as u64 * value::array_stride(ty, cur);
                                 cur = *elem;
                             }
-                            _ => return Err(self.fail(&t, OpFail::Unsupported("access chain into a scalar".into()))),
+                            _ => {
+                                return Err(self.fail(
+                                    &t,
+                                    OpFail::Unsupported("access chain into a scalar".into()),
+                                ))
+                            }
                         }
                     }
                     Self::set(sg, lane, id.result.expect("result"), Val::Ptr { mem, off });
@@ -893,7 +1047,10 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     let p = self.operand(sg, &t, lane, id.args[0])?;
                     let old = self.load(&t, lane, &p, pty)?;
-                    let vals: Vec<Val> = id.args[1..].iter().map(|a| self.operand(sg, &t, lane, *a)).collect::<R<_>>()?;
+                    let vals: Vec<Val> = id.args[1..]
+                        .iter()
+                        .map(|a| self.operand(sg, &t, lane, *a))
+                        .collect::<R<_>>()?;
                     let (o, x) = (old.bits(), vals.first().map(Val::bits).unwrap_or(0));
                     let s = |v: u64| value::sext(v, w);
                     let new = match op {
@@ -923,7 +1080,11 @@ impl Run<'_, '_> {
             Op::Phi(_) => {}
             _ => {
                 for lane in lanes_of(t.mask) {
-                    let args: Vec<Val> = id.args.iter().map(|a| self.operand(sg, &t, lane, *a)).collect::<R<_>>()?;
+                    let args: Vec<Val> = id
+                        .args
+                        .iter()
+                        .map(|a| self.operand(sg, &t, lane, *a))
+                        .collect::<R<_>>()?;
                     let r = match &id.op {
                         Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
                         Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
@@ -931,8 +1092,17 @@ impl Run<'_, '_> {
                             let mut v = args[0].clone();
                             for i in idx {
                                 v = match v {
-                                    Val::Comp(mut c) if (*i as usize) < c.len() => c.swap_remove(*i as usize),
-                                    _ => return Err(self.fail(&t, OpFail::Undefined("composite index out of range".into()))),
+                                    Val::Comp(mut c) if (*i as usize) < c.len() => {
+                                        c.swap_remove(*i as usize)
+                                    }
+                                    _ => {
+                                        return Err(self.fail(
+                                            &t,
+                                            OpFail::Undefined(
+                                                "composite index out of range".into(),
+                                            ),
+                                        ))
+                                    }
                                 };
                             }
                             Ok(v)
@@ -943,7 +1113,14 @@ impl Run<'_, '_> {
                             for i in idx {
                                 cur = match cur {
                                     Val::Comp(c) if (*i as usize) < c.len() => &mut c[*i as usize],
-                                    _ => return Err(self.fail(&t, OpFail::Undefined("composite index out of range".into()))),
+                                    _ => {
+                                        return Err(self.fail(
+                                            &t,
+                                            OpFail::Undefined(
+                                                "composite index out of range".into(),
+                                            ),
+                                        ))
+                                    }
                                 };
                             }
                             *cur = args[0].clone();
@@ -951,24 +1128,50 @@ impl Run<'_, '_> {
                         }
                         Op::VectorShuffle(sel) => {
                             let (Val::Comp(a), Val::Comp(b)) = (&args[0], &args[1]) else {
-                                return Err(self.fail(&t, OpFail::Unsupported("shuffle of non-vectors".into())));
+                                return Err(self.fail(
+                                    &t,
+                                    OpFail::Unsupported("shuffle of non-vectors".into()),
+                                ));
                             };
                             let all: Vec<&Val> = a.iter().chain(b.iter()).collect();
                             sel.iter()
-                                .map(|s| if *s == u32::MAX { Ok(Val::Bits(0)) } else { all.get(*s as usize).map(|v| (*v).clone()).ok_or(OpFail::Undefined("shuffle selector".into())) })
+                                .map(|s| {
+                                    if *s == u32::MAX {
+                                        Ok(Val::Bits(0))
+                                    } else {
+                                        all.get(*s as usize)
+                                            .map(|v| (*v).clone())
+                                            .ok_or(OpFail::Undefined("shuffle selector".into()))
+                                    }
+                                })
                                 .collect::<Result<Vec<_>, _>>()
                                 .map(Val::Comp)
                         }
                         Op::ArrayLength(member) => {
-                            let Val::Ptr { mem, off } = &args[0] else { return Err(self.fail(&t, OpFail::Undefined("array_length of a non-pointer".into()))) };
+                            let Val::Ptr { mem, off } = &args[0] else {
+                                return Err(self.fail(
+                                    &t,
+                                    OpFail::Undefined("array_length of a non-pointer".into()),
+                                ));
+                            };
                             let (_, sty) = ty.pointer(atys[0]).expect("pointer");
                             let mo = value::member_offset(ty, sty, *member as usize);
-                            let TypeData::Struct { members, .. } = ty.get(sty) else { return Err(self.fail(&t, OpFail::Unsupported("array_length of a non-struct".into()))) };
+                            let TypeData::Struct { members, .. } = ty.get(sty) else {
+                                return Err(self.fail(
+                                    &t,
+                                    OpFail::Unsupported("array_length of a non-struct".into()),
+                                ));
+                            };
                             let st = value::array_stride(ty, members[*member as usize].ty).max(1);
-                            let len = (self.mems[*mem as usize].len() as u64).saturating_sub(off + mo) / st;
+                            let len = (self.mems[*mem as usize].len() as u64)
+                                .saturating_sub(off + mo)
+                                / st;
                             Ok(Val::Bits(len))
                         }
-                        other => Err(OpFail::Unsupported(format!("instruction {}", other.mnemonic()))),
+                        other => Err(OpFail::Unsupported(format!(
+                            "instruction {}",
+                            other.mnemonic()
+                        ))),
                     };
                     let v = r.map_err(|e| self.fail(&t, e))?;
                     if let Some(res) = id.result {
@@ -988,7 +1191,10 @@ impl Run<'_, '_> {
         self.mems
             .get(*mem as usize)
             .and_then(|m| value::read(&self.module().types, m, *off, ty))
-            .ok_or_else(|| InterpError::OutOfBounds { at: self.pos(t), what: format!("lane {lane}: load at byte {off} of region {mem}") })
+            .ok_or_else(|| InterpError::OutOfBounds {
+                at: self.pos(t),
+                what: format!("lane {lane}: load at byte {off} of region {mem}"),
+            })
     }
 
     fn store(&mut self, t: &Tangle, lane: usize, p: &Val, ty: Type, v: &Val) -> R<()> {
@@ -1003,12 +1209,21 @@ impl Run<'_, '_> {
         if ok {
             Ok(())
         } else {
-            Err(InterpError::OutOfBounds { at: self.pos(t), what: format!("lane {lane}: store at byte {off} of region {mem}") })
+            Err(InterpError::OutOfBounds {
+                at: self.pos(t),
+                what: format!("lane {lane}: store at byte {off} of region {mem}"),
+            })
         }
     }
 
     fn push_instance(sg: &mut Subgroup, t: &mut Tangle, kind: Kind) {
-        let id = sg.alloc(Instance { kind, participants: t.mask, arrivals: Vec::new(), frames: t.frames.clone(), below: t.stack.clone() });
+        let id = sg.alloc(Instance {
+            kind,
+            participants: t.mask,
+            arrivals: Vec::new(),
+            frames: t.frames.clone(),
+            below: t.stack.clone(),
+        });
         t.stack.push(id);
     }
 
@@ -1018,21 +1233,50 @@ impl Run<'_, '_> {
         let func = &m.funcs[fr.func];
         let bd = &func.blocks[fr.block];
         match bd.merge {
-            Some(Merge::Loop { merge, continue_target, .. }) => {
-                let back = t.stack.last().is_some_and(|&i| sg.inst(i).kind == Kind::Loop { header: fr.block, merge });
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+                ..
+            }) => {
+                let back = t.stack.last().is_some_and(|&i| {
+                    sg.inst(i).kind
+                        == Kind::Loop {
+                            header: fr.block,
+                            merge,
+                        }
+                });
                 if !back {
-                    Self::push_instance(sg, &mut t, Kind::Loop { header: fr.block, merge });
+                    Self::push_instance(
+                        sg,
+                        &mut t,
+                        Kind::Loop {
+                            header: fr.block,
+                            merge,
+                        },
+                    );
                 }
                 if self.it.config.variant != Variant::NoContinueReconvergence {
-                    Self::push_instance(sg, &mut t, Kind::Iteration { cont: continue_target });
+                    Self::push_instance(
+                        sg,
+                        &mut t,
+                        Kind::Iteration {
+                            cont: continue_target,
+                        },
+                    );
                 }
             }
-            Some(Merge::Selection { merge, .. }) => Self::push_instance(sg, &mut t, Kind::Selection { merge }),
+            Some(Merge::Selection { merge, .. }) => {
+                Self::push_instance(sg, &mut t, Kind::Selection { merge })
+            }
             None => {}
         }
         match &bd.term {
             Terminator::Branch(b) => self.branch(sg, t, *b),
-            Terminator::CondBranch { cond, if_true, if_false } => {
+            Terminator::CondBranch {
+                cond,
+                if_true,
+                if_false,
+            } => {
                 let mut tm = 0;
                 for lane in lanes_of(t.mask) {
                     if self.operand(sg, &t, lane, *cond)?.truth() {
@@ -1059,16 +1303,27 @@ impl Run<'_, '_> {
                 }
                 Ok(None)
             }
-            Terminator::Switch { selector, default, cases } => {
+            Terminator::Switch {
+                selector,
+                default,
+                cases,
+            } => {
                 let mut groups: Vec<(Block, u64, Mask)> = Vec::new();
                 for lane in lanes_of(t.mask) {
                     let s = self.operand(sg, &t, lane, *selector)?.bits();
-                    let target = cases.iter().find(|(v, _)| *v == s).map(|(_, b)| *b).unwrap_or(*default);
+                    let target = cases
+                        .iter()
+                        .find(|(v, _)| *v == s)
+                        .map(|(_, b)| *b)
+                        .unwrap_or(*default);
                     let key = match self.it.config.switch_policy {
                         SwitchPolicy::ByTarget => 0,
                         SwitchPolicy::BySelector => s,
                     };
-                    match groups.iter_mut().find(|(b, k, _)| *b == target && *k == key) {
+                    match groups
+                        .iter_mut()
+                        .find(|(b, k, _)| *b == target && *k == key)
+                    {
                         Some(g) => g.2 |= 1 << lane,
                         None => groups.push((target, key, 1 << lane)),
                     }
@@ -1087,12 +1342,17 @@ impl Run<'_, '_> {
                 Ok(None)
             }
             Terminator::Return | Terminator::ReturnValue(_) => {
-                let k = t.stack.iter().rposition(|&i| matches!(sg.inst(i).kind, Kind::Call { .. }));
+                let k = t
+                    .stack
+                    .iter()
+                    .rposition(|&i| matches!(sg.inst(i).kind, Kind::Call { .. }));
                 let Some(k) = k else {
-                    self.exit(sg, &t);
+                    self.exit(sg, &t)?;
                     return Ok(None);
                 };
-                let Kind::Call { dest } = sg.inst(t.stack[k]).kind else { unreachable!() };
+                let Kind::Call { dest } = sg.inst(t.stack[k]).kind else {
+                    unreachable!()
+                };
                 for lane in lanes_of(t.mask) {
                     let rv = match &bd.term {
                         Terminator::ReturnValue(o) => Some(self.operand(sg, &t, lane, *o)?),
@@ -1121,23 +1381,24 @@ impl Run<'_, '_> {
                 Ok(None)
             }
             Terminator::Kill | Terminator::TerminateInvocation => {
-                self.exit(sg, &t);
-                self.check_all(sg, &t.stack)?;
+                self.exit(sg, &t)?;
                 Ok(None)
             }
-            Terminator::Unreachable => Err(self.fail(&t, OpFail::Undefined("reached unreachable".into()))),
+            Terminator::Unreachable => {
+                Err(self.fail(&t, OpFail::Undefined("reached unreachable".into())))
+            }
         }
     }
 
     /// Lanes of `t` end: they leave every instance.
-    fn exit(&mut self, sg: &mut Subgroup, t: &Tangle) {
+    fn exit(&mut self, sg: &mut Subgroup, t: &Tangle) -> R<()> {
         for lane in lanes_of(t.mask) {
             sg.lanes[lane].alive = false;
         }
         for &i in &t.stack {
             sg.inst_mut(i).participants &= !t.mask;
         }
-        let _ = self.check_all(sg, &t.stack);
+        self.check_all(sg, &t.stack)
     }
 
     fn check_all(&mut self, sg: &mut Subgroup, stack: &[usize]) -> R<()> {
@@ -1155,7 +1416,9 @@ impl Run<'_, '_> {
             match sg.inst(i).kind {
                 Kind::Call { .. } => break,
                 Kind::Iteration { cont } if cont == target => return Dest::Wait(j),
-                Kind::Loop { merge, .. } | Kind::Selection { merge } if merge == target => return Dest::Wait(j),
+                Kind::Loop { merge, .. } | Kind::Selection { merge } if merge == target => {
+                    return Dest::Wait(j)
+                }
                 _ => {}
             }
         }
@@ -1170,18 +1433,13 @@ impl Run<'_, '_> {
         }
         match self.dest(sg, &t, target) {
             Dest::Wait(j) => {
-                if self.it.config.variant == Variant::BreakNotSplitByIteration {
-                    // Known-wrong: wait for the whole loop at the break block itself.
-                    if let Some(j2) = self.break_block_wait(sg, &t, from, target) {
-                        let _ = j2;
-                    }
-                }
                 self.escape(sg, &t, j, target)?;
                 Ok(None)
             }
             Dest::Plain => {
                 if self.it.config.variant == Variant::BreakNotSplitByIteration {
-                    if let Some(j) = self.break_block_wait(sg, &t, from, target) {
+                    // Known-wrong: wait for the whole loop at the break block itself.
+                    if let Some(j) = self.break_block_wait(sg, &t, target) {
                         self.escape(sg, &t, j, target)?;
                         return Ok(None);
                     }
@@ -1195,9 +1453,11 @@ impl Run<'_, '_> {
     /// For [`Variant::BreakNotSplitByIteration`]: if `target` is a break block (a block that
     /// branches straight to the merge of the innermost loop on the stack, entered by a
     /// conditional branch), the stack index of that loop.
-    fn break_block_wait(&self, sg: &Subgroup, t: &Tangle, _from: Block, target: Block) -> Option<usize> {
+    fn break_block_wait(&self, sg: &Subgroup, t: &Tangle, target: Block) -> Option<usize> {
         let func = &self.module().funcs[t.frames.last()?.func];
-        let Terminator::Branch(next) = func.blocks[target].term else { return None };
+        let Terminator::Branch(next) = func.blocks[target].term else {
+            return None;
+        };
         for (j, &i) in t.stack.iter().enumerate().rev() {
             match sg.inst(i).kind {
                 Kind::Call { .. } => return None,
@@ -1239,21 +1499,41 @@ impl Run<'_, '_> {
                 let mut frames = inst.frames;
                 frames.last_mut().expect("caller").idx += 1;
                 let serial = self.next_serial();
-                sg.tangles.push(Tangle { serial, mask: arrived, frames, stack: inst.below, at_barrier: false });
+                sg.tangles.push(Tangle {
+                    serial,
+                    mask: arrived,
+                    frames,
+                    stack: inst.below,
+                    at_barrier: false,
+                });
             }
             _ => {
                 let mut below = inst.below.clone();
                 if inst.arrivals.len() > 1 {
                     // Only under BreakNotSplitByIteration: the groups rejoin at the merge.
-                    let Kind::Loop { merge, .. } = inst.kind else { unreachable!() };
-                    let r = sg.alloc(Instance { kind: Kind::Selection { merge }, participants: arrived, arrivals: Vec::new(), frames: inst.frames.clone(), below: below.clone() });
+                    let Kind::Loop { merge, .. } = inst.kind else {
+                        unreachable!()
+                    };
+                    let r = sg.alloc(Instance {
+                        kind: Kind::Selection { merge },
+                        participants: arrived,
+                        arrivals: Vec::new(),
+                        frames: inst.frames.clone(),
+                        below: below.clone(),
+                    });
                     below.push(r);
                 }
                 for (b, mask) in inst.arrivals {
                     let mut frames = inst.frames.clone();
                     frames.last_mut().expect("frame").block = b;
                     let serial = self.next_serial();
-                    let t = Tangle { serial, mask, frames, stack: below.clone(), at_barrier: false };
+                    let t = Tangle {
+                        serial,
+                        mask,
+                        frames,
+                        stack: below.clone(),
+                        at_barrier: false,
+                    };
                     // The arrival block may itself be a wait point of an outer instance.
                     match self.dest(sg, &t, b) {
                         Dest::Wait(j) => self.escape(sg, &t, j, b)?,
@@ -1281,7 +1561,11 @@ fn describe_sg(out: &mut String, s: &Subgroup) {
             f.func,
             f.block,
             f.idx,
-            if t.at_barrier { " (after a workgroup barrier, waiting)" } else { "" }
+            if t.at_barrier {
+                " (after a workgroup barrier, waiting)"
+            } else {
+                ""
+            }
         );
     }
     for inst in s.instances.iter().flatten() {

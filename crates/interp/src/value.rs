@@ -163,10 +163,18 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
     match op {
         P::CopyObject => Ok(args[0].clone()),
         P::Undef => Ok(zero(types, rty)),
-        P::IAdd => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_add(v[1].bits()) & m))),
-        P::ISub => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_sub(v[1].bits()) & m))),
-        P::IMul => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_mul(v[1].bits()) & m))),
-        P::SNegate => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_neg() & m))),
+        P::IAdd => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits().wrapping_add(v[1].bits()) & m))
+        }),
+        P::ISub => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits().wrapping_sub(v[1].bits()) & m))
+        }),
+        P::IMul => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits().wrapping_mul(v[1].bits()) & m))
+        }),
+        P::SNegate => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits().wrapping_neg() & m))
+        }),
         P::UDiv | P::UMod => lift(&refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             if b == 0 {
@@ -196,11 +204,21 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             };
             Ok(Val::Bits(r as u64 & m))
         }),
-        P::FAdd => lift(&refs, &mut |v| Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a + b)?))),
-        P::FSub => lift(&refs, &mut |v| Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a - b)?))),
-        P::FMul => lift(&refs, &mut |v| Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a * b)?))),
-        P::FDiv => lift(&refs, &mut |v| Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a / b)?))),
-        P::FRem => lift(&refs, &mut |v| Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a % b)?))),
+        P::FAdd => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a + b)?))
+        }),
+        P::FSub => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a - b)?))
+        }),
+        P::FMul => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a * b)?))
+        }),
+        P::FDiv => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a / b)?))
+        }),
+        P::FRem => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a % b)?))
+        }),
         P::FMod => lift(&refs, &mut |v| {
             Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| {
                 let r = a % b;
@@ -211,10 +229,14 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 }
             })?))
         }),
-        P::FNegate => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ (1u64 << (rw - 1))))),
+        P::FNegate => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits() ^ (1u64 << (rw - 1))))
+        }),
         P::VectorTimesScalar => {
             let s = args[1].bits();
-            lift(&[&args[0]], &mut |v| Ok(Val::Bits(fbin(v[0].bits(), s, rw, |a, b| a * b)?)))
+            lift(&[&args[0]], &mut |v| {
+                Ok(Val::Bits(fbin(v[0].bits(), s, rw, |a, b| a * b)?))
+            })
         }
         P::ShiftLeftLogical | P::ShiftRightLogical | P::ShiftRightArithmetic => {
             lift(&refs, &mut |v| {
@@ -236,8 +258,12 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
         P::BitwiseOr => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() | v[1].bits()))),
         P::BitwiseXor => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ v[1].bits()))),
         P::Not => lift(&refs, &mut |v| Ok(Val::Bits(!v[0].bits() & m))),
-        P::BitCount => lift(&refs, &mut |v| Ok(Val::Bits(u64::from((v[0].bits() & mask(aw)).count_ones())))),
-        P::BitReverse => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits().reverse_bits() >> (64 - rw)))),
+        P::BitCount => lift(&refs, &mut |v| {
+            Ok(Val::Bits(u64::from((v[0].bits() & mask(aw)).count_ones())))
+        }),
+        P::BitReverse => lift(&refs, &mut |v| {
+            Ok(Val::Bits(v[0].bits().reverse_bits() >> (64 - rw)))
+        }),
         P::BitFieldUExtract | P::BitFieldSExtract => lift(&refs, &mut |v| {
             let (base, off, cnt) = (v[0].bits(), v[1].bits(), v[2].bits());
             if off + cnt > u64::from(rw) {
@@ -280,15 +306,28 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
         P::Select => {
             if let (Val::Comp(c), Val::Comp(_), Val::Comp(_)) = (&args[0], &args[1], &args[2]) {
                 let _ = c;
-                lift(&refs, &mut |v| Ok(if v[0].truth() { v[1].clone() } else { v[2].clone() }))
+                lift(&refs, &mut |v| {
+                    Ok(if v[0].truth() {
+                        v[1].clone()
+                    } else {
+                        v[2].clone()
+                    })
+                })
             } else if args[0].truth() {
                 Ok(args[1].clone())
             } else {
                 Ok(args[2].clone())
             }
         }
-        P::IEqual | P::INotEqual | P::UGreaterThan | P::UGreaterThanEqual | P::ULessThan
-        | P::ULessThanEqual | P::SGreaterThan | P::SGreaterThanEqual | P::SLessThan
+        P::IEqual
+        | P::INotEqual
+        | P::UGreaterThan
+        | P::UGreaterThanEqual
+        | P::ULessThan
+        | P::ULessThanEqual
+        | P::SGreaterThan
+        | P::SGreaterThanEqual
+        | P::SLessThan
         | P::SLessThanEqual => lift(&refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let (sa, sb) = (sext(a, aw), sext(b, aw));
@@ -305,58 +344,82 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 _ => sa <= sb,
             }))
         }),
-        P::FOrdEqual | P::FUnordEqual | P::FOrdNotEqual | P::FUnordNotEqual | P::FOrdLessThan
-        | P::FUnordLessThan | P::FOrdGreaterThan | P::FUnordGreaterThan | P::FOrdLessThanEqual
-        | P::FUnordLessThanEqual | P::FOrdGreaterThanEqual | P::FUnordGreaterThanEqual => {
-            lift(&refs, &mut |v| {
-                let (a, b) = (to_f(v[0].bits(), aw)?, to_f(v[1].bits(), aw)?);
-                let unord = a.is_nan() || b.is_nan();
-                let ordered = matches!(
-                    op,
-                    P::FOrdEqual
-                        | P::FOrdNotEqual
-                        | P::FOrdLessThan
-                        | P::FOrdGreaterThan
-                        | P::FOrdLessThanEqual
-                        | P::FOrdGreaterThanEqual
-                );
-                if unord {
-                    return Ok(Val::Bool(!ordered));
-                }
-                Ok(Val::Bool(match op {
-                    P::FOrdEqual | P::FUnordEqual => a == b,
-                    P::FOrdNotEqual | P::FUnordNotEqual => a != b,
-                    P::FOrdLessThan | P::FUnordLessThan => a < b,
-                    P::FOrdGreaterThan | P::FUnordGreaterThan => a > b,
-                    P::FOrdLessThanEqual | P::FUnordLessThanEqual => a <= b,
-                    _ => a >= b,
-                }))
-            })
-        }
-        P::IsNan => lift(&refs, &mut |v| Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_nan()))),
-        P::IsInf => lift(&refs, &mut |v| Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_infinite()))),
+        P::FOrdEqual
+        | P::FUnordEqual
+        | P::FOrdNotEqual
+        | P::FUnordNotEqual
+        | P::FOrdLessThan
+        | P::FUnordLessThan
+        | P::FOrdGreaterThan
+        | P::FUnordGreaterThan
+        | P::FOrdLessThanEqual
+        | P::FUnordLessThanEqual
+        | P::FOrdGreaterThanEqual
+        | P::FUnordGreaterThanEqual => lift(&refs, &mut |v| {
+            let (a, b) = (to_f(v[0].bits(), aw)?, to_f(v[1].bits(), aw)?);
+            let unord = a.is_nan() || b.is_nan();
+            let ordered = matches!(
+                op,
+                P::FOrdEqual
+                    | P::FOrdNotEqual
+                    | P::FOrdLessThan
+                    | P::FOrdGreaterThan
+                    | P::FOrdLessThanEqual
+                    | P::FOrdGreaterThanEqual
+            );
+            if unord {
+                return Ok(Val::Bool(!ordered));
+            }
+            Ok(Val::Bool(match op {
+                P::FOrdEqual | P::FUnordEqual => a == b,
+                P::FOrdNotEqual | P::FUnordNotEqual => a != b,
+                P::FOrdLessThan | P::FUnordLessThan => a < b,
+                P::FOrdGreaterThan | P::FUnordGreaterThan => a > b,
+                P::FOrdLessThanEqual | P::FUnordLessThanEqual => a <= b,
+                _ => a >= b,
+            }))
+        }),
+        P::IsNan => lift(&refs, &mut |v| {
+            Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_nan()))
+        }),
+        P::IsInf => lift(&refs, &mut |v| {
+            Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_infinite()))
+        }),
         P::UConvert => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & m))),
-        P::SConvert => lift(&refs, &mut |v| Ok(Val::Bits(sext(v[0].bits(), aw) as u64 & m))),
-        P::FConvert => lift(&refs, &mut |v| Ok(Val::Bits(from_f(to_f(v[0].bits(), aw)?, rw)?))),
-        P::ConvertSToF => lift(&refs, &mut |v| Ok(Val::Bits(from_f(sext(v[0].bits(), aw) as f64, rw)?))),
-        P::ConvertUToF => lift(&refs, &mut |v| Ok(Val::Bits(from_f(v[0].bits() as f64, rw)?))),
+        P::SConvert => lift(&refs, &mut |v| {
+            Ok(Val::Bits(sext(v[0].bits(), aw) as u64 & m))
+        }),
+        P::FConvert => lift(&refs, &mut |v| {
+            Ok(Val::Bits(from_f(to_f(v[0].bits(), aw)?, rw)?))
+        }),
+        P::ConvertSToF => lift(&refs, &mut |v| {
+            Ok(Val::Bits(from_f(sext(v[0].bits(), aw) as f64, rw)?))
+        }),
+        P::ConvertUToF => lift(&refs, &mut |v| {
+            Ok(Val::Bits(from_f(v[0].bits() as f64, rw)?))
+        }),
         P::ConvertFToS => lift(&refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             let (lo, hi) = (-(2f64.powi(rw as i32 - 1)), 2f64.powi(rw as i32 - 1));
             if x.is_nan() || x < lo || x >= hi {
-                return Err(OpFail::Undefined("float to signed conversion out of range".into()));
+                return Err(OpFail::Undefined(
+                    "float to signed conversion out of range".into(),
+                ));
             }
             Ok(Val::Bits(x as i64 as u64 & m))
         }),
         P::ConvertFToU => lift(&refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             if x.is_nan() || x < 0.0 || x >= 2f64.powi(rw as i32) {
-                return Err(OpFail::Undefined("float to unsigned conversion out of range".into()));
+                return Err(OpFail::Undefined(
+                    "float to unsigned conversion out of range".into(),
+                ));
             }
             Ok(Val::Bits(x as u64 & m))
         }),
         P::Bitcast => {
-            if matches!(args[0], Val::Comp(_)) != matches!(types.get(rty), TypeData::Vector { .. }) {
+            if matches!(args[0], Val::Comp(_)) != matches!(types.get(rty), TypeData::Vector { .. })
+            {
                 return unsupported("bitcast between a vector and a scalar");
             }
             Ok(args[0].clone())
@@ -388,7 +451,9 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             }
         }
         P::VectorExtractDynamic => {
-            let Val::Comp(c) = &args[0] else { return unsupported("extract from a non-vector") };
+            let Val::Comp(c) = &args[0] else {
+                return unsupported("extract from a non-vector");
+            };
             c.get(args[1].bits() as usize)
                 .cloned()
                 .ok_or_else(|| OpFail::Undefined("vector index out of range".into()))
@@ -424,7 +489,13 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             };
             Ok(Val::Comp(vec![Val::Bits(lo), Val::Bits(hi)]))
         })
-        .map(|v| if matches!(args[0], Val::Comp(_)) { transpose_pair(v) } else { v }),
+        .map(|v| {
+            if matches!(args[0], Val::Comp(_)) {
+                transpose_pair(v)
+            } else {
+                v
+            }
+        }),
         P::AccessChain => unsupported("access_chain outside the memory model"),
         #[allow(unreachable_patterns)]
         other => unsupported(format!("plain op {}", other.name())),
@@ -451,12 +522,17 @@ pub fn zero(types: &TypeTable, ty: Type) -> Val {
     match types.get(ty) {
         TypeData::Bool => Val::Bool(false),
         TypeData::Int { .. } | TypeData::Float { .. } => Val::Bits(0),
-        TypeData::Vector { elem, count } => Val::Comp(vec![zero(types, *elem); usize::from(*count)]),
+        TypeData::Vector { elem, count } => {
+            Val::Comp(vec![zero(types, *elem); usize::from(*count)])
+        }
         TypeData::Array { elem, len, .. } => Val::Comp(vec![zero(types, *elem); *len as usize]),
         TypeData::Struct { members, .. } => {
             Val::Comp(members.iter().map(|m| zero(types, m.ty)).collect())
         }
-        TypeData::Pointer { .. } => Val::Ptr { mem: u32::MAX, off: 0 },
+        TypeData::Pointer { .. } => Val::Ptr {
+            mem: u32::MAX,
+            off: 0,
+        },
         _ => Val::Comp(Vec::new()),
     }
 }
@@ -515,7 +591,9 @@ pub fn array_stride(types: &TypeTable, ty: Type) -> u64 {
 
 /// The byte offset of member `i` of a struct type.
 pub fn member_offset(types: &TypeTable, ty: Type, i: usize) -> u64 {
-    let TypeData::Struct { members, .. } = types.get(ty) else { return 0 };
+    let TypeData::Struct { members, .. } = types.get(ty) else {
+        return 0;
+    };
     if let Some(o) = members[i].offset {
         return u64::from(o);
     }
@@ -563,7 +641,10 @@ pub fn read(types: &TypeTable, mem: &[u8], off: u64, ty: Type) -> Option<Val> {
         }
         TypeData::Pointer { .. } => {
             let mem_id = read_bits(mem, off, 8)?;
-            Val::Ptr { mem: mem_id as u32, off: read_bits(mem, off + 8, 8)? }
+            Val::Ptr {
+                mem: mem_id as u32,
+                off: read_bits(mem, off + 8, 8)?,
+            }
         }
         _ => return None,
     })
@@ -628,7 +709,9 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
     };
     match op {
         G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
-        G::SAbs => lift(&refs, &mut |v| Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))),
+        G::SAbs => lift(&refs, &mut |v| {
+            Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))
+        }),
         G::Floor => lift(&refs, &mut f1(f64::floor)),
         G::Ceil => lift(&refs, &mut f1(f64::ceil)),
         G::Trunc => lift(&refs, &mut f1(f64::trunc)),
@@ -654,7 +737,11 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         G::FMin | G::FMax | G::NMin | G::NMax => lift(&refs, &mut |v| {
             let (a, b) = (to_f(v[0].bits(), w)?, to_f(v[1].bits(), w)?);
             // NaN operands: the other operand (the N* behaviour; documented for F* too).
-            let r = if matches!(op, G::FMin | G::NMin) { a.min(b) } else { a.max(b) };
+            let r = if matches!(op, G::FMin | G::NMin) {
+                a.min(b)
+            } else {
+                a.max(b)
+            };
             Ok(Val::Bits(from_f(r, w)?))
         }),
         G::UClamp | G::SClamp => lift(&refs, &mut |v| {
@@ -666,7 +753,11 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             }))
         }),
         G::FClamp | G::NClamp => lift(&refs, &mut |v| {
-            let (x, lo, hi) = (to_f(v[0].bits(), w)?, to_f(v[1].bits(), w)?, to_f(v[2].bits(), w)?);
+            let (x, lo, hi) = (
+                to_f(v[0].bits(), w)?,
+                to_f(v[1].bits(), w)?,
+                to_f(v[2].bits(), w)?,
+            );
             Ok(Val::Bits(from_f(x.max(lo).min(hi), w)?))
         }),
         G::Fma => lift(&refs, &mut |v| {
@@ -681,14 +772,22 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         }),
         G::FindILsb => lift(&refs, &mut |v| {
             let x = v[0].bits();
-            Ok(Val::Bits(if x == 0 { mask(w) } else { u64::from(x.trailing_zeros()) }))
+            Ok(Val::Bits(if x == 0 {
+                mask(w)
+            } else {
+                u64::from(x.trailing_zeros())
+            }))
         }),
         G::FindUMsb | G::FindSMsb => lift(&refs, &mut |v| {
             let mut x = v[0].bits() & mask(w);
             if op == G::FindSMsb && sext(x, w) < 0 {
                 x = !x & mask(w);
             }
-            Ok(Val::Bits(if x == 0 { mask(w) } else { u64::from(63 - x.leading_zeros()) }))
+            Ok(Val::Bits(if x == 0 {
+                mask(w)
+            } else {
+                u64::from(63 - x.leading_zeros())
+            }))
         }),
         other => {
             let _ = is_float;

@@ -67,7 +67,10 @@ fn subgroup_sizes_and_partial_last_subgroup() {
 fn bad_subgroup_size_is_refused() {
     let m = module(&sizes_text());
     for s in [0, 3, 256] {
-        assert!(matches!(run(&m, "main", cfg(s), 1, &[]), Err(InterpError::Config(_))));
+        assert!(matches!(
+            run(&m, "main", cfg(s), 1, &[]),
+            Err(InterpError::Config(_))
+        ));
     }
 }
 
@@ -126,7 +129,9 @@ b2:
 fn divergent_barrier_deadlocks_with_a_description() {
     let m = module(&deadlock_text());
     let e = run(&m, "main", cfg(32), 1, &[]).unwrap_err();
-    let InterpError::Deadlock { tangles, .. } = &e else { panic!("{e}") };
+    let InterpError::Deadlock { tangles, .. } = &e else {
+        panic!("{e}")
+    };
     assert!(tangles.contains("subgroup 0:\n  tangle 0xf at f0 b1 instruction 1 (after a workgroup barrier, waiting)\n  tangle 0xfffffff0 waits at b2"), "{tangles}");
     // The partial last subgroup (lanes 192..199) too.
     assert!(tangles.contains("subgroup 6:\n  tangle 0xf at f0 b1 instruction 1 (after a workgroup barrier, waiting)\n  tangle 0xf0 waits at b2"), "{tangles}");
@@ -152,10 +157,18 @@ b3:
 #[test]
 fn step_budget_names_every_tangle() {
     let m = module(&spin_text());
-    let c = Config { step_budget: 1000, ..cfg(32) };
+    let c = Config {
+        step_budget: 1000,
+        ..cfg(32)
+    };
     let e = run(&m, "main", c, 1, &[]).unwrap_err();
-    let InterpError::Budget { tangles, .. } = &e else { panic!("{e}") };
-    assert!(tangles.contains("subgroup 0:\n  tangle 0xffffffff at f0"), "{tangles}");
+    let InterpError::Budget { tangles, .. } = &e else {
+        panic!("{e}")
+    };
+    assert!(
+        tangles.contains("subgroup 0:\n  tangle 0xffffffff at f0"),
+        "{tangles}"
+    );
 }
 
 /// old = atomicAdd(out[0], 1); out[1 + idx] = old — 3 workgroups of 200.
@@ -177,7 +190,10 @@ b0:
 #[test]
 fn atomics_across_several_workgroups() {
     let m = module(&atomic_text());
-    let c = Config { workgroups: [3, 1, 1], ..cfg(32) };
+    let c = Config {
+        workgroups: [3, 1, 1],
+        ..cfg(32)
+    };
     let out = out_words(&run(&m, "main", c, 1 + LOCAL as usize, &[]).unwrap());
     assert_eq!(out[0], 600);
     // Workgroups run in order, subgroups of a workgroup in order, lanes in lane order: the
@@ -243,7 +259,20 @@ fn subgroup_data_operations() {
         let r = &out[8 * l as usize..8 * l as usize + 8];
         let (mn, scan) = if l > 9 { (10, l - 9) } else { (0, 0) };
         let cluster: u32 = (l & !3..(l & !3) + 4).sum();
-        assert_eq!(r, &[l ^ 1, 3, l * (l.max(1) - 1) / 2 * u32::from(l > 0), cluster, 31, mn, scan, 0], "lane {l}");
+        assert_eq!(
+            r,
+            &[
+                l ^ 1,
+                3,
+                l * (l.max(1) - 1) / 2 * u32::from(l > 0),
+                cluster,
+                31,
+                mn,
+                scan,
+                0
+            ],
+            "lane {l}"
+        );
     }
 }
 

@@ -93,8 +93,18 @@ const LOOP_B: [u128; 4] = [0x1111_1111, 0x2222_2222, 0x4444_4444, 0x8888_8888];
 fn check_loop(variant: Variant) -> Result<(), String> {
     let m = module(&loop_text());
     let o = run(&m, "main", Config { variant, ..cfg(32) }, 4, &[]).map_err(|e| e.to_string())?;
-    let got = (masks(&m, &o, 0, 20), masks(&m, &o, 0, 21), masks(&m, &o, 0, 23), masks(&m, &o, 0, 22));
-    let want = (LOOP_A.to_vec(), LOOP_C.to_vec(), LOOP_B.to_vec(), vec![0xffff_ffff]);
+    let got = (
+        masks(&m, &o, 0, 20),
+        masks(&m, &o, 0, 21),
+        masks(&m, &o, 0, 23),
+        masks(&m, &o, 0, 22),
+    );
+    let want = (
+        LOOP_A.to_vec(),
+        LOOP_C.to_vec(),
+        LOOP_B.to_vec(),
+        vec![0xffff_ffff],
+    );
     if got == want {
         Ok(())
     } else {
@@ -175,7 +185,11 @@ fn check_call(variant: Variant) -> Result<(), String> {
     let o = run(&m, "main", Config { variant, ..cfg(32) }, 4, &[]).map_err(|e| e.to_string())?;
     // After each call all 32 lanes are together again; inside f2 the loop body runs with the
     // lanes that have not returned yet: l % 4 > i.
-    let got = (masks(&m, &o, 0, 2), masks(&m, &o, 0, 4), masks(&m, &o, 2, 3));
+    let got = (
+        masks(&m, &o, 0, 2),
+        masks(&m, &o, 0, 4),
+        masks(&m, &o, 2, 3),
+    );
     let want = (vec![0xffff_ffff], vec![0xffff_ffff], LOOP_C.to_vec());
     if got == want {
         Ok(())
@@ -230,7 +244,10 @@ fn switch_partitions_by_policy() {
     // Fallthrough lanes (K2) do not wait for the default's lanes (K3) at b3.
     assert_eq!(sorted_masks(&m, &o, 0, 4), vec![0x4444_4444, 0x8888_8888]);
     assert_eq!(masks(&m, &o, 0, 5), vec![0xffff_ffff]);
-    let c = Config { switch_policy: SwitchPolicy::BySelector, ..cfg(32) };
+    let c = Config {
+        switch_policy: SwitchPolicy::BySelector,
+        ..cfg(32)
+    };
     let o = run(&m, "main", c, 4, &[]).unwrap();
     assert_eq!(sorted_masks(&m, &o, 0, 2), vec![0x1111_1111, 0x2222_2222]);
     assert_eq!(masks(&m, &o, 0, 5), vec![0xffff_ffff]);
@@ -285,8 +302,17 @@ fn all_schedule_policies_give_the_same_tangles() {
     for text in [loop_text(), call_text(), switch_text(), elect_text()] {
         let m = module(&text);
         let mut base = None;
-        for p in [LowestLaneFirst, NewestFirst, Random(1), Random(7), Random(12345)] {
-            let c = Config { schedule_policy: p, ..cfg(32) };
+        for p in [
+            LowestLaneFirst,
+            NewestFirst,
+            Random(1),
+            Random(7),
+            Random(12345),
+        ] {
+            let c = Config {
+                schedule_policy: p,
+                ..cfg(32)
+            };
             let mut t = run(&m, "main", c, 32, &[]).unwrap().trace;
             t.sort();
             match &base {

@@ -78,7 +78,12 @@ fn input() -> Vec<u32> {
 #[test]
 fn the_three_loops_differ() {
     let m = module(&text());
-    let group = |j: u32| (0..32u32).filter(|l| l % 3 == j).map(|l| 201 + l).sum::<u32>();
+    let group = |j: u32| {
+        (0..32u32)
+            .filter(|l| l % 3 == j)
+            .map(|l| 201 + l)
+            .sum::<u32>()
+    };
     let total: u32 = (0..32u32).map(|l| 201 + l).sum();
     let r1 = out_words(&run(&m, "v1", cfg(32), 32, &input()).unwrap());
     let r2 = out_words(&run(&m, "v2", cfg(32), 32, &input()).unwrap());

@@ -89,7 +89,13 @@ pub fn module(text: &str) -> Module {
 }
 
 /// Runs `entry` with an output buffer of `out_words` zeros and the given input words.
-pub fn run(m: &Module, entry: &str, config: Config, out_words: usize, input: &[u32]) -> Result<Outcome, InterpError> {
+pub fn run(
+    m: &Module,
+    entry: &str,
+    config: Config,
+    out_words: usize,
+    input: &[u32],
+) -> Result<Outcome, InterpError> {
     let mut it = Interpreter::new(m, entry, config)?;
     it.bind_buffer(0, 0, vec![0; out_words * 4]);
     let mut bytes = Vec::new();
@@ -105,7 +111,10 @@ pub fn run(m: &Module, entry: &str, config: Config, out_words: usize, input: &[u
 
 /// The output buffer as words.
 pub fn out_words(o: &Outcome) -> Vec<u32> {
-    o.buffers[&(0, 0)].chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    o.buffers[&(0, 0)]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// The tangles that executed the instruction defining value `vN` of function `fN`, in
@@ -118,7 +127,11 @@ pub fn masks(m: &Module, o: &Outcome, func: u32, value: u32) -> Vec<Mask> {
         .find(|(_, d)| d.result.map(|v| v.as_u32()) == Some(value) && !matches!(d.op, Op::Phi(_)))
         .map(|(i, _)| i)
         .expect("instruction defining the value");
-    o.trace.iter().filter(|e| e.func == f && e.inst == inst).map(|e| e.mask).collect()
+    o.trace
+        .iter()
+        .filter(|e| e.func == f && e.inst == inst)
+        .map(|e| e.mask)
+        .collect()
 }
 
 /// Like [`masks`], sorted.
@@ -130,5 +143,8 @@ pub fn sorted_masks(m: &Module, o: &Outcome, func: u32, value: u32) -> Vec<Mask>
 
 /// A config with subgroup size `s`.
 pub fn cfg(s: u32) -> Config {
-    Config { subgroup_size: s, ..Config::default() }
+    Config {
+        subgroup_size: s,
+        ..Config::default()
+    }
 }
