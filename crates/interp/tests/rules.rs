@@ -299,7 +299,14 @@ fn divergent_infinite_loop_left_through_elect() {
 #[test]
 fn all_schedule_policies_give_the_same_tangles() {
     use tangle_interp::SchedulePolicy::*;
-    for text in [loop_text(), call_text(), switch_text(), elect_text()] {
+    for text in [
+        loop_text(),
+        call_text(),
+        switch_text(),
+        elect_text(),
+        single_block_loop_text(),
+        nested_loop_text(),
+    ] {
         let m = module(&text);
         let mut base = None;
         for p in [
@@ -321,4 +328,114 @@ fn all_schedule_policies_give_the_same_tangles() {
             }
         }
     }
+}
+
+/// A single-block loop (the header is its own continue target): lane l runs l % 4 + 1
+/// iterations; A = ballot in the loop, M = ballot after it.
+fn single_block_loop_text() -> String {
+    prelude(32, &[("main", 0)])
+        + r#"fn f0 "main"() -> void {
+b0:
+  v0 = load u32 g3
+  v10 = umod u32 v0, c4
+  v11 = iadd u32 v10, c1
+  br b1
+b1:
+  v1 = phi u32 [c0, b0], [v2, b1]
+  v2 = iadd u32 v1, c1
+  v3 = group_ballot[subgroup] u32x4 c13
+  v4 = ult bool v2, v11
+  loop_merge b2, b1
+  br_if v4, b1, b2
+b2:
+  v5 = group_ballot[subgroup] u32x4 c13
+  return
+}
+"#
+}
+
+#[test]
+fn single_block_loop_reconverges_every_iteration() {
+    let m = module(&single_block_loop_text());
+    let o = run(&m, "main", cfg(32), 4, &[]).unwrap();
+    // Iteration i runs with the lanes whose l % 4 >= i.
+    assert_eq!(
+        masks(&m, &o, 0, 3),
+        vec![0xffff_ffff, 0xeeee_eeee, 0xcccc_cccc, 0x8888_8888]
+    );
+    assert_eq!(masks(&m, &o, 0, 5), vec![0xffff_ffff]);
+}
+
+/// for (i = 0; i < 2; i++) { for (j = 0;; j++) { if (j == l % 4) break; A } B }  C
+fn nested_loop_text() -> String {
+    prelude(32, &[("main", 0)])
+        + r#"fn f0 "main"() -> void {
+b0:
+  v0 = load u32 g3
+  v10 = umod u32 v0, c4
+  br b1
+b1:
+  v1 = phi u32 [c0, b0], [v8, b7]
+  loop_merge b8, b7
+  br b2
+b2:
+  br b3
+b3:
+  v2 = phi u32 [c0, b2], [v5, b5]
+  loop_merge b6, b5
+  br b4
+b4:
+  v3 = ieq bool v2, v10
+  selection_merge b10
+  br_if v3, b6, b10
+b10:
+  v20 = group_ballot[subgroup] u32x4 c13
+  br b5
+b5:
+  v5 = iadd u32 v2, c1
+  br b3
+b6:
+  v21 = group_ballot[subgroup] u32x4 c13
+  br b7
+b7:
+  v8 = iadd u32 v1, c1
+  v9 = ult bool v8, c2
+  br_if v9, b1, b8
+b8:
+  v22 = group_ballot[subgroup] u32x4 c13
+  return
+}
+"#
+}
+
+#[test]
+fn nested_loops_reconverge_at_inner_merge_each_outer_iteration() {
+    let m = module(&nested_loop_text());
+    let o = run(&m, "main", cfg(32), 4, &[]).unwrap();
+    let inner = [0xeeee_eeee, 0xcccc_cccc, 0x8888_8888];
+    assert_eq!(masks(&m, &o, 0, 20), [inner, inner].concat());
+    assert_eq!(masks(&m, &o, 0, 21), vec![0xffff_ffff; 2]);
+    assert_eq!(masks(&m, &o, 0, 22), vec![0xffff_ffff]);
+}
+
+/// if (l < 4) terminate;  M = ballot — terminated lanes do not block the merge.
+#[test]
+fn terminated_lanes_do_not_block() {
+    let text = prelude(32, &[("main", 0)])
+        + r#"fn f0 "main"() -> void {
+b0:
+  v0 = load u32 g3
+  v1 = ult bool v0, c4
+  selection_merge b2
+  br_if v1, b1, b2
+b1:
+  terminate
+b2:
+  v2 = group_ballot[subgroup] u32x4 c13
+  return
+}
+"#;
+    let m = module(&text);
+    let o = run(&m, "main", cfg(32), 4, &[]).unwrap();
+    assert_eq!(masks(&m, &o, 0, 2), vec![0xffff_fff0]);
 }
