@@ -35,6 +35,19 @@ pub enum SwitchPolicy {
     BySelector,
 }
 
+/// What happens where a case construct falls through into the next case target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FallthroughPolicy {
+    /// The fallthrough lanes run the next case on their own; they do not wait for the lanes
+    /// that switched to it directly (nor those for them).
+    #[default]
+    Independent,
+    /// The lanes switching directly to a case target wait for the lanes of the case
+    /// constructs that can fall through into it (those that fall through, or leave); they
+    /// run the case as one tangle.
+    Merge,
+}
+
 /// The order in which runnable tangles of a subgroup run. Tangle composition never depends
 /// on it; only the interleaving of memory accesses between tangles does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,6 +88,8 @@ pub struct Config {
     pub spec_constants: BTreeMap<u32, u64>,
     /// Switch partition policy.
     pub switch_policy: SwitchPolicy,
+    /// Switch fallthrough policy.
+    pub fallthrough_policy: FallthroughPolicy,
     /// Tangle scheduling policy.
     pub schedule_policy: SchedulePolicy,
     /// The most tangle-instructions (instructions and terminators executed by one tangle) a
@@ -93,6 +108,7 @@ impl Default for Config {
             workgroups: [1, 1, 1],
             spec_constants: BTreeMap::new(),
             switch_policy: SwitchPolicy::default(),
+            fallthrough_policy: FallthroughPolicy::default(),
             schedule_policy: SchedulePolicy::default(),
             step_budget: 10_000_000,
             record_trace: true,
@@ -145,6 +161,8 @@ pub struct Outcome {
     pub trace: Vec<TraceEntry>,
     /// Tangle-instructions executed.
     pub steps: u64,
+    /// Lane-instructions executed (each tangle-instruction counts its lanes).
+    pub lane_steps: u64,
 }
 
 /// Why a run failed.
@@ -226,6 +244,7 @@ struct Lane {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Selection { merge: Block },
+    Case { target: Block },
     Loop { header: Block, merge: Block },
     Iteration { cont: Block },
     Call { dest: Option<Value> },
@@ -275,6 +294,34 @@ impl Subgroup {
     }
 }
 
+/// Whether the case construct of switch target `from` branches into target `to`: a path
+/// from `from` to `to` that passes through neither the switch header, its merge, nor another
+/// target (any other path to `to` would go through the header).
+fn falls_into(
+    func: &tangle_ir::Function,
+    from: Block,
+    to: Block,
+    header: Block,
+    merge: Block,
+    targets: &[Block],
+) -> bool {
+    let mut seen = vec![from];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        for s in func.blocks[b].term.successors() {
+            if s == to {
+                return true;
+            }
+            if s == header || s == merge || targets.contains(&s) || seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            work.push(s);
+        }
+    }
+    false
+}
+
 /// Lanes of a mask in increasing order.
 fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
     let mut m = m;
@@ -306,6 +353,7 @@ struct Run<'a, 'm> {
     mems: Vec<Vec<u8>>,
     trace: Vec<TraceEntry>,
     steps: u64,
+    lane_steps: u64,
     serial: u64,
     rng: u64,
     workgroup: [u32; 3],
@@ -389,6 +437,7 @@ impl<'m> Interpreter<'m> {
             mems: Vec::new(),
             trace: Vec::new(),
             steps: 0,
+            lane_steps: 0,
             serial: 0,
             rng: seed,
             workgroup: [0; 3],
@@ -416,6 +465,7 @@ impl<'m> Interpreter<'m> {
             buffers,
             trace: run.trace,
             steps: run.steps,
+            lane_steps: run.lane_steps,
         })
     }
 }
@@ -755,6 +805,7 @@ impl Run<'_, '_> {
                 });
             }
             self.steps += 1;
+            self.lane_steps += u64::from(t.mask.count_ones());
             let f = t.frames.last().expect("frame").clone();
             let bd = &self.module().funcs[f.func].blocks[f.block];
             let next = if f.idx < bd.insts.len() {
@@ -1328,11 +1379,17 @@ impl Run<'_, '_> {
                         None => groups.push((target, key, 1 << lane)),
                     }
                 }
+                let mut stacks: Vec<Vec<usize>> = vec![t.stack.clone(); groups.len()];
+                if self.it.config.fallthrough_policy == FallthroughPolicy::Merge {
+                    self.case_instances(sg, &t, &groups, &mut stacks);
+                }
                 if groups.len() == 1 {
+                    t.stack = stacks.pop().expect("one group");
                     return self.branch(sg, t, groups[0].0);
                 }
-                for (b, _, mask) in groups {
+                for ((b, _, mask), stack) in groups.into_iter().zip(stacks) {
                     let mut n = t.clone();
+                    n.stack = stack;
                     n.mask = mask;
                     n.serial = self.next_serial();
                     if let Some(n) = self.branch(sg, n, b)? {
@@ -1390,6 +1447,98 @@ impl Run<'_, '_> {
         }
     }
 
+    /// For [`FallthroughPolicy::Merge`]: pushes a case instance for every case target that
+    /// another case construct falls through into, onto the stacks of the groups that can
+    /// reach it (its own group and those of the chain before it), farthest target first.
+    fn case_instances(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        groups: &[(Block, u64, Mask)],
+        stacks: &mut [Vec<usize>],
+    ) {
+        let fr = t.frames.last().expect("frame");
+        let func = &self.module().funcs[fr.func];
+        let Some(Merge::Selection { merge, .. }) = func.blocks[fr.block].merge else {
+            return;
+        };
+        let Terminator::Switch { default, cases, .. } = &func.blocks[fr.block].term else {
+            return;
+        };
+        let mut targets = vec![*default];
+        for (_, b) in cases {
+            if !targets.contains(b) {
+                targets.push(*b);
+            }
+        }
+        targets.retain(|b| *b != merge);
+        // into[i] = the target that target i falls through into.
+        let into: Vec<Option<usize>> = targets
+            .iter()
+            .map(|&from| {
+                (0..targets.len()).find(|&j| {
+                    targets[j] != from
+                        && falls_into(func, from, targets[j], fr.block, merge, &targets)
+                })
+            })
+            .collect();
+        // The targets reachable from each target along the chain, nearest first.
+        let chain = |i: usize| {
+            let mut v = vec![i];
+            let mut k = i;
+            while let Some(n) = into[k] {
+                if v.contains(&n) {
+                    break;
+                }
+                v.push(n);
+                k = n;
+            }
+            v
+        };
+        let has_pred = |j: usize| into.contains(&Some(j));
+        let mut participants = vec![0 as Mask; targets.len()];
+        for (b, _, mask) in groups {
+            if let Some(i) = targets.iter().position(|x| x == b) {
+                for j in chain(i) {
+                    participants[j] |= mask;
+                }
+            }
+        }
+        let mut ids = vec![None; targets.len()];
+        for j in 0..targets.len() {
+            if has_pred(j) && participants[j] != 0 {
+                ids[j] = Some(sg.alloc(Instance {
+                    kind: Kind::Case { target: targets[j] },
+                    participants: participants[j],
+                    arrivals: Vec::new(),
+                    frames: t.frames.clone(),
+                    below: t.stack.clone(),
+                }));
+            }
+        }
+        for ((b, _, _), stack) in groups.iter().zip(stacks.iter_mut()) {
+            if let Some(i) = targets.iter().position(|x| x == b) {
+                for j in chain(i).into_iter().rev() {
+                    if let Some(id) = ids[j] {
+                        stack.push(id);
+                    }
+                }
+            }
+        }
+        // Instances below a case instance on some stacks must list the right `below`.
+        for j in 0..targets.len() {
+            if let Some(id) = ids[j] {
+                let mut below = t.stack.clone();
+                for k in chain(j).into_iter().skip(1).rev() {
+                    if let Some(o) = ids[k] {
+                        below.push(o);
+                    }
+                }
+                sg.inst_mut(id).below = below;
+            }
+        }
+    }
+
     /// Lanes of `t` end: they leave every instance.
     fn exit(&mut self, sg: &mut Subgroup, t: &Tangle) -> R<()> {
         for lane in lanes_of(t.mask) {
@@ -1416,7 +1565,11 @@ impl Run<'_, '_> {
             match sg.inst(i).kind {
                 Kind::Call { .. } => break,
                 Kind::Iteration { cont } if cont == target => return Dest::Wait(j),
-                Kind::Loop { merge, .. } | Kind::Selection { merge } if merge == target => {
+                Kind::Loop { merge, .. }
+                | Kind::Selection { merge }
+                | Kind::Case { target: merge }
+                    if merge == target =>
+                {
                     return Dest::Wait(j)
                 }
                 _ => {}

@@ -3,15 +3,21 @@
 //! barrier, an atomic, a ballot and a reduction. It must run under every schedule policy,
 //! several subgroup sizes and spec-constant values, with the same tangles.
 
-use tangle_interp::{Config, Interpreter, SchedulePolicy};
+use tangle_interp::{Config, FallthroughPolicy, Interpreter, SchedulePolicy};
 
 #[test]
 fn glsl_shader_runs_with_the_same_tangles_under_every_policy() {
     let text = include_str!("data/glsl_loop.tir");
     let m = tangle_ir::text::parse(text).unwrap();
     tangle_ir::verify::verify(&m).unwrap();
-    for size in [4, 32] {
-        for k in [3u64, 5] {
+    for (size, k, ft) in [4u32, 32]
+        .into_iter()
+        .flat_map(|s| [3u64, 5].map(|k| (s, k)))
+        .flat_map(|(s, k)| {
+            [FallthroughPolicy::Independent, FallthroughPolicy::Merge].map(|f| (s, k, f))
+        })
+    {
+        {
             let mut base = None;
             for p in [
                 SchedulePolicy::LowestLaneFirst,
@@ -22,6 +28,7 @@ fn glsl_shader_runs_with_the_same_tangles_under_every_policy() {
                     subgroup_size: size,
                     schedule_policy: p,
                     workgroups: [2, 1, 1],
+                    fallthrough_policy: ft,
                     ..Config::default()
                 };
                 c.spec_constants.insert(0, k);

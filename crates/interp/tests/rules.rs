@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tangle_interp::{Config, SwitchPolicy, Variant};
+use tangle_interp::{Config, SchedulePolicy, SwitchPolicy, Variant};
 
 /// if (idx < 10) { A = ballot } ; M = ballot
 fn selection_text() -> String {
@@ -253,6 +253,29 @@ fn switch_partitions_by_policy() {
     assert_eq!(masks(&m, &o, 0, 5), vec![0xffff_ffff]);
 }
 
+#[test]
+fn switch_fallthrough_merge_policy() {
+    use tangle_interp::FallthroughPolicy;
+    let m = module(&switch_text());
+    for p in [
+        SchedulePolicy::LowestLaneFirst,
+        SchedulePolicy::NewestFirst,
+        SchedulePolicy::Random(9),
+    ] {
+        let c = Config {
+            fallthrough_policy: FallthroughPolicy::Merge,
+            schedule_policy: p,
+            ..cfg(32)
+        };
+        let o = run(&m, "main", c, 4, &[]).unwrap();
+        // The default's lanes (K3) wait at b3 for the case-2 lanes (K2) falling through.
+        assert_eq!(masks(&m, &o, 0, 3), vec![0x4444_4444]);
+        assert_eq!(masks(&m, &o, 0, 4), vec![0xcccc_cccc]);
+        assert_eq!(masks(&m, &o, 0, 2), vec![0x3333_3333]);
+        assert_eq!(masks(&m, &o, 0, 5), vec![0xffff_ffff]);
+    }
+}
+
 /// loop { if (subgroupElect()) { out[idx] = i; break; } i++ }
 fn elect_text() -> String {
     prelude(32, &[("main", 0)])
@@ -298,7 +321,7 @@ fn divergent_infinite_loop_left_through_elect() {
 
 #[test]
 fn all_schedule_policies_give_the_same_tangles() {
-    use tangle_interp::SchedulePolicy::*;
+    use SchedulePolicy::*;
     for text in [
         loop_text(),
         call_text(),
