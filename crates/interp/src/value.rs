@@ -795,3 +795,153 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> (TypeTable, Type, Type, Type) {
+        let mut t = TypeTable::new();
+        let u = t.u32();
+        let i = t.intern(TypeData::Int {
+            width: 32,
+            signed: true,
+        });
+        let f = t.intern(TypeData::Float { width: 32 });
+        (t, u, i, f)
+    }
+
+    fn f(x: f32) -> Val {
+        Val::Bits(u64::from(x.to_bits()))
+    }
+
+    #[test]
+    fn integer_ops_wrap_and_sign() {
+        let (t, u, i, _) = table();
+        let m1 = Val::Bits(0xffff_ffff);
+        assert_eq!(
+            plain(&t, PlainOp::IAdd, u, &[u, u], &[m1.clone(), Val::Bits(2)]).unwrap(),
+            Val::Bits(1)
+        );
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::SDiv,
+                i,
+                &[i, i],
+                &[Val::Bits(0xffff_fff9), Val::Bits(2)]
+            )
+            .unwrap(),
+            Val::Bits(0xffff_fffd)
+        );
+        // smod takes the divisor's sign, srem the dividend's.
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::SMod,
+                i,
+                &[i, i],
+                &[Val::Bits(0xffff_fff9), Val::Bits(3)]
+            )
+            .unwrap(),
+            Val::Bits(2)
+        );
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::SRem,
+                i,
+                &[i, i],
+                &[Val::Bits(0xffff_fff9), Val::Bits(3)]
+            )
+            .unwrap(),
+            Val::Bits(0xffff_ffff)
+        );
+        assert!(matches!(
+            plain(&t, PlainOp::UDiv, u, &[u, u], &[m1.clone(), Val::Bits(0)]),
+            Err(OpFail::Undefined(_))
+        ));
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::ShiftRightArithmetic,
+                i,
+                &[i, u],
+                &[m1, Val::Bits(4)]
+            )
+            .unwrap(),
+            Val::Bits(0xffff_ffff)
+        );
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::BitFieldSExtract,
+                i,
+                &[i, u, u],
+                &[Val::Bits(0x80), Val::Bits(4), Val::Bits(4)]
+            )
+            .unwrap(),
+            Val::Bits(0xffff_fff8)
+        );
+    }
+
+    #[test]
+    fn f32_arithmetic_is_ieee_single() {
+        let (t, _, _, fl) = table();
+        let r = plain(&t, PlainOp::FAdd, fl, &[fl, fl], &[f(0.1), f(0.2)]).unwrap();
+        assert_eq!(r, f(0.1f32 + 0.2f32));
+        let r = plain(&t, PlainOp::FDiv, fl, &[fl, fl], &[f(1.0), f(3.0)]).unwrap();
+        assert_eq!(r, f(1.0f32 / 3.0f32));
+        let r = plain(&t, PlainOp::FMod, fl, &[fl, fl], &[f(-1.0), f(3.0)]).unwrap();
+        assert_eq!(r, f(2.0));
+        let nan = f(f32::NAN);
+        assert_eq!(
+            plain(
+                &t,
+                PlainOp::FUnordEqual,
+                t.find(&TypeData::Bool).unwrap_or(fl),
+                &[fl, fl],
+                &[nan.clone(), f(1.0)]
+            )
+            .unwrap(),
+            Val::Bool(true)
+        );
+        assert_eq!(
+            plain(&t, PlainOp::FOrdNotEqual, fl, &[fl, fl], &[nan, f(1.0)]).unwrap(),
+            Val::Bool(false)
+        );
+    }
+
+    #[test]
+    fn explicit_layout_round_trips() {
+        let (mut t, u, _, _) = table();
+        let v3 = t.intern(TypeData::Vector { elem: u, count: 3 });
+        let s = t.intern(TypeData::Struct {
+            members: vec![
+                tangle_ir::Member {
+                    ty: v3,
+                    offset: Some(0),
+                    flags: vec![],
+                    name: None,
+                },
+                tangle_ir::Member {
+                    ty: u,
+                    offset: Some(16),
+                    flags: vec![],
+                    name: None,
+                },
+            ],
+            block: true,
+            name: None,
+        });
+        let v = Val::Comp(vec![
+            Val::Comp(vec![Val::Bits(1), Val::Bits(2), Val::Bits(3)]),
+            Val::Bits(4),
+        ]);
+        let mut mem = vec![0u8; 20];
+        write(&t, &mut mem, 0, s, &v).unwrap();
+        assert_eq!(&mem[16..20], &4u32.to_le_bytes());
+        assert_eq!(read(&t, &mem, 0, s).unwrap(), v);
+        assert!(read(&t, &mem, 4, s).is_none());
+    }
+}

@@ -299,3 +299,22 @@ fn out_of_bounds_store_is_an_error() {
     let e = run(&m, "main", cfg(32), 10, &[]).unwrap_err();
     assert!(matches!(e, InterpError::OutOfBounds { .. }), "{e}");
 }
+
+#[test]
+fn unsupported_op_names_its_position() {
+    let text = prelude(32, &[("main", 0)]).replace(
+        "type t14 = ptr<Workgroup, u32>\n",
+        "type t14 = ptr<Workgroup, u32>\ntype t15 = f32\n",
+    ) + r#"fn f0 "main"() -> void {
+b0:
+  v0 = load u32 g3
+  v1 = u_to_f f32 v0
+  v2 = glsl[Tan] f32 v1
+  return
+}
+"#;
+    let m = module(&text);
+    let e = run(&m, "main", cfg(32), 1, &[]).unwrap_err();
+    assert!(matches!(e, InterpError::Unsupported { .. }), "{e}");
+    assert!(e.to_string().starts_with("unsupported at f0 b0 i2"), "{e}");
+}
