@@ -699,10 +699,9 @@ pub fn write(types: &TypeTable, mem: &mut [u8], off: u64, ty: Type, val: &Val) -
 pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
     use GlslOp as G;
     let refs: Vec<&Val> = args.iter().collect();
-    let (w, is_float) = match scalar(types, rty) {
-        Some(Scalar::Int(w)) => (w, false),
-        Some(Scalar::Float(w)) => (w, true),
-        _ => (32, false),
+    let w = match scalar(types, rty) {
+        Some(Scalar::Int(w)) | Some(Scalar::Float(w)) => w,
+        _ => 32,
     };
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
@@ -789,11 +788,178 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 u64::from(63 - x.leading_zeros())
             }))
         }),
-        other => {
-            let _ = is_float;
-            unsupported(format!("GLSL.std.450 {}", other.name()))
+        G::Round => lift(&refs, &mut f1(f64::round)),
+        G::FSign => lift(
+            &refs,
+            &mut f1(|x| {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    x
+                }
+            }),
+        ),
+        G::SSign => lift(&refs, &mut |v| {
+            Ok(Val::Bits(sext(v[0].bits(), w).signum() as u64 & mask(w)))
+        }),
+        G::Radians => lift(&refs, &mut f1(f64::to_radians)),
+        G::Degrees => lift(&refs, &mut f1(f64::to_degrees)),
+        G::Tan => lift(&refs, &mut f1(f64::tan)),
+        G::Asin => lift(&refs, &mut f1(f64::asin)),
+        G::Acos => lift(&refs, &mut f1(f64::acos)),
+        G::Atan => lift(&refs, &mut f1(f64::atan)),
+        G::Sinh => lift(&refs, &mut f1(f64::sinh)),
+        G::Cosh => lift(&refs, &mut f1(f64::cosh)),
+        G::Tanh => lift(&refs, &mut f1(f64::tanh)),
+        G::Asinh => lift(&refs, &mut f1(f64::asinh)),
+        G::Acosh => lift(&refs, &mut f1(f64::acosh)),
+        G::Atanh => lift(&refs, &mut f1(f64::atanh)),
+        G::InverseSqrt => lift(&refs, &mut f1(|x| 1.0 / x.sqrt())),
+        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
+            let a = to_f(v[0].bits(), w)?;
+            let r = match op {
+                G::Atan2 => a.atan2(to_f(v[1].bits(), w)?),
+                G::Pow => a.powf(to_f(v[1].bits(), w)?),
+                G::Step => {
+                    if to_f(v[1].bits(), w)? < a {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                }
+                _ => a * 2f64.powi(sext(v[1].bits(), 32) as i32),
+            };
+            Ok(Val::Bits(from_f(r, w)?))
+        }),
+        G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
+            let (a, b, c) = (
+                to_f(v[0].bits(), w)?,
+                to_f(v[1].bits(), w)?,
+                to_f(v[2].bits(), w)?,
+            );
+            let r = if op == G::FMix {
+                a * (1.0 - c) + b * c
+            } else {
+                let t = ((c - a) / (b - a)).clamp(0.0, 1.0);
+                t * t * (3.0 - 2.0 * t)
+            };
+            Ok(Val::Bits(from_f(r, w)?))
+        }),
+        G::PackHalf2x16 => {
+            let Val::Comp(c) = &args[0] else {
+                return unsupported("packHalf2x16 of a scalar");
+            };
+            let lo = u64::from(f32_to_f16(f32::from_bits(c[0].bits() as u32)));
+            let hi = u64::from(f32_to_f16(f32::from_bits(c[1].bits() as u32)));
+            Ok(Val::Bits(lo | hi << 16))
         }
+        G::UnpackHalf2x16 => {
+            let b = args[0].bits();
+            let h = |x: u64| Val::Bits(u64::from(f16_to_f32(x as u16).to_bits()));
+            Ok(Val::Comp(vec![h(b & 0xffff), h(b >> 16 & 0xffff)]))
+        }
+        G::Length | G::Distance | G::Normalize | G::Cross | G::Reflect => {
+            // The operands' width: the result's for vector results, and f32/f64 alike for
+            // length and distance (taken from the first component's type via the result).
+            let comps = |v: &Val| -> Result<Vec<f64>, OpFail> {
+                match v {
+                    Val::Comp(c) => c.iter().map(|x| to_f(x.bits(), w)).collect(),
+                    x => Ok(vec![to_f(x.bits(), w)?]),
+                }
+            };
+            let a = comps(&args[0])?;
+            let b = if args.len() > 1 {
+                comps(&args[1])?
+            } else {
+                Vec::new()
+            };
+            let len = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let out: Vec<f64> = match op {
+                G::Length => vec![len(&a)],
+                G::Distance => vec![len(&a
+                    .iter()
+                    .zip(&b)
+                    .map(|(x, y)| x - y)
+                    .collect::<Vec<_>>())],
+                G::Normalize => {
+                    let l = len(&a);
+                    a.iter().map(|x| x / l).collect()
+                }
+                G::Cross => vec![
+                    a[1] * b[2] - b[1] * a[2],
+                    a[2] * b[0] - b[2] * a[0],
+                    a[0] * b[1] - b[0] * a[1],
+                ],
+                _ => {
+                    let d: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+                    a.iter().zip(&b).map(|(i, n)| i - 2.0 * d * n).collect()
+                }
+            };
+            let vals: Vec<Val> = out
+                .into_iter()
+                .map(|x| from_f(x, w).map(Val::Bits))
+                .collect::<Result<_, _>>()?;
+            Ok(if matches!(types.get(rty), TypeData::Vector { .. }) {
+                Val::Comp(vals)
+            } else {
+                vals.into_iter().next().unwrap_or(Val::Bits(0))
+            })
+        }
+        #[allow(unreachable_patterns)]
+        other => unsupported(format!("GLSL.std.450 {}", other.name())),
     }
+}
+
+/// f32 → f16 bits, rounding to nearest even (overflow to infinity, NaN kept quiet).
+pub fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 255 {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    let round = |half: u32, rem: u32, halfway: u32| {
+        if rem > halfway || (rem == halfway && half & 1 == 1) {
+            half + 1
+        } else {
+            half
+        }
+    };
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let r = round(m >> shift, m & ((1 << shift) - 1), 1 << (shift - 1));
+        return sign | r as u16;
+    }
+    let half = ((e as u32) << 10) | (man >> 13);
+    sign | round(half, man & 0x1fff, 0x1000) as u16
+}
+
+/// f16 bits → f32 (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (h >> 10) & 0x1f;
+    let man = u32::from(h & 0x3ff);
+    if exp == 0 {
+        return sign * man as f32 * 2f32.powi(-24);
+    }
+    let bits = (u32::from(h & 0x8000) << 16)
+        | if exp == 31 {
+            0x7f80_0000 | man << 13
+        } else {
+            (u32::from(exp) + 112) << 23 | man << 13
+        };
+    f32::from_bits(bits)
 }
 
 #[cfg(test)]
@@ -910,6 +1076,23 @@ mod tests {
             plain(&t, PlainOp::FOrdNotEqual, fl, &[fl, fl], &[nan, f(1.0)]).unwrap(),
             Val::Bool(false)
         );
+    }
+
+    #[test]
+    fn half_conversions() {
+        for (x, h) in [
+            (1.0f32, 0x3c00u16),
+            (-2.0, 0xc000),
+            (65504.0, 0x7bff),
+            (65520.0, 0x7c00),
+            (5.960_464_5e-8, 0x0001),
+            (0.1, 0x2e66),
+        ] {
+            assert_eq!(f32_to_f16(x), h, "{x}");
+        }
+        for h in [0u16, 1, 0x3ff, 0x400, 0x3c00, 0x7bff, 0xc000, 0x7c00] {
+            assert_eq!(f32_to_f16(f16_to_f32(h)), h);
+        }
     }
 
     #[test]

@@ -308,8 +308,8 @@ fn unsupported_op_names_its_position() {
     ) + r#"fn f0 "main"() -> void {
 b0:
   v0 = load u32 g3
-  v1 = u_to_f f32 v0
-  v2 = glsl[Tan] f32 v1
+  v1 = ieq bool v0, c0
+  v2 = group_ballot[workgroup] u32x4 v1
   return
 }
 "#;
