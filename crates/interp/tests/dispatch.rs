@@ -318,3 +318,30 @@ b0:
     assert!(matches!(e, InterpError::Unsupported { .. }), "{e}");
     assert!(e.to_string().starts_with("unsupported at f0 b0 i2"), "{e}");
 }
+
+/// LocalSizeId with a specialization constant, overridden at run time; NumSubgroups and
+/// SubgroupId follow.
+#[test]
+fn local_size_id_follows_spec_constants() {
+    let text = prelude(1, &[])
+        .replace("const c20 bool = false\n", "const c20 bool = false\nspec_const c21 u32 = 8 [spec_id 3]\n")
+        + "entry GLCompute \"main\" f0 (g2, g3, g5, g0, g1, g4) [local_size_id c21 c1 c1, maximally_reconverges]\n\n"
+        + r#"fn f0 "main"() -> void {
+b0:
+  v0 = load u32 g2
+  v1 = load u32 g5
+  v2 = access_chain ptr<StorageBuffer, u32> g0, c0, v0
+  store v2, v1
+  return
+}
+"#;
+    let m = module(&text);
+    let o = run(&m, "main", cfg(4), 8, &[]).unwrap();
+    assert_eq!(out_words(&o), vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    let mut c = cfg(4);
+    c.spec_constants.insert(3, 12);
+    let it = tangle_interp::Interpreter::new(&m, "main", c.clone()).unwrap();
+    assert_eq!(it.local_size(), [12, 1, 1]);
+    let o = run(&m, "main", c, 12, &[]).unwrap();
+    assert_eq!(out_words(&o), vec![0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
+}
