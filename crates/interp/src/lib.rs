@@ -726,6 +726,13 @@ impl Run<'_, '_> {
         let _ = count;
         let ls = it.local_size;
         let lane_bit: Mask = 1 << lane;
+        // Mask built-ins have no bits at or above SubgroupSize.
+        let size = it.config.subgroup_size;
+        let in_size: Mask = if size >= 128 {
+            Mask::MAX
+        } else {
+            (1 << size) - 1
+        };
         Ok(match b {
             BuiltIn::LocalInvocationId => v3(lid),
             BuiltIn::LocalInvocationIndex => u(local),
@@ -742,8 +749,8 @@ impl Run<'_, '_> {
             BuiltIn::SubgroupId => u(sgid),
             BuiltIn::NumSubgroups => u(nsub),
             BuiltIn::SubgroupEqMask => group::ballot_val(lane_bit),
-            BuiltIn::SubgroupGeMask => group::ballot_val(!(lane_bit - 1)),
-            BuiltIn::SubgroupGtMask => group::ballot_val(!(lane_bit - 1) & !lane_bit),
+            BuiltIn::SubgroupGeMask => group::ballot_val(!(lane_bit - 1) & in_size),
+            BuiltIn::SubgroupGtMask => group::ballot_val(!(lane_bit - 1) & !lane_bit & in_size),
             BuiltIn::SubgroupLeMask => group::ballot_val((lane_bit - 1) | lane_bit),
             BuiltIn::SubgroupLtMask => group::ballot_val(lane_bit - 1),
             other => {
