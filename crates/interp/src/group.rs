@@ -1,0 +1,260 @@
+//! Subgroup operations over one tangle.
+
+use tangle_ir::{GroupOp, GroupOperation, Type, TypeTable};
+
+use crate::value::{from_f, mask, scalar, sext, to_f, OpFail, Scalar, Val};
+use crate::Mask;
+
+type R<T> = Result<T, OpFail>;
+
+fn undefined<T>(what: impl Into<String>) -> R<T> {
+    Err(OpFail::Undefined(what.into()))
+}
+
+/// The ballot value (`u32x4`) of a lane mask.
+pub fn ballot_val(m: Mask) -> Val {
+    Val::Comp(
+        (0..4)
+            .map(|i| Val::Bits(((m >> (32 * i)) as u64) & 0xffff_ffff))
+            .collect(),
+    )
+}
+
+/// The lane mask of a ballot value.
+pub fn ballot_mask(v: &Val) -> Mask {
+    match v {
+        Val::Comp(c) => c
+            .iter()
+            .enumerate()
+            .take(4)
+            .fold(0, |m, (i, w)| m | (Mask::from(w.bits() as u32) << (32 * i))),
+        _ => 0,
+    }
+}
+
+fn lanes(m: Mask) -> impl Iterator<Item = usize> {
+    (0..128).filter(move |l| m >> l & 1 == 1)
+}
+
+fn map_comp(a: &Val, b: &Val, f: &mut dyn FnMut(&Val, &Val) -> R<Val>) -> R<Val> {
+    match (a, b) {
+        (Val::Comp(x), Val::Comp(y)) => Ok(Val::Comp(
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| map_comp(p, q, f))
+                .collect::<R<_>>()?,
+        )),
+        _ => f(a, b),
+    }
+}
+
+fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
+    use GroupOp as G;
+    let one = |v: Val| -> Val {
+        match like {
+            Val::Comp(c) => Val::Comp(vec![v; c.len()]),
+            _ => v,
+        }
+    };
+    let w = match s {
+        Scalar::Int(w) | Scalar::Float(w) => w,
+        Scalar::Bool => 1,
+    };
+    Ok(one(match op {
+        G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax => Val::Bits(0),
+        G::IMul => Val::Bits(1),
+        G::BitwiseAnd | G::UMin => Val::Bits(mask(w)),
+        G::SMin => Val::Bits(mask(w) >> 1),
+        G::SMax => Val::Bits(1u64 << (w - 1)),
+        G::FAdd => Val::Bits(from_f(0.0, w)?),
+        G::FMul => Val::Bits(from_f(1.0, w)?),
+        G::FMin => Val::Bits(from_f(f64::INFINITY, w)?),
+        G::FMax => Val::Bits(from_f(f64::NEG_INFINITY, w)?),
+        G::LogicalAnd => Val::Bool(true),
+        G::LogicalOr | G::LogicalXor => Val::Bool(false),
+        _ => {
+            return Err(OpFail::Unsupported(format!(
+                "{} has no identity",
+                op.name()
+            )))
+        }
+    }))
+}
+
+fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
+    use GroupOp as G;
+    let w = match s {
+        Scalar::Int(w) | Scalar::Float(w) => w,
+        Scalar::Bool => 1,
+    };
+    map_comp(a, b, &mut |a, b| {
+        let (x, y) = (a.bits(), b.bits());
+        let m = mask(w);
+        Ok(match op {
+            G::IAdd => Val::Bits(x.wrapping_add(y) & m),
+            G::IMul => Val::Bits(x.wrapping_mul(y) & m),
+            G::UMin => Val::Bits(x.min(y)),
+            G::UMax => Val::Bits(x.max(y)),
+            G::SMin => Val::Bits(if sext(x, w) <= sext(y, w) { x } else { y }),
+            G::SMax => Val::Bits(if sext(x, w) >= sext(y, w) { x } else { y }),
+            G::BitwiseAnd => Val::Bits(x & y),
+            G::BitwiseOr => Val::Bits(x | y),
+            G::BitwiseXor => Val::Bits(x ^ y),
+            G::FAdd => Val::Bits(from_f(to_f(x, w)? + to_f(y, w)?, w)?),
+            G::FMul => Val::Bits(from_f(to_f(x, w)? * to_f(y, w)?, w)?),
+            G::FMin => Val::Bits(from_f(to_f(x, w)?.min(to_f(y, w)?), w)?),
+            G::FMax => Val::Bits(from_f(to_f(x, w)?.max(to_f(y, w)?), w)?),
+            G::LogicalAnd => Val::Bool(a.truth() && b.truth()),
+            G::LogicalOr => Val::Bool(a.truth() || b.truth()),
+            G::LogicalXor => Val::Bool(a.truth() != b.truth()),
+            _ => {
+                return Err(OpFail::Unsupported(format!(
+                    "{} is not a reduction",
+                    op.name()
+                )))
+            }
+        })
+    })
+}
+
+/// Executes a subgroup operation for the tangle `tangle` (lanes are subgroup invocation
+/// ids) in a subgroup of `size` invocations. `args[l]` are lane `l`'s operands (empty for
+/// lanes outside the tangle). Returns each tangle lane's result, in lane order.
+#[allow(clippy::too_many_arguments)]
+pub fn execute(
+    types: &TypeTable,
+    op: GroupOp,
+    group: Option<GroupOperation>,
+    rty: Type,
+    arg_ty: Option<Type>,
+    tangle: Mask,
+    size: u32,
+    args: &[Vec<Val>],
+) -> R<Vec<Val>> {
+    use GroupOp as G;
+    let first = tangle.trailing_zeros() as usize;
+    let size_mask: Mask = if size >= 128 {
+        Mask::MAX
+    } else {
+        (1 << size) - 1
+    };
+    let ls: Vec<usize> = lanes(tangle).collect();
+    let src = |l: usize, s: i64| -> R<Val> {
+        if s < 0 || s >= i64::from(size) || tangle >> s & 1 == 0 {
+            return undefined(format!(
+                "lane {l} reads lane {s}, which is not in the tangle"
+            ));
+        }
+        Ok(args[s as usize][0].clone())
+    };
+    let per_lane =
+        |f: &dyn Fn(usize) -> R<Val>| -> R<Vec<Val>> { ls.iter().map(|&l| f(l)).collect() };
+    match op {
+        G::Elect => per_lane(&|l| Ok(Val::Bool(l == first))),
+        G::All => {
+            let r = ls.iter().all(|&l| args[l][0].truth());
+            per_lane(&|_| Ok(Val::Bool(r)))
+        }
+        G::Any => {
+            let r = ls.iter().any(|&l| args[l][0].truth());
+            per_lane(&|_| Ok(Val::Bool(r)))
+        }
+        G::AllEqual => {
+            let r = ls.iter().all(|&l| args[l][0] == args[first][0]);
+            per_lane(&|_| Ok(Val::Bool(r)))
+        }
+        G::Ballot => {
+            let m = ls
+                .iter()
+                .filter(|&&l| args[l][0].truth())
+                .fold(0, |m, &l| m | 1 << l);
+            per_lane(&|_| Ok(ballot_val(m)))
+        }
+        G::BroadcastFirst => per_lane(&|_| Ok(args[first][0].clone())),
+        G::Broadcast => per_lane(&|l| src(l, args[l][1].bits() as i64)),
+        G::Shuffle => per_lane(&|l| src(l, args[l][1].bits() as i64)),
+        G::ShuffleXor => per_lane(&|l| src(l, (l as u64 ^ args[l][1].bits()) as i64)),
+        G::ShuffleUp => per_lane(&|l| src(l, l as i64 - args[l][1].bits() as i64)),
+        G::ShuffleDown => per_lane(&|l| src(l, l as i64 + args[l][1].bits() as i64)),
+        G::QuadBroadcast => per_lane(&|l| src(l, ((l & !3) as u64 + args[l][1].bits()) as i64)),
+        G::QuadSwap => per_lane(&|l| {
+            let x = match args[l][1].bits() {
+                0 => 1,
+                1 => 2,
+                2 => 3,
+                d => return undefined(format!("quad swap direction {d}")),
+            };
+            src(l, (l ^ x) as i64)
+        }),
+        G::InverseBallot => per_lane(&|l| Ok(Val::Bool(ballot_mask(&args[l][0]) >> l & 1 == 1))),
+        G::BallotBitExtract => per_lane(&|l| {
+            let i = args[l][1].bits();
+            Ok(Val::Bool(i < 128 && ballot_mask(&args[l][0]) >> i & 1 == 1))
+        }),
+        G::BallotBitCount => per_lane(&|l| {
+            let m = ballot_mask(&args[l][0]) & size_mask;
+            let below: Mask = (1 << l) - 1;
+            let m = match group {
+                Some(GroupOperation::InclusiveScan) => m & (below | 1 << l),
+                Some(GroupOperation::ExclusiveScan) => m & below,
+                _ => m,
+            };
+            Ok(Val::Bits(u64::from(m.count_ones())))
+        }),
+        G::BallotFindLsb | G::BallotFindMsb => per_lane(&|l| {
+            let m = ballot_mask(&args[l][0]) & size_mask;
+            if m == 0 {
+                return undefined("find lsb/msb of an empty ballot");
+            }
+            Ok(Val::Bits(if op == G::BallotFindLsb {
+                u64::from(m.trailing_zeros())
+            } else {
+                u64::from(127 - m.leading_zeros())
+            }))
+        }),
+        _ => {
+            let s = scalar(types, arg_ty.unwrap_or(rty))
+                .ok_or_else(|| OpFail::Unsupported("reduction of a non-scalar".into()))?;
+            let v0 = &args[first][0];
+            let id = identity(op, s, v0)?;
+            match group {
+                Some(GroupOperation::Reduce) | None => {
+                    let mut acc = id;
+                    for &l in &ls {
+                        acc = combine(op, s, &acc, &args[l][0])?;
+                    }
+                    per_lane(&|_| Ok(acc.clone()))
+                }
+                Some(GroupOperation::InclusiveScan) | Some(GroupOperation::ExclusiveScan) => {
+                    let mut acc = id;
+                    let mut out = Vec::new();
+                    for &l in &ls {
+                        let next = combine(op, s, &acc, &args[l][0])?;
+                        if group == Some(GroupOperation::InclusiveScan) {
+                            out.push(next.clone());
+                        } else {
+                            out.push(acc.clone());
+                        }
+                        acc = next;
+                    }
+                    Ok(out)
+                }
+                Some(GroupOperation::ClusteredReduce) => {
+                    let cs = args[first][1].bits() as usize;
+                    if cs == 0 || !cs.is_power_of_two() {
+                        return undefined(format!("cluster size {cs}"));
+                    }
+                    per_lane(&|l| {
+                        let mut acc = id.clone();
+                        for &k in &ls {
+                            if k / cs == l / cs {
+                                acc = combine(op, s, &acc, &args[k][0])?;
+                            }
+                        }
+                        Ok(acc)
+                    })
+                }
+            }
+        }
+    }
+}
