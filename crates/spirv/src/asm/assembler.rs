@@ -164,7 +164,14 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    pub(crate) fn run(mut self) -> Result<Vec<u32>> {
+    pub(crate) fn run(mut self, text_is_empty: bool) -> Result<Vec<u32>> {
+        if text_is_empty {
+            return Err(AsmError {
+                line: 1,
+                column: 1,
+                kind: K::EmptyInput,
+            });
+        }
         while self.pos < self.tokens.len() {
             self.instruction()?;
         }

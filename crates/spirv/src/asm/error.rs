@@ -113,6 +113,9 @@ pub enum AsmErrorKind {
     /// A type id defined twice.
     #[error("`%{0}` already names a type")]
     TypeRedefined(String),
+    /// The text is empty (spirv-as refuses it too; whitespace or comments alone are fine).
+    #[error("empty input: expected SPIR-V assembly text")]
+    EmptyInput,
     /// An instruction longer than 65535 words.
     #[error("instruction of {0} words: at most 65535 fit in the word count")]
     InstructionTooLong(usize),

@@ -108,5 +108,5 @@ impl AsmOptions {
 /// Assembles SPIR-V assembly text into a module: the five header words (magic, version,
 /// generator, bound, schema 0) followed by the instructions.
 pub fn assemble(text: &str, opts: AsmOptions) -> Result<Vec<u32>, AsmError> {
-    assembler::Assembler::new(text, opts).run()
+    assembler::Assembler::new(text, opts).run(text.is_empty())
 }
