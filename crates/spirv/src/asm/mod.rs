@@ -5,6 +5,7 @@
 
 mod assembler;
 mod error;
+pub mod fuzz;
 mod lexer;
 mod literal;
 
