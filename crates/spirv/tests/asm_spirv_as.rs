@@ -18,6 +18,8 @@ const SNIPPETS: &[&str] = &[
     "%5 = OpTypeVoid\n%05 = OpTypeBool\n",
     "%a = OpTypeVoid\n%a = OpTypeBool\n",
     "%u = OpTypeVoid\n%a = OpUndef %u\n%a = OpUndef %u\n",
+    "%t = OpTypeVoid\n%a = OpUndef %t\n%a = OpTypeBool\n",
+    "%t = OpTypeVoid\n%t = OpUndef %t\n",
     "OpDecorate %x Location 3\n%x = OpTypeInt 32 0\n",
     "%_a = OpTypeVoid\n",
     // Literals for OpConstant by type.
