@@ -131,6 +131,12 @@ impl Ctx<'_> {
     }
 
     fn glsl(&self, path: &Path) -> Result<(), String> {
+        self.glsl_with(path, false)
+    }
+
+    /// With `debug`, glslang's `-g` adds OpString, OpLine and the whole source in OpSource
+    /// (a string spanning many lines); only the friendly text is compared then.
+    fn glsl_with(&self, path: &Path, debug: bool) -> Result<(), String> {
         let src = std::fs::read_to_string(path).unwrap();
         let env = env_of(&src);
         let (prepared, maxrec) = glsl::prepare_maximal_reconvergence(&src);
@@ -138,6 +144,7 @@ impl Ctx<'_> {
         let spv = self.path("shader.spv");
         std::fs::write(&comp, prepared).unwrap();
         let res = self.tools.glslang.run([
+            if debug { "-g" } else { "-V" },
             "-V",
             "--target-env",
             env,
@@ -238,6 +245,16 @@ fn glsl_corpus_assembles_like_spirv_as() {
     run_all("glsl_corpus_assembles_like_spirv_as", "comp", 32, |c, p| {
         c.glsl(p)
     });
+}
+
+#[test]
+fn glsl_corpus_with_debug_info_assembles_like_spirv_as() {
+    run_all(
+        "glsl_corpus_with_debug_info_assembles_like_spirv_as",
+        "comp",
+        32,
+        |c, p| c.glsl_with(p, true),
+    );
 }
 
 #[test]
