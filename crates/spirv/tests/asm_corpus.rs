@@ -173,8 +173,24 @@ impl Ctx<'_> {
         if maxrec && !friendly.contains("MaximallyReconvergesKHR") {
             return Err("patch did not add MaximallyReconvergesKHR".into());
         }
-        self.check_text(&friendly, env, false)
+        let ours = self
+            .check_text(&friendly, env, false)
             .map_err(|e| format!("friendly text: {e}"))?;
+        // Comments, offsets and nesting indentation change nothing.
+        let decorated = patch(self.tools.dis.run_ok([
+            "--comment",
+            "--nested-indent",
+            "--offsets",
+            spv.to_str().unwrap(),
+        ]));
+        let opts = AsmOptions::for_env(TargetEnv::from_name(env).expect("known env"));
+        match assemble(&decorated, opts) {
+            Ok(words) if words == ours => {}
+            Ok(_) => {
+                return Err("--comment --nested-indent --offsets text assembles differently".into())
+            }
+            Err(e) => return Err(format!("--comment --nested-indent --offsets text: {e}")),
+        }
         self.check_text(&raw, env, false)
             .map_err(|e| format!("--raw-id text: {e}"))?;
         let preserved = self
