@@ -37,6 +37,110 @@ pub enum ExtInstSet {
     GlslStd450,
     /// `OpenCL.std`.
     OpenClStd,
+    /// `NonSemantic.Shader.DebugInfo.100` (glslang's `-gV`).
+    ShaderDebugInfo100,
+    /// Any other `NonSemantic.*` set: instructions by number, every operand an id.
+    NonSemantic,
+}
+
+/// One instruction of an extended set: its number and operands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtInst {
+    /// The instruction number within its set.
+    pub opcode: u32,
+    /// Its operands (after the set and instruction words).
+    pub operands: Vec<(OperandKind, OperandQuantifier)>,
+}
+
+/// How many trailing operands follow the fixed ids of a `NonSemantic.Shader.DebugInfo.100`
+/// instruction.
+#[derive(Clone, Copy)]
+enum Tail {
+    None,
+    Optional,
+    Many,
+    Pairs,
+}
+
+/// `NonSemantic.Shader.DebugInfo.100`: name, number, fixed id operands, tail. Every operand
+/// of this set is an id.
+const SHADER_DEBUG_INFO_100: &[(&str, u32, u8, Tail)] = &[
+    ("DebugInfoNone", 0, 0, Tail::None),
+    ("DebugCompilationUnit", 1, 4, Tail::None),
+    ("DebugTypeBasic", 2, 4, Tail::None),
+    ("DebugTypePointer", 3, 3, Tail::None),
+    ("DebugTypeQualifier", 4, 2, Tail::None),
+    ("DebugTypeArray", 5, 1, Tail::Many),
+    ("DebugTypeVector", 6, 2, Tail::None),
+    ("DebugTypedef", 7, 6, Tail::None),
+    ("DebugTypeFunction", 8, 2, Tail::Many),
+    ("DebugTypeEnum", 9, 8, Tail::Pairs),
+    ("DebugTypeComposite", 10, 9, Tail::Many),
+    ("DebugTypeMember", 11, 8, Tail::Optional),
+    ("DebugTypeInheritance", 12, 4, Tail::None),
+    ("DebugTypePtrToMember", 13, 2, Tail::None),
+    ("DebugTypeTemplate", 14, 1, Tail::Many),
+    ("DebugTypeTemplateParameter", 15, 6, Tail::None),
+    ("DebugTypeTemplateTemplateParameter", 16, 5, Tail::None),
+    ("DebugTypeTemplateParameterPack", 17, 4, Tail::Many),
+    ("DebugGlobalVariable", 18, 9, Tail::Optional),
+    ("DebugFunctionDeclaration", 19, 8, Tail::None),
+    ("DebugFunction", 20, 9, Tail::Optional),
+    ("DebugLexicalBlock", 21, 4, Tail::Optional),
+    ("DebugLexicalBlockDiscriminator", 22, 3, Tail::None),
+    ("DebugScope", 23, 1, Tail::Optional),
+    ("DebugNoScope", 24, 0, Tail::None),
+    ("DebugInlinedAt", 25, 2, Tail::Optional),
+    ("DebugLocalVariable", 26, 7, Tail::Optional),
+    ("DebugInlinedVariable", 27, 2, Tail::None),
+    ("DebugDeclare", 28, 3, Tail::Many),
+    ("DebugValue", 29, 3, Tail::Many),
+    ("DebugOperation", 30, 1, Tail::Many),
+    ("DebugExpression", 31, 0, Tail::Many),
+    ("DebugMacroDef", 32, 3, Tail::Optional),
+    ("DebugMacroUndef", 33, 3, Tail::None),
+    ("DebugImportedEntity", 34, 7, Tail::None),
+    ("DebugSource", 35, 1, Tail::Optional),
+    ("DebugFunctionDefinition", 101, 2, Tail::None),
+    ("DebugSourceContinued", 102, 1, Tail::None),
+    ("DebugLine", 103, 5, Tail::None),
+    ("DebugNoLine", 104, 0, Tail::None),
+    ("DebugBuildIdentifier", 105, 2, Tail::None),
+    ("DebugStoragePath", 106, 1, Tail::None),
+    ("DebugEntryPoint", 107, 4, Tail::None),
+    ("DebugTypeMatrix", 108, 3, Tail::None),
+];
+
+fn from_rspirv(inst: &ExtendedInstruction<'_>) -> ExtInst {
+    ExtInst {
+        opcode: inst.opcode,
+        operands: inst
+            .operands
+            .iter()
+            .map(|o| (o.kind, o.quantifier))
+            .collect(),
+    }
+}
+
+fn debug_info_100(entry: &(&str, u32, u8, Tail)) -> ExtInst {
+    let &(_, opcode, fixed, tail) = entry;
+    let mut operands = vec![(OperandKind::IdRef, OperandQuantifier::One); usize::from(fixed)];
+    match tail {
+        Tail::None => {}
+        Tail::Optional => operands.push((OperandKind::IdRef, OperandQuantifier::ZeroOrOne)),
+        Tail::Many => operands.push((OperandKind::IdRef, OperandQuantifier::ZeroOrMore)),
+        // spirv-as reads the (value, name) pairs as plain ids: an odd count is accepted.
+        Tail::Pairs => operands.push((OperandKind::IdRef, OperandQuantifier::ZeroOrMore)),
+    }
+    ExtInst { opcode, operands }
+}
+
+/// An instruction of a non-semantic set known only by number: any number of ids.
+fn any_ids(opcode: u32) -> ExtInst {
+    ExtInst {
+        opcode,
+        operands: vec![(OperandKind::IdRef, OperandQuantifier::ZeroOrMore)],
+    }
 }
 
 impl ExtInstSet {
@@ -45,15 +149,35 @@ impl ExtInstSet {
         match name {
             "GLSL.std.450" => Some(Self::GlslStd450),
             "OpenCL.std" => Some(Self::OpenClStd),
+            "NonSemantic.Shader.DebugInfo.100" => Some(Self::ShaderDebugInfo100),
+            n if n.starts_with("NonSemantic.") => Some(Self::NonSemantic),
             _ => None,
         }
     }
 
-    /// The instruction of this set named `name`.
-    pub fn instruction(self, name: &str) -> Option<&'static ExtendedInstruction<'static>> {
+    /// The instruction of this set written `word`: its name, or for `NonSemantic.*` sets
+    /// also its number (as spirv-as allows).
+    pub fn instruction(self, word: &str) -> Option<ExtInst> {
+        let number = || {
+            word.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| word.parse::<u32>().ok())
+                .flatten()
+        };
         match self {
-            Self::GlslStd450 => GlslStd450InstructionTable::iter().find(|i| i.opname == name),
-            Self::OpenClStd => OpenCLStd100InstructionTable::iter().find(|i| i.opname == name),
+            Self::GlslStd450 => GlslStd450InstructionTable::iter()
+                .find(|i| i.opname == word)
+                .map(from_rspirv),
+            Self::OpenClStd => OpenCLStd100InstructionTable::iter()
+                .find(|i| i.opname == word)
+                .map(from_rspirv),
+            Self::ShaderDebugInfo100 => {
+                let known = SHADER_DEBUG_INFO_100
+                    .iter()
+                    .find(|e| e.0 == word || Some(e.1) == number());
+                known.map(debug_info_100).or_else(|| number().map(any_ids))
+            }
+            Self::NonSemantic => number().map(any_ids),
         }
     }
 }

@@ -131,12 +131,13 @@ impl Ctx<'_> {
     }
 
     fn glsl(&self, path: &Path) -> Result<(), String> {
-        self.glsl_with(path, false)
+        self.glsl_with(path, None)
     }
 
-    /// With `debug`, glslang's `-g` adds OpString, OpLine and the whole source in OpSource
-    /// (a string spanning many lines); only the friendly text is compared then.
-    fn glsl_with(&self, path: &Path, debug: bool) -> Result<(), String> {
+    /// With a `debug` flag, glslang's `-g` adds OpString, OpLine and the whole source in
+    /// OpSource (a string spanning many lines), and `-gV` adds NonSemantic.Shader.DebugInfo.100
+    /// instructions; only the friendly text is compared then.
+    fn glsl_with(&self, path: &Path, debug: Option<&str>) -> Result<(), String> {
         let src = std::fs::read_to_string(path).unwrap();
         let env = env_of(&src);
         let (prepared, maxrec) = glsl::prepare_maximal_reconvergence(&src);
@@ -144,7 +145,7 @@ impl Ctx<'_> {
         let spv = self.path("shader.spv");
         std::fs::write(&comp, prepared).unwrap();
         let res = self.tools.glslang.run([
-            if debug { "-g" } else { "-V" },
+            debug.unwrap_or("-V"),
             "-V",
             "--target-env",
             env,
@@ -269,7 +270,17 @@ fn glsl_corpus_with_debug_info_assembles_like_spirv_as() {
         "glsl_corpus_with_debug_info_assembles_like_spirv_as",
         "comp",
         32,
-        |c, p| c.glsl_with(p, true),
+        |c, p| c.glsl_with(p, Some("-g")),
+    );
+}
+
+#[test]
+fn glsl_corpus_with_nonsemantic_debug_info_assembles_like_spirv_as() {
+    run_all(
+        "glsl_corpus_with_nonsemantic_debug_info_assembles_like_spirv_as",
+        "comp",
+        32,
+        |c, p| c.glsl_with(p, Some("-gV")),
     );
 }
 

@@ -557,9 +557,9 @@ impl<'a> Assembler<'a> {
                 })?;
                 self.words.push(ext.opcode);
                 expected.clear();
-                expected.extend(ext.operands.iter().map(|o| Slot {
-                    kind: Kind::Grammar(o.kind),
-                    quantifier: o.quantifier,
+                expected.extend(ext.operands.iter().map(|&(kind, quantifier)| Slot {
+                    kind: Kind::Grammar(kind),
+                    quantifier,
                 }));
             }
             OK::LiteralSpecConstantOpInteger => {

@@ -94,7 +94,7 @@ pub enum AsmErrorKind {
     #[error("the selector of `OpSwitch` must be a value of a scalar integer type")]
     SwitchSelectorNotInteger,
     /// `OpExtInstImport` of a set this assembler does not know.
-    #[error("unknown extended instruction set `{0}`: expected GLSL.std.450 or OpenCL.std")]
+    #[error("unknown extended instruction set `{0}`: expected GLSL.std.450, OpenCL.std or NonSemantic.*")]
     UnknownExtInstSet(String),
     /// The set operand of `OpExtInst` is not the result of an `OpExtInstImport`.
     #[error("`%{0}` is not the result of an `OpExtInstImport`")]
