@@ -2,7 +2,8 @@
 //! spirv-val; its spirv-dis text (friendly and `--raw-id`) is assembled by us and by spirv-as,
 //! and the words must be equal (generator word aside). Hand-written `.spvasm` files go
 //! through the same comparison directly. Our output is validated by spirv-val too, and with
-//! `preserve_numeric_ids` the `--raw-id` text must give back glslang's own binary.
+//! `preserve_numeric_ids` the `--raw-id` text must give back glslang's own binary. The same
+//! runs on glslang's `-g` and `-gV` output and on modules optimized by spirv-opt.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +16,7 @@ struct Tools {
     val: Oracle,
     dis: Oracle,
     asm: Oracle,
+    opt: Oracle,
 }
 
 fn tools(test: &str) -> Option<Tools> {
@@ -23,6 +25,7 @@ fn tools(test: &str) -> Option<Tools> {
         val: require(Tool::SpirvVal, test)?,
         dis: require(Tool::SpirvDis, test)?,
         asm: require(Tool::SpirvAs, test)?,
+        opt: require(Tool::SpirvOpt, test)?,
     })
 }
 
@@ -136,8 +139,11 @@ impl Ctx<'_> {
 
     /// With a `debug` flag, glslang's `-g` adds OpString, OpLine and the whole source in
     /// OpSource (a string spanning many lines), and `-gV` adds NonSemantic.Shader.DebugInfo.100
-    /// instructions; only the friendly text is compared then.
-    fn glsl_with(&self, path: &Path, debug: Option<&str>) -> Result<(), String> {
+    /// instructions; only the friendly text is compared then. `-O` runs `spirv-opt -O` on
+    /// glslang's module (SSA form: OpPhi, folded constants) before the full comparison.
+    fn glsl_with(&self, path: &Path, variant: Option<&str>) -> Result<(), String> {
+        let optimize = variant == Some("-O");
+        let debug = variant.filter(|_| !optimize);
         let src = std::fs::read_to_string(path).unwrap();
         let env = env_of(&src);
         let (prepared, maxrec) = glsl::prepare_maximal_reconvergence(&src);
@@ -157,6 +163,13 @@ impl Ctx<'_> {
         ]);
         if !res.status.success() {
             return Err(format!("glslang: {}", String::from_utf8_lossy(&res.stdout)));
+        }
+        if optimize {
+            let target = format!("--target-env={env}");
+            let spv_path = spv.to_str().unwrap();
+            self.tools
+                .opt
+                .run_ok(["-O", target.as_str(), spv_path, "-o", spv_path]);
         }
         let binary = words(&std::fs::read(&spv).unwrap());
         self.validate(&binary, env)
@@ -281,6 +294,16 @@ fn glsl_corpus_with_nonsemantic_debug_info_assembles_like_spirv_as() {
         "comp",
         32,
         |c, p| c.glsl_with(p, Some("-gV")),
+    );
+}
+
+#[test]
+fn glsl_corpus_optimized_by_spirv_opt_assembles_like_spirv_as() {
+    run_all(
+        "glsl_corpus_optimized_by_spirv_opt_assembles_like_spirv_as",
+        "comp",
+        32,
+        |c, p| c.glsl_with(p, Some("-O")),
     );
 }
 
