@@ -412,11 +412,11 @@ impl<'a> Assembler<'a> {
             return Err(err_at(&op_tok, K::InstructionTooLong(count)));
         }
         self.words[start] |= (count as u32) << 16;
-        self.record(&ctx, start, &op_tok)
+        self.record(&ctx, start)
     }
 
     /// Remembers what later instructions need: numeric types, value types, import sets.
-    fn record(&mut self, ctx: &InstCtx<'a>, start: usize, op_tok: &Token<'a>) -> Result<()> {
+    fn record(&mut self, ctx: &InstCtx<'a>, start: usize) -> Result<()> {
         let Some(result) = ctx.result_id else {
             return Ok(());
         };
@@ -462,7 +462,6 @@ impl<'a> Assembler<'a> {
                 self.ext_sets.insert(result, set);
             }
         }
-        let _ = op_tok;
         Ok(())
     }
 
@@ -563,11 +562,9 @@ impl<'a> Assembler<'a> {
                 }));
             }
             OK::LiteralSpecConstantOpInteger => {
-                let inst = grammar::instruction(&format!("Op{}", tok.text))
-                    .filter(|_| !tok.text.starts_with("Op"))
-                    .ok_or_else(|| {
-                        err_at(tok, K::UnknownSpecConstantOpcode(tok.text.to_owned()))
-                    })?;
+                let inst = grammar::instruction(&format!("Op{}", tok.text)).ok_or_else(|| {
+                    err_at(tok, K::UnknownSpecConstantOpcode(tok.text.to_owned()))
+                })?;
                 self.words.push(inst.opcode as u32);
                 for o in inst.operands.iter().rev() {
                     if !matches!(o.kind, OK::IdResult | OK::IdResultType) {

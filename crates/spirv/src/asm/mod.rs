@@ -111,3 +111,58 @@ impl AsmOptions {
 pub fn assemble(text: &str, opts: AsmOptions) -> Result<Vec<u32>, AsmError> {
     assembler::Assembler::new(text, opts).run(text.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_envs_choose_the_version_word() {
+        for (name, minor) in [
+            ("vulkan1.0", 0),
+            ("vulkan1.1", 3),
+            ("vulkan1.1spv1.4", 4),
+            ("vulkan1.2", 5),
+            ("vulkan1.3", 6),
+            ("vulkan1.4", 6),
+            ("spv1.0", 0),
+            ("spv1.5", 5),
+            ("spv1.6", 6),
+        ] {
+            let env = TargetEnv::from_name(name).unwrap();
+            assert_eq!(env.version_word(), 0x0001_0000 | (minor << 8), "{name}");
+        }
+        assert_eq!(TargetEnv::default().version_word(), 0x0001_0600);
+        assert!(TargetEnv::from_name("spv1.7").is_none());
+        assert!(TargetEnv::from_name("vulkan2.0").is_none());
+    }
+
+    #[test]
+    fn header_words() {
+        let words = assemble(
+            "OpCapability Shader",
+            AsmOptions::for_env(TargetEnv::Vulkan1_1),
+        )
+        .unwrap();
+        assert_eq!(
+            words,
+            [
+                0x0723_0203,
+                0x0001_0300,
+                TANGLE_GENERATOR,
+                1,
+                0,
+                0x0002_0011,
+                1
+            ]
+        );
+        let opts = AsmOptions {
+            generator: 0x1234_5678,
+            ..AsmOptions::default()
+        };
+        assert_eq!(
+            assemble("%a = OpTypeVoid", opts).unwrap()[2..4],
+            [0x1234_5678, 2]
+        );
+    }
+}
