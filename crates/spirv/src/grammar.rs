@@ -201,6 +201,17 @@ const EXTRA_ENUMERANTS: &[(OperandKind, &str, u32)] = &[
     (OperandKind::Capability, "ExpectAssumeKHR", 5629),
 ];
 
+/// The value of an `FPEncoding` enumerant (`OpTypeFloat`'s optional operand, newer than the
+/// grammar rspirv carries).
+pub fn fp_encoding(name: &str) -> Option<u32> {
+    match name {
+        "BFloat16KHR" => Some(0),
+        "Float8E4M3EXT" => Some(4214),
+        "Float8E5M2EXT" => Some(4215),
+        _ => None,
+    }
+}
+
 /// Whether `kind` is a value enumeration (one name, one word).
 pub fn is_value_enum(kind: OperandKind) -> bool {
     value_enumerant(kind, "").is_some()

@@ -324,3 +324,16 @@ fn ids_used_but_never_defined_are_accepted() {
     assert_eq!(words[3], 2, "bound");
     assert_eq!(&words[5..], &[0x0003_0005, 1, 0x67]);
 }
+
+#[test]
+fn constants_of_encoded_float_types_are_not_supported() {
+    let text = "%b = OpTypeFloat 16 BFloat16KHR\n%c = OpConstant %b 1.5\n";
+    assert_eq!(at(text, 2, 20), K::UnsupportedFloatEncoding);
+    assert_eq!(
+        at("%b = OpTypeFloat 32 Foo\n", 1, 21),
+        K::UnknownEnumerant {
+            kind: "FPEncoding".into(),
+            name: "Foo".into()
+        }
+    );
+}

@@ -15,8 +15,15 @@ use crate::grammar::{self, ExtInstSet, OperandKind as OK, OperandQuantifier as Q
 /// A scalar numeric type, as declared by `OpTypeInt` / `OpTypeFloat`.
 #[derive(Clone, Copy, Debug)]
 enum NumType {
-    Int { width: u32, signed: bool },
-    Float { width: u32 },
+    Int {
+        width: u32,
+        signed: bool,
+    },
+    Float {
+        width: u32,
+    },
+    /// A float type with an `FPEncoding` (bfloat16, FP8): literals not supported.
+    EncodedFloat,
 }
 
 /// An operand still to read.
@@ -31,6 +38,8 @@ enum Kind {
     Grammar(OK),
     /// The literal of an `OpSwitch` case, as wide as the selector's type.
     SwitchLiteral,
+    /// `OpTypeFloat`'s optional floating-point encoding, newer than rspirv's grammar.
+    FPEncoding,
 }
 
 impl Slot {
@@ -46,6 +55,7 @@ fn kind_name(kind: Kind) -> String {
     match kind {
         Kind::Grammar(k) => format!("{k:?}"),
         Kind::SwitchLiteral => "LiteralInteger (switch case)".to_owned(),
+        Kind::FPEncoding => "FPEncoding".to_owned(),
     }
 }
 
@@ -74,6 +84,12 @@ fn err_at(tok: &Token<'_>, kind: K) -> AsmError {
         column: tok.column,
         kind,
     }
+}
+
+/// `Op` followed by a capital letter: what spirv-as takes for the start of an opcode.
+fn looks_like_opcode(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 3 && b[0] == b'O' && b[1] == b'p' && b[2].is_ascii_uppercase()
 }
 
 fn is_id_name(name: &str) -> bool {
@@ -190,12 +206,16 @@ impl<'a> Assembler<'a> {
         self.tokens.get(self.pos).copied()
     }
 
-    fn next(&mut self) -> Option<Token<'a>> {
+    /// Takes the next word; `(`, `)` and `,` (which the lexer stops at) are refused here.
+    fn next(&mut self) -> Result<Option<Token<'a>>> {
         let t = self.peek();
-        if t.is_some() {
+        if let Some(t) = t {
+            if matches!(t.text, "(" | ")" | ",") {
+                return Err(err_at(&t, K::ReservedPunctuation(t.text.to_owned())));
+            }
             self.pos += 1;
         }
-        t
+        Ok(t)
     }
 
     fn eof_error(&self, kind: K) -> AsmError {
@@ -206,14 +226,16 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    /// Whether the next word begins an instruction (`Op...` or `%id =`); also true at the end.
+    /// Whether the next word begins an instruction, by spirv-as's rule: it starts with `Op`
+    /// and a capital letter, or it is a `%word` followed by `=` and such an opcode word. Also
+    /// true at the end of the text.
     fn at_instruction_start(&self) -> bool {
-        match self.peek() {
+        let word = |i: usize| self.tokens.get(self.pos + i).map(|t| t.text);
+        match word(0) {
             None => true,
-            Some(t) => {
-                t.text.starts_with("Op")
-                    || (t.text.starts_with('%')
-                        && self.tokens.get(self.pos + 1).is_some_and(|n| n.text == "="))
+            Some(w) if looks_like_opcode(w) => true,
+            Some(w) => {
+                w.starts_with('%') && word(1) == Some("=") && word(2).is_some_and(looks_like_opcode)
             }
         }
     }
@@ -265,7 +287,7 @@ impl<'a> Assembler<'a> {
     /// strings and more immediates, up to the next instruction.
     fn context_free_operands(&mut self) -> Result<()> {
         while !self.at_instruction_start() {
-            let Some(tok) = self.next() else { break };
+            let Some(tok) = self.next()? else { break };
             let first = tok.text.as_bytes()[0];
             if first == b'!' {
                 let w = self.immediate(&tok)?;
@@ -289,7 +311,7 @@ impl<'a> Assembler<'a> {
     }
 
     fn instruction(&mut self) -> Result<()> {
-        let Some(first) = self.next() else {
+        let Some(first) = self.next()? else {
             return Ok(());
         };
         if first.text.starts_with('!') {
@@ -298,7 +320,7 @@ impl<'a> Assembler<'a> {
             return self.context_free_operands();
         }
         let (result, op_tok) = if first.text.starts_with('%') {
-            match self.next() {
+            match self.next()? {
                 Some(eq) if eq.text == "=" => {}
                 Some(other) => {
                     return Err(err_at(
@@ -310,7 +332,7 @@ impl<'a> Assembler<'a> {
                     return Err(self.eof_error(K::ExpectedEquals("the end of the input".into())))
                 }
             }
-            match self.next() {
+            match self.next()? {
                 Some(op) if op.text.starts_with("Op") => (Some(first), op),
                 Some(other) => {
                     return Err(err_at(
@@ -368,6 +390,12 @@ impl<'a> Assembler<'a> {
                 quantifier: o.quantifier,
             })
             .collect();
+        if opcode == Op::TypeFloat {
+            expected.push_back(Slot {
+                kind: Kind::FPEncoding,
+                quantifier: Q::ZeroOrOne,
+            });
+        }
         while let Some(slot) = expected.pop_front() {
             if let Kind::Grammar(OK::IdResult) = slot.kind {
                 let r = ctx.result.expect("checked above: the opcode has a result");
@@ -395,7 +423,13 @@ impl<'a> Assembler<'a> {
                     None => self.eof_error(kind),
                 });
             }
-            let tok = self.next().expect("not at the end");
+            let Some(tok) = self.next()? else { break };
+            if slot.quantifier != Q::One && !self.optional_literal_present(slot.kind, &tok, &ctx)? {
+                // As in spirv-as: a word that is no literal of an optional literal operand
+                // means the operand is absent, and the word begins the next instruction.
+                self.pos -= 1;
+                break;
+            }
             if tok.text.starts_with('!') {
                 let w = self.immediate(&tok)?;
                 self.words.push(w);
@@ -444,9 +478,12 @@ impl<'a> Assembler<'a> {
                         },
                     );
                 }
-                Op::TypeFloat if operands.len() >= 2 => {
+                Op::TypeFloat if operands.len() == 2 => {
                     self.num_types
                         .insert(result, NumType::Float { width: operands[1] });
+                }
+                Op::TypeFloat if operands.len() == 3 => {
+                    self.num_types.insert(result, NumType::EncodedFloat);
                 }
                 _ => {}
             }
@@ -487,6 +524,19 @@ impl<'a> Assembler<'a> {
                 self.words.extend(words);
                 return Ok(());
             }
+            Kind::FPEncoding => {
+                let value = grammar::fp_encoding(tok.text).ok_or_else(|| {
+                    err_at(
+                        tok,
+                        K::UnknownEnumerant {
+                            kind: "FPEncoding".into(),
+                            name: tok.text.to_owned(),
+                        },
+                    )
+                })?;
+                self.words.push(value);
+                return Ok(());
+            }
             Kind::Grammar(k) => k,
         };
         match kind {
@@ -497,6 +547,13 @@ impl<'a> Assembler<'a> {
             }
             OK::IdRef | OK::IdMemorySemantics | OK::IdScope => {
                 let id = self.id(tok)?;
+                // As in spirv-as, OpExtInst's set is checked as soon as it is read.
+                if ctx.opcode == Op::ExtInst
+                    && ctx.ids.is_empty()
+                    && !self.ext_sets.contains_key(&id)
+                {
+                    return Err(err_at(tok, K::NotExtInstSet(tok.text[1..].to_owned())));
+                }
                 ctx.ids.push((id, *tok));
                 self.words.push(id);
             }
@@ -528,6 +585,9 @@ impl<'a> Assembler<'a> {
                         .map_err(|e| int_error(tok, e, width, signed))?,
                     Some(NumType::Float { width }) => encode_float(tok.text, width)
                         .ok_or_else(|| bad_literal(tok, &format!("a {width}-bit float")))?,
+                    Some(NumType::EncodedFloat) => {
+                        return Err(err_at(tok, K::UnsupportedFloatEncoding))
+                    }
                     None => {
                         return Err(err_at(
                             tok,
@@ -583,9 +643,10 @@ impl<'a> Assembler<'a> {
                 self.operand(Kind::Grammar(OK::IdRef), tok, ctx, expected)?;
                 expected.push_front(Slot::one(OK::LiteralInteger));
             }
+            // OpPhi's (value, parent) pairs: spirv-as reads them as a plain list of ids and
+            // accepts an odd count (the validator refuses it), so one id per repetition.
             OK::PairIdRefIdRef => {
                 self.operand(Kind::Grammar(OK::IdRef), tok, ctx, expected)?;
-                expected.push_front(Slot::one(OK::IdRef));
             }
             k if grammar::is_bitmask(k) => {
                 let mut mask = 0u32;
@@ -627,6 +688,33 @@ impl<'a> Assembler<'a> {
             },
         }
         Ok(())
+    }
+
+    /// Whether `tok` fills an optional literal operand (a literal integer or string, or an
+    /// `OpSwitch` case literal). spirv-as takes any other word (`1.5`, `abc`, `%x`, a value
+    /// too wide for the type) as the operand's absence, and the word then begins the next
+    /// instruction; a `-` sign on an unsigned literal, or a `!` immediate, still fills it.
+    fn optional_literal_present(
+        &self,
+        kind: Kind,
+        tok: &Token<'_>,
+        ctx: &InstCtx<'a>,
+    ) -> Result<bool> {
+        let word = tok.text;
+        if word.starts_with('!') {
+            return Ok(true);
+        }
+        Ok(match kind {
+            Kind::Grammar(OK::LiteralInteger) => {
+                word.starts_with('-') || encode_int(word, 32, false).is_ok()
+            }
+            Kind::Grammar(OK::LiteralString) => string_words(tok).is_ok(),
+            Kind::Grammar(OK::PairLiteralIntegerIdRef) | Kind::SwitchLiteral => {
+                let (width, signed) = self.switch_selector_type(ctx, tok)?;
+                (!signed && word.starts_with('-')) || encode_int(word, width, signed).is_ok()
+            }
+            _ => true,
+        })
     }
 
     fn switch_selector_type(&self, ctx: &InstCtx<'a>, tok: &Token<'_>) -> Result<(u32, bool)> {

@@ -90,6 +90,11 @@ pub enum AsmErrorKind {
     /// The result type of `OpConstant`/`OpSpecConstant` is not a scalar int or float type.
     #[error("the result type of `{0}` must be a scalar integer or floating-point type")]
     ConstantTypeNotNumeric(String),
+    /// A constant of a float type with an `FPEncoding` (bfloat16, FP8): not supported yet.
+    #[error(
+        "constants of floating-point types with an FPEncoding (bfloat16, FP8) are not supported"
+    )]
+    UnsupportedFloatEncoding,
     /// `OpSwitch`'s selector is not a value of a scalar integer type.
     #[error("the selector of `OpSwitch` must be a value of a scalar integer type")]
     SwitchSelectorNotInteger,
@@ -113,6 +118,9 @@ pub enum AsmErrorKind {
     /// A type id defined twice.
     #[error("`%{0}` already names a type")]
     TypeRedefined(String),
+    /// `(`, `)` or `,` outside a string: spirv-as ends words there and refuses the character.
+    #[error("unexpected `{0}`: expected white space before the next word (`(`, `)` and `,` are only allowed in strings)")]
+    ReservedPunctuation(String),
     /// The text is empty (spirv-as refuses it too; whitespace or comments alone are fine).
     #[error("empty input: expected SPIR-V assembly text")]
     EmptyInput,

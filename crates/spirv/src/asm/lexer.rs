@@ -5,6 +5,10 @@
 //! a backslash keeps the next character (also a quote or a space) in the word. An
 //! unterminated quote runs to the end of the text. `=` is a word of its own only when
 //! surrounded by whitespace.
+//!
+//! spirv-as 2025.5 also ends a word at `(`, `)` and `,` outside quotes, and never reads past
+//! one: whatever comes next is an error at that character. The lexer emits the character as
+//! a one-character word and stops there; the assembler refuses it when it reaches it.
 
 /// One word with its 1-based position (column in bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +41,15 @@ pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
                 advance(b, &mut line, &mut column);
                 i += 1;
             }
+            b'(' | b')' | b',' => {
+                tokens.push(Token {
+                    text: &text[i..i + 1],
+                    line,
+                    column,
+                    end: (line, column.saturating_add(1)),
+                });
+                return (tokens, (line, column));
+            }
             b';' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
                     advance(bytes[i], &mut line, &mut column);
@@ -55,7 +68,9 @@ pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
                         escaping = true;
                     } else if c == b'"' {
                         quoting = !quoting;
-                    } else if !quoting && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';') {
+                    } else if !quoting
+                        && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b',')
+                    {
                         break;
                     }
                     advance(c, &mut line, &mut column);
@@ -102,5 +117,7 @@ mod tests {
         assert_eq!((toks[1].line, toks[1].column, toks[1].end), (2, 3, (2, 5)));
         assert_eq!(end, (3, 1));
         assert_eq!(words("a\\é b"), ["a\\é", "b"]);
+        assert_eq!(words("Shader(x y"), ["Shader", "("]);
+        assert_eq!(words("\"a(b,c)\" d\\,e ,f"), ["\"a(b,c)\"", "d\\,e", ","]);
     }
 }
