@@ -1,6 +1,6 @@
 //! Differential fuzzing against spirv-as: mutations of the hand-written corpus (deterministic
 //! seed) are assembled by us and by spirv-as. Both must accept with the same words (generator
-//! word aside) or both refuse at the same line and column. 400 cases by default (each starts a
+//! word aside) or both refuse at the same line and column. 1,000 cases by default (each starts a
 //! spirv-as process); `TANGLE_ASM_DIFF_CASES` sets another count. A failure is shrunk by
 //! proptest to a small input.
 
@@ -15,7 +15,8 @@ use asm_mutate::{apply, corpus, mutation};
 /// report it at the id (see docs/spirv-asm.md). Such inputs are compared on acceptance only.
 fn malformed_result_id(text: &str, line: u32) -> bool {
     text.lines().nth(line as usize - 1).is_some_and(|l| {
-        let mut words = l.split_whitespace();
+        // The assembler's white space: not Rust's (a vertical tab is part of a word).
+        let mut words = l.split([' ', '\t', '\r']).filter(|w| !w.is_empty());
         matches!((words.next(), words.next()), (Some(id), Some("=")) if id.starts_with('%'))
     })
 }
@@ -54,7 +55,7 @@ fn mutated_corpus_matches_spirv_as() {
     let cases = std::env::var("TANGLE_ASM_DIFF_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
+        .unwrap_or(1000);
     let dir = scratch_dir();
     let (src, out) = (dir.path().join("in.spvasm"), dir.path().join("out.spv"));
     let texts = corpus();
@@ -109,8 +110,15 @@ fn mutated_corpus_matches_spirv_as() {
                         .enumerate()
                         .all(|(i, (x, y))| i == 2 || x == y);
                 if !same {
+                    let at = (0..a.len().max(b.len()))
+                        .find(|&i| i != 2 && a.get(i) != b.get(i))
+                        .unwrap_or(0);
+                    let show =
+                        |w: &[u32]| format!("{:08x?}", &w[at.min(w.len())..(at + 8).min(w.len())]);
                     return Err(TestCaseError::fail(format!(
-                        "words differ\n--- input:\n{text}"
+                        "words differ from word {at}: ours {}, spirv-as {}\n--- input:\n{text}",
+                        show(&a),
+                        show(&b)
                     )));
                 }
             }

@@ -284,6 +284,12 @@ fn spec_constant_op_errors() {
 }
 
 #[test]
+fn import_defined_twice() {
+    let text = "%g = OpExtInstImport \"GLSL.std.450\"\n%g = OpExtInstImport \"OpenCL.std\"\n";
+    assert_eq!(at(text, 2, 22), K::ImportRedefined("g".into()));
+}
+
+#[test]
 fn type_defined_twice() {
     assert_eq!(
         at("%a = OpTypeVoid\n%a = OpTypeBool\n", 2, 16),

@@ -433,6 +433,15 @@ impl<'a> Assembler<'a> {
             if tok.text.starts_with('!') {
                 let w = self.immediate(&tok)?;
                 self.words.push(w);
+                // The grammar is left behind, but a result id not yet written still follows
+                // the immediate (an immediate result type), as in spirv-as.
+                if ctx.result_id.is_none() {
+                    if let Some(r) = ctx.result {
+                        let id = self.id(&r)?;
+                        ctx.result_id = Some(id);
+                        self.words.push(id);
+                    }
+                }
                 self.context_free_operands()?;
                 break;
             }
@@ -496,7 +505,13 @@ impl<'a> Assembler<'a> {
                 let name = string_value(&tok)?;
                 let set = ExtInstSet::from_import_name(&name)
                     .ok_or_else(|| err_at(&tok, K::UnknownExtInstSet(name.clone())))?;
-                self.ext_sets.insert(result, set);
+                if self.ext_sets.insert(result, set).is_some() {
+                    let name = ctx
+                        .result
+                        .map(|r| r.text[1..].to_owned())
+                        .unwrap_or_default();
+                    return Err(err_at(&tok, K::ImportRedefined(name)));
+                }
             }
         }
         Ok(())

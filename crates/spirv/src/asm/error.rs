@@ -115,6 +115,9 @@ pub enum AsmErrorKind {
     /// An `OpSpecConstantOp` opcode name (written without `Op`) that is unknown.
     #[error("unknown opcode `{0}` for OpSpecConstantOp: expected a name such as `IAdd`")]
     UnknownSpecConstantOpcode(String),
+    /// An `OpExtInstImport` result id defined twice.
+    #[error("`%{0}` already names an imported instruction set")]
+    ImportRedefined(String),
     /// A type id defined twice.
     #[error("`%{0}` already names a type")]
     TypeRedefined(String),
