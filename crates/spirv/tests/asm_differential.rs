@@ -1,7 +1,8 @@
 //! Differential fuzzing against spirv-as: mutations of the hand-written corpus (deterministic
 //! seed) are assembled by us and by spirv-as. Both must accept with the same words (generator
 //! word aside) or both refuse at the same line and column. 1,000 cases by default (each starts a
-//! spirv-as process); `TANGLE_ASM_DIFF_CASES` sets another count. A failure is shrunk by
+//! spirv-as process); `TANGLE_ASM_DIFF_CASES` sets another count and `TANGLE_ASM_DIFF_SEED`
+//! (0-255) another seed. A failure is shrunk by
 //! proptest to a small input.
 
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -65,7 +66,11 @@ fn mutated_corpus_matches_spirv_as() {
         max_shrink_iters: 2000,
         ..Config::default()
     };
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[11u8; 32]);
+    let seed = std::env::var("TANGLE_ASM_DIFF_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(11u8);
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]);
     let mut runner = TestRunner::new_with_rng(config, rng);
     let strategy = (
         0..texts.len(),

@@ -302,7 +302,11 @@ impl<'a> Assembler<'a> {
                 let w = encode_int(tok.text, 32, true)
                     .or_else(|_| encode_int(tok.text, 32, false))
                     .ok()
-                    .or_else(|| encode_float(tok.text, 32))
+                    // Floats here are decimal and need a `.` (`1e3` and hex floats are refused).
+                    .or_else(|| {
+                        let decimal = tok.text.contains('.') && !tok.text.contains(['x', 'X']);
+                        decimal.then(|| encode_float(tok.text, 32)).flatten()
+                    })
                     .ok_or_else(|| err_at(&tok, K::BadContextFreeOperand(tok.text.to_owned())))?;
                 self.words.extend(w);
             }
