@@ -8,7 +8,7 @@ use spirv::Op;
 
 use super::error::{AsmError, AsmErrorKind as K};
 use super::lexer::{tokenize, Token};
-use super::literal::{encode_float, encode_int, parse_int, IntError};
+use super::literal::{context_free_float, encode_float, encode_int, parse_int, IntError};
 use super::AsmOptions;
 use crate::grammar::{self, ExtInstSet, OperandKind as OK, OperandQuantifier as Q};
 
@@ -92,6 +92,18 @@ fn looks_like_opcode(word: &str) -> bool {
     b.len() >= 3 && b[0] == b'O' && b[1] == b'p' && b[2].is_ascii_uppercase()
 }
 
+/// The number an id name stands for under `preserve_numeric_ids`: spirv-as reads it like an
+/// integer literal, so `%010` is 8, `%0x10` is 16, and `%08` (bad octal) is a name.
+fn numeric_id(name: &str) -> Option<u32> {
+    if !is_id_name(name) {
+        return None;
+    }
+    let int = parse_int(name)?;
+    int.magnitude
+        .filter(|m| !int.negative && *m <= u64::from(u32::MAX))
+        .map(|m| m as u32)
+}
+
 fn is_id_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
@@ -154,12 +166,8 @@ impl<'a> Assembler<'a> {
         let mut reserved = HashSet::new();
         if opts.preserve_numeric_ids {
             for t in &tokens {
-                if let Some(digits) = t.text.strip_prefix('%') {
-                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                        if let Ok(n) = digits.parse::<u32>() {
-                            reserved.insert(n);
-                        }
-                    }
+                if let Some(n) = t.text.strip_prefix('%').and_then(numeric_id) {
+                    reserved.insert(n);
                 }
             }
         }
@@ -251,9 +259,8 @@ impl<'a> Assembler<'a> {
         if let Some(&id) = self.ids.get(name) {
             return Ok(id);
         }
-        let numeric = if self.opts.preserve_numeric_ids && name.bytes().all(|b| b.is_ascii_digit())
-        {
-            name.parse::<u32>().ok()
+        let numeric = if self.opts.preserve_numeric_ids {
+            numeric_id(name)
         } else {
             None
         };
@@ -288,6 +295,7 @@ impl<'a> Assembler<'a> {
     fn context_free_operands(&mut self) -> Result<()> {
         while !self.at_instruction_start() {
             let Some(tok) = self.next()? else { break };
+
             let first = tok.text.as_bytes()[0];
             if first == b'!' {
                 let w = self.immediate(&tok)?;
@@ -302,11 +310,8 @@ impl<'a> Assembler<'a> {
                 let w = encode_int(tok.text, 32, true)
                     .or_else(|_| encode_int(tok.text, 32, false))
                     .ok()
-                    // Floats here are decimal and need a `.` (`1e3` and hex floats are refused).
-                    .or_else(|| {
-                        let decimal = tok.text.contains('.') && !tok.text.contains(['x', 'X']);
-                        decimal.then(|| encode_float(tok.text, 32)).flatten()
-                    })
+                    // Floats here need a `.` and are read like C's strtof.
+                    .or_else(|| context_free_float(tok.text).map(|w| vec![w]))
                     .ok_or_else(|| err_at(&tok, K::BadContextFreeOperand(tok.text.to_owned())))?;
                 self.words.extend(w);
             }
@@ -400,6 +405,9 @@ impl<'a> Assembler<'a> {
                 quantifier: Q::ZeroOrOne,
             });
         }
+        // Where spirv-as's cursor stops: after the last word read, or at the next word when it
+        // looked ahead for an optional operand. Errors found after the operands point there.
+        let mut stop = op_tok.end;
         while let Some(slot) = expected.pop_front() {
             if let Kind::Grammar(OK::IdResult) = slot.kind {
                 let r = ctx.result.expect("checked above: the opcode has a result");
@@ -410,6 +418,8 @@ impl<'a> Assembler<'a> {
             }
             if self.at_instruction_start() {
                 if slot.quantifier != Q::One {
+                    // spirv-as looked ahead to the next word here (see `stop`).
+                    stop = self.peek().map_or(self.eof, |t| (t.line, t.column));
                     continue;
                 }
                 let kind = K::MissingOperand {
@@ -428,10 +438,12 @@ impl<'a> Assembler<'a> {
                 });
             }
             let Some(tok) = self.next()? else { break };
+            stop = tok.end;
             if slot.quantifier != Q::One && !self.optional_literal_present(slot.kind, &tok, &ctx)? {
                 // As in spirv-as: a word that is no literal of an optional literal operand
                 // means the operand is absent, and the word begins the next instruction.
                 self.pos -= 1;
+                stop = (tok.line, tok.column);
                 break;
             }
             if tok.text.starts_with('!') {
@@ -447,6 +459,7 @@ impl<'a> Assembler<'a> {
                     }
                 }
                 self.context_free_operands()?;
+                stop = self.peek().map_or(self.eof, |t| (t.line, t.column));
                 break;
             }
             if slot.quantifier == Q::ZeroOrMore {
@@ -459,25 +472,24 @@ impl<'a> Assembler<'a> {
             return Err(err_at(&op_tok, K::InstructionTooLong(count)));
         }
         self.words[start] |= (count as u32) << 16;
-        self.record(&ctx, start)
+        self.record(&ctx, start, stop)
     }
 
     /// Remembers what later instructions need: numeric types, value types, import sets.
-    fn record(&mut self, ctx: &InstCtx<'a>, start: usize) -> Result<()> {
+    fn record(&mut self, ctx: &InstCtx<'a>, start: usize, stop: (u32, u32)) -> Result<()> {
         let Some(result) = ctx.result_id else {
             return Ok(());
         };
         let operands = &self.words[start + 1..];
         if reflect::is_type(ctx.opcode) {
             if !self.type_ids.insert(result) {
-                let last = self.tokens[self.pos - 1];
                 let name = ctx
                     .result
                     .map(|r| r.text[1..].to_owned())
                     .unwrap_or_default();
                 return Err(AsmError {
-                    line: last.end.0,
-                    column: last.end.1,
+                    line: stop.0,
+                    column: stop.1,
                     kind: K::TypeRedefined(name),
                 });
             }

@@ -270,6 +270,15 @@ fn f32_to_f16_truncating(v: f32) -> Option<u64> {
     Some(sign | if shift >= 64 { 0 } else { full >> shift })
 }
 
+/// A 32-bit float written after an immediate word: spirv-as takes only words with a `.`
+/// there (so not `1e3` or `0x1p+128`), then reads them like any 32-bit float literal.
+pub(crate) fn context_free_float(word: &str) -> Option<u32> {
+    if !word.contains('.') {
+        return None;
+    }
+    encode_float(word, 32).map(|w| w[0])
+}
+
 /// Encodes a float literal for a float type of `width` bits; `None` when it is not a valid
 /// literal or does not fit.
 pub(crate) fn encode_float(word: &str, width: u32) -> Option<Vec<u32>> {
@@ -344,6 +353,18 @@ mod tests {
 
     fn f(word: &str, width: u32) -> Option<Vec<u32>> {
         encode_float(word, width)
+    }
+
+    #[test]
+    fn context_free_floats() {
+        assert_eq!(context_free_float("1.5"), Some(0x3fc0_0000));
+        assert_eq!(context_free_float("-0x1.8p-149"), Some(0x8000_0001));
+        assert_eq!(context_free_float("0x1.p+128"), Some(0x7f80_0000));
+        assert_eq!(context_free_float("0x1.8P+1"), None);
+        assert_eq!(context_free_float("1e3"), None);
+        assert_eq!(context_free_float("0x1p+128"), None);
+        assert_eq!(context_free_float("3.5e38"), None);
+        assert_eq!(context_free_float("1.5e-50"), Some(0));
     }
 
     #[test]
