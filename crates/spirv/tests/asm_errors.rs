@@ -332,8 +332,8 @@ fn ids_used_but_never_defined_are_accepted() {
 }
 
 #[test]
-fn constants_of_encoded_float_types_are_not_supported() {
-    let text = "%b = OpTypeFloat 16 BFloat16KHR\n%c = OpConstant %b 1.5\n";
+fn constants_of_fp8_types_are_not_supported() {
+    let text = "%b = OpTypeFloat 8 Float8E4M3EXT\n%c = OpConstant %b 1.5\n";
     assert_eq!(at(text, 2, 20), K::UnsupportedFloatEncoding);
     assert_eq!(
         at("%b = OpTypeFloat 32 Foo\n", 1, 21),

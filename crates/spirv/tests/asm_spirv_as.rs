@@ -268,6 +268,12 @@ const SNIPPETS: &[&str] = &[
     "OpCapability !1 0x1.p+128\n",
     "OpCapability !1 0x.8p1\n",
     "OpCapability !1 1.5e-50x\n",
+    "%f = OpTypeFloat 32 !0\n%c = OpConstant %f 1.5\n",
+    "%f = OpTypeFloat 16 !0\n%c = OpConstant %f 1.5\n",
+    "%f = OpTypeFloat 16 BFloat16KHR\n%c = OpConstant %f 1.5\n%d = OpConstant %f 0x1.8p+1\n%e = OpConstant %f 1.00390625\n%g = OpConstant %f 1.01171875\n%h = OpConstant %f -0x1.fep+127\n%i = OpConstant %f 0x1p-133\n%j = OpConstant %f -3.4e38\n",
+    "%f = OpTypeFloat 16 BFloat16KHR\n%c = OpConstant %f 3.5e38\n",
+    "%f = OpTypeInt !32 1\n%c = OpConstant %f -1\n",
+    "%f = OpTypeInt 32 !1\n%c = OpConstant %f -1\n",
     // Immediates.
     "!0x00020011 !1\n",
     "OpCapability !1\n",

@@ -8,7 +8,9 @@ use spirv::Op;
 
 use super::error::{AsmError, AsmErrorKind as K};
 use super::lexer::{tokenize, Token};
-use super::literal::{context_free_float, encode_float, encode_int, parse_int, IntError};
+use super::literal::{
+    context_free_float, encode_bfloat16, encode_float, encode_int, parse_int, IntError,
+};
 use super::AsmOptions;
 use crate::grammar::{self, ExtInstSet, OperandKind as OK, OperandQuantifier as Q};
 
@@ -22,7 +24,9 @@ enum NumType {
     Float {
         width: u32,
     },
-    /// A float type with an `FPEncoding` (bfloat16, FP8): literals not supported.
+    /// `OpTypeFloat` with the `BFloat16KHR` encoding (whatever its declared width).
+    BFloat16,
+    /// A float type with another `FPEncoding` (FP8): literals not supported.
     EncodedFloat,
 }
 
@@ -508,7 +512,12 @@ impl<'a> Assembler<'a> {
                         .insert(result, NumType::Float { width: operands[1] });
                 }
                 Op::TypeFloat if operands.len() == 3 => {
-                    self.num_types.insert(result, NumType::EncodedFloat);
+                    let ty = if operands[2] == 0 {
+                        NumType::BFloat16
+                    } else {
+                        NumType::EncodedFloat
+                    };
+                    self.num_types.insert(result, ty);
                 }
                 _ => {}
             }
@@ -616,6 +625,8 @@ impl<'a> Assembler<'a> {
                         .map_err(|e| int_error(tok, e, width, signed))?,
                     Some(NumType::Float { width }) => encode_float(tok.text, width)
                         .ok_or_else(|| bad_literal(tok, &format!("a {width}-bit float")))?,
+                    Some(NumType::BFloat16) => vec![encode_bfloat16(tok.text)
+                        .ok_or_else(|| bad_literal(tok, "a bfloat16 float"))?],
                     Some(NumType::EncodedFloat) => {
                         return Err(err_at(tok, K::UnsupportedFloatEncoding))
                     }

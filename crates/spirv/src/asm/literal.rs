@@ -270,6 +270,23 @@ fn f32_to_f16_truncating(v: f32) -> Option<u64> {
     Some(sign | if shift >= 64 { 0 } else { full >> shift })
 }
 
+/// Encodes a literal for a bfloat16 type (`OpTypeFloat 16 BFloat16KHR`): hex floats as for
+/// IEEE types, decimals through 32 bits with the low 16 bits dropped (as spirv-as does).
+pub(crate) fn encode_bfloat16(word: &str) -> Option<u32> {
+    let fmt = FloatFormat {
+        mantissa_bits: 7,
+        exponent_bits: 8,
+    };
+    if word.contains(['x', 'X']) {
+        return hex_float_bits(word, fmt).map(|b| b as u32);
+    }
+    if !is_decimal_float(word) {
+        return None;
+    }
+    let v = word.parse::<f32>().ok().filter(|v| v.is_finite())?;
+    Some(v.to_bits() >> 16)
+}
+
 /// A 32-bit float written after an immediate word: spirv-as takes only words with a `.`
 /// there (so not `1e3` or `0x1p+128`), then reads them like any 32-bit float literal.
 pub(crate) fn context_free_float(word: &str) -> Option<u32> {
@@ -353,6 +370,16 @@ mod tests {
 
     fn f(word: &str, width: u32) -> Option<Vec<u32>> {
         encode_float(word, width)
+    }
+
+    #[test]
+    fn bfloat16() {
+        assert_eq!(encode_bfloat16("1.5"), Some(0x3fc0));
+        assert_eq!(encode_bfloat16("0x1.8p+1"), Some(0x4040));
+        assert_eq!(encode_bfloat16("1.00390625"), Some(0x3f80));
+        assert_eq!(encode_bfloat16("1.01171875"), Some(0x3f81));
+        assert_eq!(encode_bfloat16("-2"), Some(0xc000));
+        assert_eq!(encode_bfloat16("1e39"), None);
     }
 
     #[test]
