@@ -138,6 +138,9 @@ fn mutated_corpus_matches_spirv_as() {
                 if theirs != Some((e.line, e.column))
                     && !malformed_result_id(&text, e.line, e.column)
                     && !has_multiline_word(&text)
+                    // spirv-as's position for a bad encoding given as an immediate is not
+                    // meaningful (it points into the middle of the opcode).
+                    && !stderr.contains("Invalid OpTypeFloat encoding")
                 {
                     return Err(TestCaseError::fail(format!(
                         "ours {e}, spirv-as {stderr}\n--- input:\n{text}"

@@ -512,10 +512,20 @@ impl<'a> Assembler<'a> {
                         .insert(result, NumType::Float { width: operands[1] });
                 }
                 Op::TypeFloat if operands.len() == 3 => {
-                    let ty = if operands[2] == 0 {
-                        NumType::BFloat16
-                    } else {
-                        NumType::EncodedFloat
+                    let ty = match operands[2] {
+                        0 => NumType::BFloat16,
+                        4214 | 4215 => NumType::EncodedFloat,
+                        // Only reachable through an immediate (`OpTypeFloat 32 !7`).
+                        other => {
+                            return Err(AsmError {
+                                line: stop.0,
+                                column: stop.1,
+                                kind: K::UnknownEnumerant {
+                                    kind: "FPEncoding".into(),
+                                    name: other.to_string(),
+                                },
+                            })
+                        }
                     };
                     self.num_types.insert(result, ty);
                 }

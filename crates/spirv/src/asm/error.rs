@@ -90,10 +90,8 @@ pub enum AsmErrorKind {
     /// The result type of `OpConstant`/`OpSpecConstant` is not a scalar int or float type.
     #[error("the result type of `{0}` must be a scalar integer or floating-point type")]
     ConstantTypeNotNumeric(String),
-    /// A constant of a float type with an `FPEncoding` (bfloat16, FP8): not supported yet.
-    #[error(
-        "constants of floating-point types with an FPEncoding (bfloat16, FP8) are not supported"
-    )]
+    /// A constant of an FP8 float type (`Float8E4M3EXT`, `Float8E5M2EXT`): not supported yet.
+    #[error("constants of FP8 types (Float8E4M3EXT, Float8E5M2EXT) are not supported")]
     UnsupportedFloatEncoding,
     /// `OpSwitch`'s selector is not a value of a scalar integer type.
     #[error("the selector of `OpSwitch` must be a value of a scalar integer type")]

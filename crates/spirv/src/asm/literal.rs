@@ -57,10 +57,19 @@ pub(crate) enum IntError {
 /// narrower signed values are sign-extended to 32 bits, unsigned ones zero-extended.
 pub(crate) fn encode_int(word: &str, width: u32, signed: bool) -> Result<Vec<u32>, IntError> {
     let int = parse_int(word).ok_or(IntError::Syntax)?;
-    if width == 0 || width > 64 {
+    if width > 64 {
         return Err(IntError::OutOfRange);
     }
     let mag = int.magnitude.ok_or(IntError::OutOfRange)?;
+    if width == 0 {
+        // spirv-as's ranges for a zero-width type: 0, and -1 when signed.
+        return match (signed, int.negative, mag) {
+            (_, _, 0) => Ok(vec![0]),
+            (false, true, _) => Err(IntError::NegativeUnsigned),
+            (true, true, 1) => Ok(vec![u32::MAX]),
+            _ => Err(IntError::OutOfRange),
+        };
+    }
     let max_unsigned: u64 = if width == 64 {
         u64::MAX
     } else {
@@ -87,14 +96,16 @@ pub(crate) fn encode_int(word: &str, width: u32, signed: bool) -> Result<Vec<u32
         }
         mag
     };
-    Ok(if width <= 32 {
-        let mut w = bits as u32;
-        if signed && width < 32 && bits & half != 0 {
-            w |= !((1u32 << width) - 1);
-        }
-        vec![w]
+    // Signed values are sign-extended to the words they fill (to 64 bits for 33..64).
+    let extended = if signed && bits & half != 0 {
+        bits | !max_unsigned
     } else {
-        vec![bits as u32, (bits >> 32) as u32]
+        bits
+    };
+    Ok(if width <= 32 {
+        vec![extended as u32]
+    } else {
+        vec![extended as u32, (extended >> 32) as u32]
     })
 }
 
