@@ -318,6 +318,52 @@ const SNIPPETS: &[&str] = &[
     "%x = OpLoad %t %p !2 4\n",
     "%x = OpLoad %t %p Aligned !4 5\n",
     "OpMemoryModel Logical !5 3\n",
+    // The grammar of rspirv 0.13 / spirv 0.4 against spirv-as 2025.5. Opcode aliases, which
+    // rspirv's table no longer lists.
+    "OpDecorateStringGOOGLE %a UserSemantic \"x\"\n%r = OpSDotKHR %t %a %b\n",
+    "OpLoopMerge %a %b InitiationIntervalINTEL 3\nOpLoopMerge %a %b MaxConcurrencyALTERA 4\n",
+    "%a = OpTypeTaskSequenceINTEL\n%b = OpTypeTaskSequenceALTERA\n",
+    "%a = OpTypeCooperativeVectorNV %b %c\n%r = OpGroupNonUniformPartitionNV %t %v\n",
+    // Newer than spirv-as: refused, as by spirv-as.
+    "%a = OpTypeVectorIdEXT %b %c\n",
+    "%r = OpGroupNonUniformPartitionEXT %t %v\n",
+    "%a = OpTypeBufferEXT StorageBuffer\n",
+    "OpCapability LongVectorEXT\n",
+    "OpDecorate %a ArrayStrideIdEXT %b\n",
+    "OpDecorate %a BuiltIn SamplerHeapEXT\n",
+    "%r = OpGroupIAdd %t %s PartitionedReduceEXT %v\n",
+    // Gone from the grammar, and unknown to spirv-as.
+    "OpInitializeNodePayloadsAMDX %a %b %c %d\n",
+    // Operands that the newer grammar corrected.
+    "%a = OpAsmTargetINTEL \"x\"\n%r = OpFPGARegINTEL %t %a\n",
+    "%r = OpFixedSqrtINTEL %t %a 1 2 3 4 5\n",
+    "%r = OpArbitraryFloatPowNINTEL %t %a 1 %b 1 2 3 4 5\n",
+    // Enumerant parameters from the grammar.
+    "OpDecorate %a BankBitsINTEL 1 2 3\nOpDecorate %a BankBitsINTEL 1\nOpNop\n",
+    "OpDecorate %a BankBitsINTEL\nOpNop\n",
+    "OpDecorate %a FPMaxErrorDecorationINTEL 1.5\nOpDecorate %a FPMaxErrorDecorationINTEL 1\n",
+    "OpDecorate %a PayloadNodeNameAMDX %b\n",
+    "OpDecorate %a PayloadNodeNameAMDX \"x\"\n",
+    "OpDecorate %a StridesizeINTEL 1\nOpDecorate %a WordsizeINTEL 2\n",
+    "OpExecutionMode %f FPFastMathDefault %a %b\nOpExecutionMode %f TileShadingRateQCOM 1 2 3\n",
+    "OpExecutionMode %f NamedMaximumRegistersINTEL AutoINTEL\nOpExecutionMode %f MaximumRegistersIdINTEL %a\n",
+    // Masks the older grammar lacked.
+    "%r = OpCooperativeMatrixReduceNV %t %m Row|2x2 %f\n",
+    "%r = OpCooperativeMatrixReduceNV %t %m None %f\n",
+    "%r = OpTensorReadARM %t %a %b OutOfBoundsValueARM|MakeElementVisibleARM %x %y\n",
+    "%r = OpTensorReadARM %t %a %b NoneARM\n",
+    "%r = OpCooperativeMatrixLoadTensorNV %t %p %o %tl Aligned 4 TensorView|DecodeFunc %x %y\n",
+    // A required MemoryAccess is one name for spirv-as, not a `|` list.
+    "%r = OpCooperativeMatrixLoadTensorNV %t %p %o %tl Aligned|Volatile 4 TensorView %x\n",
+    "OpCooperativeMatrixStoreTensorNV %p %o %tl Volatile|Nontemporal TensorView %x\n",
+    "%r = OpRawAccessChainNV %t %a %b %c %d RobustnessPerElementNV\n",
+    "%r = OpSubgroupMatrixMultiplyAccumulateINTEL %t %a %b %c %d MatrixATF32INTEL|MatrixBPackedBFloat16INTEL\n",
+    // Which opcodes declare a type.
+    "%a = OpTypeVoid\n%a = OpTypeBufferSurfaceINTEL ReadOnly\n",
+    "%a = OpTypeVoid\n%a = OpTypeHitObjectEXT\n",
+    // `Dim` as the grammar spells it.
+    "%t = OpTypeFloat 32\n%i = OpTypeImage %t 2D 0 0 0 1 Unknown\n%j = OpTypeImage %t SubpassData 0 0 0 2 Unknown\n%k = OpTypeImage %t Cube 0 0 0 1 Rgba8 ReadOnly\n",
+    "%t = OpTypeFloat 32\n%i = OpTypeImage %t Dim2D 0 0 0 1 Unknown\n",
 ];
 
 /// `Ok(words)` or `Err((line, column))` from spirv-as's `error: L: C: ...` line.
@@ -407,6 +453,288 @@ fn snippets_match_spirv_as_words_and_error_positions() {
             }
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A word for an operand of `kind` in [`every_opcode_matches_spirv_as`], with the
+/// parameters of the enumerant it names. Ids are numbered by `next_id`.
+fn sample_operand(
+    kind: rspirv::grammar::OperandKind,
+    next_id: &mut impl FnMut() -> String,
+) -> String {
+    use rspirv::grammar::OperandKind as K;
+    match kind {
+        K::IdResultType => "%int".to_owned(),
+        K::IdRef | K::IdScope | K::IdMemorySemantics => next_id(),
+        K::LiteralInteger => "1".to_owned(),
+        K::LiteralString => "\"s\"".to_owned(),
+        K::LiteralFloat => "1.5".to_owned(),
+        K::LiteralContextDependentNumber => "5".to_owned(),
+        K::LiteralExtInstInteger => "FAbs".to_owned(),
+        K::LiteralSpecConstantOpInteger => "IAdd".to_owned(),
+        K::PairLiteralIntegerIdRef => format!("3 {}", next_id()),
+        K::PairIdRefLiteralInteger => format!("{} 3", next_id()),
+        K::PairIdRefIdRef => format!("{} {}", next_id(), next_id()),
+        K::SourceLanguage => "GLSL".to_owned(),
+        K::ExecutionModel => "GLCompute".to_owned(),
+        K::AddressingModel => "Logical".to_owned(),
+        K::MemoryModel => "GLSL450".to_owned(),
+        K::ExecutionMode => "LocalSize 1 2 3".to_owned(),
+        K::StorageClass => "Function".to_owned(),
+        K::Dim => "2D".to_owned(),
+        K::SamplerAddressingMode => "Clamp".to_owned(),
+        K::SamplerFilterMode => "Linear".to_owned(),
+        K::ImageFormat => "Rgba8".to_owned(),
+        K::AccessQualifier => "ReadWrite".to_owned(),
+        K::Decoration => "SpecId 7".to_owned(),
+        K::Capability => "Shader".to_owned(),
+        K::GroupOperation => "InclusiveScan".to_owned(),
+        K::PackedVectorFormat => "PackedVectorFormat4x8Bit".to_owned(),
+        K::FPEncoding => "BFloat16KHR".to_owned(),
+        K::ImageOperands => format!("Bias|ConstOffset {} {}", next_id(), next_id()),
+        K::MemoryAccess => "Aligned 4".to_owned(),
+        K::LoopControl => "Unroll|DependencyLength 2".to_owned(),
+        K::SelectionControl => "Flatten".to_owned(),
+        K::FunctionControl => "Inline|Pure".to_owned(),
+        K::CooperativeMatrixOperands => "MatrixASignedComponentsKHR".to_owned(),
+        K::CooperativeMatrixReduce => "Row|2x2".to_owned(),
+        K::MatrixMultiplyAccumulateOperands => "MatrixATF32INTEL".to_owned(),
+        K::RawAccessChainOperands => "RobustnessPerElementNV".to_owned(),
+        K::TensorAddressingOperands => format!("TensorView {}", next_id()),
+        K::TensorOperands => format!("OutOfBoundsValueARM {}", next_id()),
+        // Parameters of enumerants.
+        K::BuiltIn => "WorkgroupId".to_owned(),
+        K::FunctionParameterAttribute => "NoAlias".to_owned(),
+        K::FPRoundingMode => "RTZ".to_owned(),
+        K::FPFastMathMode => "NotNaN|Fast".to_owned(),
+        K::LinkageType => "Export".to_owned(),
+        K::FPDenormMode => "FlushToZero".to_owned(),
+        K::FPOperationMode => "ALT".to_owned(),
+        K::InitializationModeQualifier => "InitOnDeviceResetINTEL".to_owned(),
+        K::HostAccessQualifier => "ReadINTEL".to_owned(),
+        K::LoadCacheControl => "CachedINTEL".to_owned(),
+        K::StoreCacheControl => "WriteBackINTEL".to_owned(),
+        K::NamedMaximumNumberOfRegisters => "AutoINTEL".to_owned(),
+        other => panic!("no sample operand for {other:?}: add one"),
+    }
+}
+
+/// Every opcode of rspirv's grammar, under every name (aliases included), written once with
+/// its required operands only and once with every operand (one of a repeated one): we and
+/// spirv-as write the same words, or both refuse at the same place. This covers the operand
+/// lists, enumerant and mask names and enumerant parameters of the whole grammar.
+#[test]
+fn every_opcode_matches_spirv_as() {
+    use rspirv::grammar::{OperandKind as K, OperandQuantifier as Q};
+    let Some(tool) = require(Tool::SpirvAs, "every_opcode_matches_spirv_as") else {
+        return;
+    };
+    // An integer type and value, and an imported set for OpExtInst.
+    const PRELUDE: &str =
+        "%int = OpTypeInt 32 1\n%sel = OpUndef %int\n%set = OpExtInstImport \"GLSL.std.450\"\n";
+    let dir = scratch_dir();
+    let mut names: Vec<String> = rspirv::grammar::INSTRUCTION_TABLE
+        .iter()
+        .map(|i| i.opname.to_owned())
+        .collect();
+    names.extend(
+        [
+            "SDotKHR",
+            "DecorateStringGOOGLE",
+            "ReportIntersectionNV",
+            "TypeCooperativeVectorNV",
+            "GroupNonUniformPartitionNV",
+            "TypeTaskSequenceINTEL",
+            "FixedSqrtINTEL",
+            "DemoteToHelperInvocationEXT",
+        ]
+        .map(str::to_owned),
+    );
+    let (mut failures, mut compared, mut accepted) = (Vec::new(), 0, 0);
+    for name in &names {
+        let inst = rspirv::grammar::INSTRUCTION_TABLE
+            .iter()
+            .find(|i| i.opname == name.as_str())
+            .or_else(|| tangle_spirv::grammar::instruction(&format!("Op{name}")))
+            .expect("an alias of a known opcode");
+        for full in [false, true] {
+            let mut n = 0;
+            let mut next_id = || {
+                n += 1;
+                // The first id of OpSwitch is its selector, of OpExtInst its set.
+                match (n, name.as_str()) {
+                    (1, "Switch") => "%sel".to_owned(),
+                    (1, n) if n.starts_with("ExtInst") && n != "ExtInstImport" => "%set".to_owned(),
+                    _ => format!("%x{n}"),
+                }
+            };
+            let mut words = Vec::new();
+            let mut result = false;
+            for o in inst.operands {
+                if o.kind == K::IdResult {
+                    result = true;
+                } else if o.quantifier == Q::One || full {
+                    words.push(sample_operand(o.kind, &mut next_id));
+                }
+            }
+            let text = format!(
+                "{PRELUDE}{}Op{name} {}\n",
+                if result { "%res = " } else { "" },
+                words.join(" ")
+            );
+            let ours = assemble(&text, AsmOptions::default());
+            let theirs = spirv_as(&tool, dir.path(), &text, false);
+            compared += 1;
+            accepted += usize::from(ours.is_ok());
+            let verdict = match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => (a[3..] != b[3..]).then(|| {
+                    format!(
+                        "words differ:\n ours   {:08x?}\n theirs {:08x?}",
+                        &a[5..],
+                        &b[5..]
+                    )
+                }),
+                (Err(e), Err((line, col, _))) => ((e.line, e.column) != (*line, *col)).then(|| {
+                    format!(
+                        "ours at {}:{} ({e}), spirv-as at {line}:{col}",
+                        e.line, e.column
+                    )
+                }),
+                (Ok(_), Err((_, _, msg))) => Some(format!("we accept, spirv-as rejects: {msg}")),
+                (Err(e), Ok(_)) => Some(format!("we reject ({e}), spirv-as accepts")),
+            };
+            if let Some(v) = verdict {
+                failures.push(format!("{text:?}: {v}"));
+            }
+        }
+    }
+    // Most texts must assemble, or the sweep compares little but error positions.
+    assert!(
+        compared > 1700 && accepted > 1700,
+        "{accepted} of {compared} texts accepted"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Every enumerant of the kinds below (by the `spirv` crate's name for it), with the
+/// parameters the grammar gives it: we and spirv-as write the same words, or both refuse at
+/// the same place.
+#[test]
+fn every_enumerant_matches_spirv_as() {
+    use rspirv::grammar::OperandKind as K;
+    use spirv as s;
+    let Some(tool) = require(Tool::SpirvAs, "every_enumerant_matches_spirv_as") else {
+        return;
+    };
+    fn names<T: std::fmt::Debug>(from_u32: fn(u32) -> Option<T>) -> Vec<(String, u32)> {
+        (0..=0xFFFF)
+            .filter_map(|v| from_u32(v).map(|e| (format!("{e:?}"), v)))
+            .collect()
+    }
+    let kinds = [
+        (
+            K::ExecutionMode,
+            "OpExecutionMode %f {}",
+            names(s::ExecutionMode::from_u32),
+        ),
+        (
+            K::Decoration,
+            "OpDecorate %x {}",
+            names(s::Decoration::from_u32),
+        ),
+        (
+            K::Capability,
+            "OpCapability {}",
+            names(s::Capability::from_u32),
+        ),
+        (
+            K::BuiltIn,
+            "OpDecorate %x BuiltIn {}",
+            names(s::BuiltIn::from_u32),
+        ),
+        (
+            K::StorageClass,
+            "%p = OpTypePointer {} %int",
+            names(s::StorageClass::from_u32),
+        ),
+        (
+            K::ExecutionModel,
+            "OpEntryPoint {} %f \"m\"",
+            names(s::ExecutionModel::from_u32),
+        ),
+        (
+            K::GroupOperation,
+            "%r = OpGroupIAdd %int %s {} %v",
+            names(s::GroupOperation::from_u32),
+        ),
+        (
+            K::ImageFormat,
+            "%i = OpTypeImage %int 2D 0 0 0 2 {}",
+            names(s::ImageFormat::from_u32),
+        ),
+        (
+            K::SourceLanguage,
+            "OpSource {} 100",
+            names(s::SourceLanguage::from_u32),
+        ),
+    ];
+    let dir = scratch_dir();
+    let (mut failures, mut compared, mut accepted) = (Vec::new(), 0, 0);
+    for (kind, context, enumerants) in &kinds {
+        for (name, value) in enumerants {
+            let mut n = 0;
+            let mut next_id = || {
+                n += 1;
+                format!("%y{n}")
+            };
+            let mut words = vec![name.clone()];
+            for (k, _) in tangle_spirv::grammar::enumerant_parameters(*kind, *value) {
+                words.push(sample_operand(k, &mut next_id));
+            }
+            let text = format!(
+                "%int = OpTypeInt 32 1\n{}\n",
+                context.replace("{}", &words.join(" "))
+            );
+            let ours = assemble(&text, AsmOptions::default());
+            let theirs = spirv_as(&tool, dir.path(), &text, false);
+            compared += 1;
+            accepted += usize::from(ours.is_ok());
+            let verdict = match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => (a[3..] != b[3..]).then(|| {
+                    format!(
+                        "words differ:\n ours   {:08x?}\n theirs {:08x?}",
+                        &a[5..],
+                        &b[5..]
+                    )
+                }),
+                (Err(e), Err((line, col, _))) => ((e.line, e.column) != (*line, *col)).then(|| {
+                    format!(
+                        "ours at {}:{} ({e}), spirv-as at {line}:{col}",
+                        e.line, e.column
+                    )
+                }),
+                (Ok(_), Err((_, _, msg))) => Some(format!("we accept, spirv-as rejects: {msg}")),
+                (Err(e), Ok(_)) => Some(format!("we reject ({e}), spirv-as accepts")),
+            };
+            if let Some(v) = verdict {
+                failures.push(format!("{text:?}: {v}"));
+            }
+        }
+    }
+    assert!(
+        compared > 700 && accepted > 700,
+        "{accepted} of {compared} texts accepted"
+    );
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use rspirv::grammar::reflect;
 use spirv::Op;
 
 use super::error::{AsmError, AsmErrorKind as K};
@@ -42,15 +41,17 @@ enum Kind {
     Grammar(OK),
     /// The literal of an `OpSwitch` case, as wide as the selector's type.
     SwitchLiteral,
-    /// `OpTypeFloat`'s optional floating-point encoding, newer than rspirv's grammar.
-    FPEncoding,
 }
 
 impl Slot {
     fn one(kind: OK) -> Self {
+        Self::grammar(kind, Q::One)
+    }
+
+    fn grammar(kind: OK, quantifier: Q) -> Self {
         Self {
             kind: Kind::Grammar(kind),
-            quantifier: Q::One,
+            quantifier,
         }
     }
 }
@@ -59,7 +60,6 @@ fn kind_name(kind: Kind) -> String {
     match kind {
         Kind::Grammar(k) => format!("{k:?}"),
         Kind::SwitchLiteral => "LiteralInteger (switch case)".to_owned(),
-        Kind::FPEncoding => "FPEncoding".to_owned(),
     }
 }
 
@@ -398,17 +398,8 @@ impl<'a> Assembler<'a> {
         let mut expected: VecDeque<Slot> = inst
             .operands
             .iter()
-            .map(|o| Slot {
-                kind: Kind::Grammar(o.kind),
-                quantifier: o.quantifier,
-            })
+            .map(|o| Slot::grammar(o.kind, o.quantifier))
             .collect();
-        if opcode == Op::TypeFloat {
-            expected.push_back(Slot {
-                kind: Kind::FPEncoding,
-                quantifier: Q::ZeroOrOne,
-            });
-        }
         // Where spirv-as's cursor stops: after the last word read, or at the next word when it
         // looked ahead for an optional operand. Errors found after the operands point there.
         let mut stop = op_tok.end;
@@ -469,6 +460,21 @@ impl<'a> Assembler<'a> {
             if slot.quantifier == Q::ZeroOrMore {
                 expected.push_front(slot);
             }
+            // spirv-as reads a required MemoryAccess operand (that of
+            // OpCooperativeMatrixLoadTensorNV and OpCooperativeMatrixStoreTensorNV) as a
+            // single name: `|` is not split there.
+            if matches!(slot.kind, Kind::Grammar(OK::MemoryAccess))
+                && slot.quantifier == Q::One
+                && tok.text.contains('|')
+            {
+                return Err(err_at(
+                    &tok,
+                    K::UnknownEnumerant {
+                        kind: "MemoryAccess".into(),
+                        name: tok.text.to_owned(),
+                    },
+                ));
+            }
             self.operand(slot.kind, &tok, &mut ctx, &mut expected)?;
         }
         let count = self.words.len() - start;
@@ -485,7 +491,7 @@ impl<'a> Assembler<'a> {
             return Ok(());
         };
         let operands = &self.words[start + 1..];
-        if reflect::is_type(ctx.opcode) {
+        if grammar::declares_type(ctx.opcode) {
             if !self.type_ids.insert(result) {
                 let name = ctx
                     .result
@@ -512,17 +518,17 @@ impl<'a> Assembler<'a> {
                         .insert(result, NumType::Float { width: operands[1] });
                 }
                 Op::TypeFloat if operands.len() == 3 => {
-                    let ty = match operands[2] {
-                        0 => NumType::BFloat16,
-                        4214 | 4215 => NumType::EncodedFloat,
+                    let ty = match spirv::FPEncoding::from_u32(operands[2]) {
+                        Some(spirv::FPEncoding::BFloat16KHR) => NumType::BFloat16,
+                        Some(_) => NumType::EncodedFloat,
                         // Only reachable through an immediate (`OpTypeFloat 32 !7`).
-                        other => {
+                        None => {
                             return Err(AsmError {
                                 line: stop.0,
                                 column: stop.1,
                                 kind: K::UnknownEnumerant {
                                     kind: "FPEncoding".into(),
-                                    name: other.to_string(),
+                                    name: operands[2].to_string(),
                                 },
                             })
                         }
@@ -572,19 +578,6 @@ impl<'a> Assembler<'a> {
                 let words = encode_int(tok.text, width, signed)
                     .map_err(|e| int_error(tok, e, width, signed))?;
                 self.words.extend(words);
-                return Ok(());
-            }
-            Kind::FPEncoding => {
-                let value = grammar::fp_encoding(tok.text).ok_or_else(|| {
-                    err_at(
-                        tok,
-                        K::UnknownEnumerant {
-                            kind: "FPEncoding".into(),
-                            name: tok.text.to_owned(),
-                        },
-                    )
-                })?;
-                self.words.push(value);
                 return Ok(());
             }
             Kind::Grammar(k) => k,
@@ -668,10 +661,11 @@ impl<'a> Assembler<'a> {
                 })?;
                 self.words.push(ext.opcode);
                 expected.clear();
-                expected.extend(ext.operands.iter().map(|&(kind, quantifier)| Slot {
-                    kind: Kind::Grammar(kind),
-                    quantifier,
-                }));
+                expected.extend(
+                    ext.operands
+                        .iter()
+                        .map(|&(kind, quantifier)| Slot::grammar(kind, quantifier)),
+                );
             }
             OK::LiteralSpecConstantOpInteger => {
                 let inst = grammar::instruction(&format!("Op{}", tok.text)).ok_or_else(|| {
@@ -680,10 +674,7 @@ impl<'a> Assembler<'a> {
                 self.words.push(inst.opcode as u32);
                 for o in inst.operands.iter().rev() {
                     if !matches!(o.kind, OK::IdResult | OK::IdResultType) {
-                        expected.push_front(Slot {
-                            kind: Kind::Grammar(o.kind),
-                            quantifier: o.quantifier,
-                        });
+                        expected.push_front(Slot::grammar(o.kind, o.quantifier));
                     }
                 }
             }
@@ -716,16 +707,16 @@ impl<'a> Assembler<'a> {
                 }
                 self.words.push(mask);
                 for bit in (0..32).rev().map(|b| 1u32 << b).filter(|b| mask & b != 0) {
-                    for p in grammar::enumerant_parameters(k, bit).iter().rev() {
-                        expected.push_front(Slot::one(*p));
+                    for &(p, q) in grammar::enumerant_parameters(k, bit).iter().rev() {
+                        expected.push_front(Slot::grammar(p, q));
                     }
                 }
             }
             k => match grammar::value_enumerant(k, tok.text) {
                 Some(Some(v)) => {
                     self.words.push(v);
-                    for p in grammar::enumerant_parameters(k, v).iter().rev() {
-                        expected.push_front(Slot::one(*p));
+                    for &(p, q) in grammar::enumerant_parameters(k, v).iter().rev() {
+                        expected.push_front(Slot::grammar(p, q));
                     }
                 }
                 _ => {
