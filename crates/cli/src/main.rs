@@ -4,11 +4,21 @@
 //! the module is invalid; 2 the input could not be read or parsed, or the command line is
 //! wrong (clap's own usage errors already exit with 2).
 
+mod input;
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use input::{InputKind, ReadOptions};
+
+mod asm;
+mod disasm;
+
+/// Exit status: a check failed or the module is invalid.
+const EXIT_INVALID: u8 = 1;
 /// Exit status: the input could not be read or parsed, or the command line is wrong.
 const EXIT_USAGE: u8 = 2;
 
@@ -24,17 +34,55 @@ struct Cli {
     command: Command,
 }
 
+/// How to read an input shader.
+#[derive(Args, Debug)]
+struct InputArgs {
+    /// The shader to read (.spv, .spvasm, .comp/.glsl, .tir), or - for stdin.
+    input: PathBuf,
+    /// The input's form, when the file name does not say it.
+    #[arg(long, value_enum)]
+    kind: Option<InputKind>,
+    /// Vulkan target environment for GLSL and SPIR-V assembly input.
+    #[arg(long, default_value = "vulkan1.1")]
+    target_env: String,
+}
+
+impl InputArgs {
+    fn options(&self) -> ReadOptions {
+        ReadOptions {
+            kind: self.kind,
+            target_env: self.target_env.clone(),
+        }
+    }
+}
+
+/// What `tangle ir` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    /// tangle's IR text.
+    Ir,
+    /// A SPIR-V binary module.
+    Spirv,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print a shader's tangle IR (input: .spv, .spvasm, .comp/.glsl, or - for stdin).
+    /// Print a shader's tangle IR, or write it back as SPIR-V.
     Ir {
-        /// The shader to read.
-        input: PathBuf,
+        #[command(flatten)]
+        input: InputArgs,
+        /// What to write.
+        #[arg(long, value_enum, default_value = "ir")]
+        emit: Emit,
+        /// Where to write it (default: stdout; SPIR-V needs a file).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
     },
-    /// Check a shader against the IR and SPIR-V maximal-reconvergence rules.
+    /// Check a shader against the IR and SPIR-V maximal-reconvergence rules; print every
+    /// problem, exit 1 if there is one.
     Validate {
-        /// The shader to read.
-        input: PathBuf,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Run an AmberScript file or a shader on the reference interpreter.
     Run {
@@ -48,6 +96,9 @@ enum Command {
         /// Target architecture, e.g. sm_75 (required for raw words).
         #[arg(long)]
         arch: Option<String>,
+        /// Print each instruction's control-code annotation, e.g. [B------:R-:W0:Y:S04].
+        #[arg(long)]
+        control: bool,
     },
     /// Assemble SASS text to raw 128-bit words.
     Asm {
@@ -62,21 +113,90 @@ enum Command {
     },
 }
 
-impl Command {
-    fn name(&self) -> &'static str {
-        match self {
-            Command::Ir { .. } => "ir",
-            Command::Validate { .. } => "validate",
-            Command::Run { .. } => "run",
-            Command::Disasm { .. } => "disasm",
-            Command::Asm { .. } => "asm",
-        }
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Ir {
+            input,
+            emit,
+            output,
+        } => ir(&input, emit, output),
+        Command::Validate { input } => validate(&input),
+        Command::Run { .. } => not_yet("run"),
+        Command::Disasm {
+            input,
+            arch,
+            control,
+        } => disasm::run(&input, arch.as_deref(), control),
+        Command::Asm {
+            input,
+            arch,
+            output,
+        } => asm::run(&input, &arch, &output),
     }
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    // Every subcommand is still open in the issue tracker: say so and fail, never pretend.
-    eprintln!("tangle {}: not implemented yet", cli.command.name());
+/// Prints `msg` and returns the usage/input exit status.
+fn fail(msg: String) -> ExitCode {
+    eprintln!("tangle: {msg}");
     ExitCode::from(EXIT_USAGE)
+}
+
+/// Subcommands whose issue is still open say so and fail; never a pretend success.
+fn not_yet(name: &str) -> ExitCode {
+    eprintln!("tangle {name}: not implemented yet");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>) -> ExitCode {
+    let module = match input::load(&input.input, &input.options()) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let bytes = match emit {
+        Emit::Ir => tangle_ir::text::print(&module).into_bytes(),
+        Emit::Spirv => {
+            if output.is_none() {
+                eprintln!("error: --emit spirv needs -o <file>");
+                return ExitCode::from(EXIT_USAGE);
+            }
+            tangle_spirv::writer::write(&module)
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        }
+    };
+    let written = match &output {
+        Some(path) => std::fs::write(path, &bytes),
+        None => std::io::stdout().write_all(&bytes),
+    };
+    if let Err(e) = written {
+        eprintln!("error: cannot write output: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    ExitCode::SUCCESS
+}
+
+fn validate(input: &InputArgs) -> ExitCode {
+    let module = match input::load(&input.input, &input.options()) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match tangle_ir::verify::verify(&module) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(errors) => {
+            let name = input.input.display();
+            for e in &errors.0 {
+                eprintln!("{name}: error: {e}");
+            }
+            eprintln!("{name}: {} error(s)", errors.0.len());
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
 }

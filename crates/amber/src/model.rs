@@ -1,0 +1,732 @@
+//! The data model a parsed script produces: shaders, buffers (with their memory layout and
+//! initial bytes), pipelines and the ordered command list.
+
+use crate::error::Pos;
+use std::fmt;
+
+/// A scalar component type, as AmberScript spells it (`int8` ... `uint64`, `float`, `double`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `int8`
+    I8,
+    /// `int16`
+    I16,
+    /// `int32`
+    I32,
+    /// `int64`
+    I64,
+    /// `uint8`
+    U8,
+    /// `uint16`
+    U16,
+    /// `uint32`
+    U32,
+    /// `uint64`
+    U64,
+    /// `float` (32-bit IEEE)
+    F32,
+    /// `double` (64-bit IEEE)
+    F64,
+}
+
+impl Scalar {
+    /// Parses an AmberScript scalar type name.
+    pub fn from_name(s: &str) -> Option<Scalar> {
+        Some(match s {
+            "int8" => Scalar::I8,
+            "int16" => Scalar::I16,
+            "int32" => Scalar::I32,
+            "int64" => Scalar::I64,
+            "uint8" => Scalar::U8,
+            "uint16" => Scalar::U16,
+            "uint32" => Scalar::U32,
+            "uint64" => Scalar::U64,
+            "float" => Scalar::F32,
+            "double" => Scalar::F64,
+            _ => return None,
+        })
+    }
+
+    /// The AmberScript name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::I8 => "int8",
+            Scalar::I16 => "int16",
+            Scalar::I32 => "int32",
+            Scalar::I64 => "int64",
+            Scalar::U8 => "uint8",
+            Scalar::U16 => "uint16",
+            Scalar::U32 => "uint32",
+            Scalar::U64 => "uint64",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size(self) -> usize {
+        match self {
+            Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
+        }
+    }
+
+    /// `float` or `double`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    /// A signed integer type.
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+
+    fn bits(self) -> u32 {
+        self.size() as u32 * 8
+    }
+
+    fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+
+    /// Encodes a literal as this type's bit pattern (in the low bytes of the `u64`).
+    ///
+    /// Integers must lie in `[signed min, unsigned max]` of the width, so `-1` and
+    /// `0xffffffff` are both accepted for `int32` and `uint32` alike (amber casts). A
+    /// decimal integer for a float type is that number; a hex literal for a float type is
+    /// the raw bit pattern. A fractional literal for an integer type is refused.
+    pub fn encode(self, lit: Literal) -> Option<u64> {
+        match (self.is_float(), lit) {
+            (false, Literal::Int(v)) => {
+                let lo = -(1i128 << (self.bits() - 1));
+                let hi = (1i128 << self.bits()) - 1;
+                (lo..=hi).contains(&v).then_some((v as u64) & self.mask())
+            }
+            (false, Literal::Hex(v)) => (v & !self.mask() == 0).then_some(v),
+            (false, Literal::Float(_)) => None,
+            (true, Literal::Hex(v)) => (v & !self.mask() == 0).then_some(v),
+            (true, Literal::Int(v)) => Some(self.encode_f64(v as f64)),
+            (true, Literal::Float(v)) => Some(self.encode_f64(v)),
+        }
+    }
+
+    /// The bit pattern of `v` converted to this float type (`F32` rounds).
+    pub fn encode_f64(self, v: f64) -> u64 {
+        match self {
+            Scalar::F32 => (v as f32).to_bits() as u64,
+            Scalar::F64 => v.to_bits(),
+            _ => v as i128 as u64 & self.mask(),
+        }
+    }
+
+    /// Reads the value in the first `size()` bytes of `bytes` (little-endian).
+    pub fn decode(self, bytes: &[u8]) -> Num {
+        let mut b = [0u8; 8];
+        b[..self.size()].copy_from_slice(&bytes[..self.size()]);
+        self.from_bits(u64::from_le_bytes(b))
+    }
+
+    /// Interprets a bit pattern of this type.
+    pub fn from_bits(self, bits: u64) -> Num {
+        match self {
+            Scalar::F32 => Num::Float(f32::from_bits(bits as u32) as f64),
+            Scalar::F64 => Num::Float(f64::from_bits(bits)),
+            Scalar::I8 => Num::Int(bits as u8 as i8 as i128),
+            Scalar::I16 => Num::Int(bits as u16 as i16 as i128),
+            Scalar::I32 => Num::Int(bits as u32 as i32 as i128),
+            Scalar::I64 => Num::Int(bits as i64 as i128),
+            _ => Num::Int((bits & self.mask()) as i128),
+        }
+    }
+}
+
+/// A decoded number, for comparisons and messages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// An integer of any width and signedness.
+    Int(i128),
+    /// A float (a `float` is widened exactly).
+    Float(f64),
+}
+
+impl Num {
+    /// As a double.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(v) => v as f64,
+            Num::Float(v) => v,
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::Int(v) => write!(f, "{v}"),
+            Num::Float(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// A number as written in the script.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// A decimal integer, possibly negative.
+    Int(i128),
+    /// `0x...`: an integer, or the raw bits of a float.
+    Hex(u64),
+    /// A decimal number with a fraction or exponent (or `inf`/`nan`).
+    Float(f64),
+}
+
+impl Literal {
+    /// Reads a token as a number.
+    pub fn parse(s: &str) -> Option<Literal> {
+        let (neg, body) = match s.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, s.strip_prefix('+').unwrap_or(s)),
+        };
+        if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            let v = u64::from_str_radix(hex, 16).ok()?;
+            return Some(if neg {
+                Literal::Int(-(v as i128))
+            } else {
+                Literal::Hex(v)
+            });
+        }
+        if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+            let v: i128 = body.parse().ok()?;
+            return Some(Literal::Int(if neg { -v } else { v }));
+        }
+        let starts_ok = body.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        if starts_ok || matches!(body, "inf" | "nan") {
+            return s.parse::<f64>().ok().map(Literal::Float);
+        }
+        None
+    }
+}
+
+/// The type of one buffer element: a scalar or a 2-, 3- or 4-component vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DataType {
+    /// Component type.
+    pub scalar: Scalar,
+    /// 1 for a scalar, 2–4 for `vecN<...>`.
+    pub components: u8,
+}
+
+impl DataType {
+    /// Parses `int32`, `vec3<float>`, ...
+    pub fn from_name(s: &str) -> Option<DataType> {
+        if let Some(rest) = s.strip_prefix("vec") {
+            let components = match rest.as_bytes().first()? {
+                b'2' => 2,
+                b'3' => 3,
+                b'4' => 4,
+                _ => return None,
+            };
+            // The first byte is an ASCII digit, so slicing after it is on a char boundary.
+            let inner = rest[1..].strip_prefix('<')?.strip_suffix('>')?;
+            return Some(DataType {
+                scalar: Scalar::from_name(inner)?,
+                components,
+            });
+        }
+        Some(DataType {
+            scalar: Scalar::from_name(s)?,
+            components: 1,
+        })
+    }
+}
+
+impl fmt::Display for DataType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.components == 1 {
+            f.write_str(self.scalar.name())
+        } else {
+            write!(f, "vec{}<{}>", self.components, self.scalar.name())
+        }
+    }
+}
+
+/// How elements are laid out in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// The default for `DATA_TYPE` buffers: a `vec3` takes the room of a `vec4`.
+    Std430,
+    /// Like std430, and every array element's stride is rounded up to 16 bytes.
+    Std140,
+    /// No padding at all: `FORMAT` buffers (`R32G32B32_SFLOAT` is 12 bytes).
+    Packed,
+}
+
+/// Element type plus layout: everything needed to place a value in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ElementFormat {
+    /// The element type.
+    pub ty: DataType,
+    /// The layout rule.
+    pub layout: Layout,
+}
+
+impl ElementFormat {
+    /// Bytes from one element to the next, padding included.
+    pub fn stride(&self) -> usize {
+        let s = self.ty.scalar.size();
+        let n = self.ty.components as usize;
+        match self.layout {
+            Layout::Packed => n * s,
+            Layout::Std430 => {
+                if n == 3 {
+                    4 * s
+                } else {
+                    n * s
+                }
+            }
+            Layout::Std140 => {
+                let base = if n == 3 { 4 * s } else { n * s };
+                base.div_ceil(16) * 16
+            }
+        }
+    }
+
+    /// Byte offset of the `i`-th value when values are listed component by component
+    /// (as `DATA`, `FILL` and `EXPECT` list them), padding skipped.
+    pub fn value_offset(&self, i: usize) -> usize {
+        let n = self.ty.components as usize;
+        (i / n) * self.stride() + (i % n) * self.ty.scalar.size()
+    }
+}
+
+/// How a buffer's contents start out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Initializer {
+    /// `FORMAT` buffer with no data: zero elements.
+    Empty,
+    /// `SIZE n FILL v`: every component is `v` (bit pattern of the scalar type).
+    Fill(u64),
+    /// `SIZE n SERIES_FROM start INC_BY inc` on a scalar type.
+    Series {
+        /// First value.
+        start: SeriesNum,
+        /// Step.
+        inc: SeriesNum,
+    },
+    /// `DATA ... END`: bit patterns, component by component.
+    Data(Vec<u64>),
+}
+
+/// A `SERIES_FROM` number: integer types add with wrap-around, float types in double
+/// precision (rounded to `float` per element), as amber's parser does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SeriesNum {
+    /// For integer types (two's complement bits).
+    Int(u64),
+    /// For `float`/`double`.
+    Float(f64),
+}
+
+/// A `BUFFER`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    /// Name.
+    pub name: String,
+    /// Where it is declared.
+    pub pos: Pos,
+    /// Element type and layout.
+    pub format: ElementFormat,
+    /// The Vulkan format name for `BUFFER ... FORMAT`.
+    pub vk_format: Option<String>,
+    /// Number of elements.
+    pub element_count: usize,
+    /// How it starts.
+    pub init: Initializer,
+}
+
+impl Buffer {
+    /// Size in bytes: element count times stride.
+    pub fn size_in_bytes(&self) -> usize {
+        self.element_count * self.format.stride()
+    }
+
+    /// The buffer's initial contents, padding zeroed, little-endian.
+    pub fn initial_bytes(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.size_in_bytes()];
+        let scalar = self.format.ty.scalar;
+        let s = scalar.size();
+        let count = self.element_count * self.format.ty.components as usize;
+        let mut put = |i: usize, bits: u64| {
+            let at = self.format.value_offset(i);
+            out[at..at + s].copy_from_slice(&bits.to_le_bytes()[..s]);
+        };
+        match &self.init {
+            Initializer::Empty => {}
+            Initializer::Fill(bits) => (0..count).for_each(|i| put(i, *bits)),
+            Initializer::Data(values) => {
+                values.iter().enumerate().for_each(|(i, b)| put(i, *b));
+            }
+            Initializer::Series { start, inc } => match (start, inc) {
+                (SeriesNum::Float(a), SeriesNum::Float(d)) => {
+                    let mut v = *a;
+                    for i in 0..count {
+                        put(i, scalar.encode_f64(v));
+                        v += d;
+                    }
+                }
+                (SeriesNum::Int(a), SeriesNum::Int(d)) => {
+                    let mut v = *a;
+                    for i in 0..count {
+                        put(i, v);
+                        v = v.wrapping_add(*d);
+                    }
+                }
+                _ => unreachable!("the parser makes both series numbers the same kind"),
+            },
+        }
+        out
+    }
+}
+
+/// Where a shader's text comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShaderSource {
+    /// Inline between the `SHADER` line and `END`, verbatim (each line with its newline).
+    Inline(String),
+    /// `VIRTUAL_FILE <path>`: the text of a `VIRTUAL_FILE` block declared earlier.
+    VirtualFile {
+        /// The virtual path.
+        path: String,
+        /// Its text.
+        text: String,
+    },
+    /// `FILE [TEXT|BINARY] <path>`: for the runner to load, relative to the script.
+    File {
+        /// Path as written.
+        path: String,
+        /// `BINARY` (a SPIR-V binary) rather than text.
+        binary: bool,
+    },
+}
+
+/// The language of a shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShaderFormat {
+    /// `GLSL`
+    Glsl,
+    /// `SPIRV-ASM`
+    SpirvAsm,
+    /// `SPIRV-HEX`
+    SpirvHex,
+    /// `SPIRV-BIN` (only from `FILE BINARY`)
+    SpirvBin,
+}
+
+/// A `SHADER compute ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shader {
+    /// Name.
+    pub name: String,
+    /// Where it is declared.
+    pub pos: Pos,
+    /// Language.
+    pub format: ShaderFormat,
+    /// `TARGET_ENV`, e.g. `spv1.3` or `vulkan1.1`, as written.
+    pub target_env: Option<String>,
+    /// The text.
+    pub source: ShaderSource,
+}
+
+/// A `SPECIALIZE <id> AS <type> <value>` on an `ATTACH`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Specialization {
+    /// The SpecId.
+    pub id: u32,
+    /// `uint32`, `int32` or `float`.
+    pub ty: Scalar,
+    /// The value's bit pattern.
+    pub bits: u64,
+}
+
+/// An `ATTACH` in a pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attach {
+    /// The shader.
+    pub shader: String,
+    /// `ENTRY_POINT`, `main` unless given.
+    pub entry_point: String,
+    /// Specialization constants, in script order.
+    pub specializations: Vec<Specialization>,
+    /// Where.
+    pub pos: Pos,
+}
+
+/// Descriptor kind in a `BIND BUFFER ... AS <kind>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DescriptorKind {
+    /// `storage`
+    Storage,
+    /// `uniform`
+    Uniform,
+}
+
+/// A `BIND BUFFER <b> AS storage|uniform DESCRIPTOR_SET d BINDING n`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    /// The buffer.
+    pub buffer: String,
+    /// Storage or uniform.
+    pub kind: DescriptorKind,
+    /// Descriptor set (0 when the script leaves it out, as amber does).
+    pub set: u32,
+    /// Binding number.
+    pub binding: u32,
+    /// Where.
+    pub pos: Pos,
+}
+
+/// `REQUIRED_SIZE` in a `SUBGROUP` block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequiredSize {
+    /// A power of two.
+    Size(u32),
+    /// `MIN`: the device's minimum subgroup size.
+    Min,
+    /// `MAX`: the device's maximum subgroup size.
+    Max,
+}
+
+/// A `SUBGROUP <shader> ... END` block.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Subgroup {
+    /// The attached shader it applies to.
+    pub shader: String,
+    /// `FULLY_POPULATED on`: every subgroup is full (workgroup x size a multiple of it).
+    pub fully_populated: bool,
+    /// `VARYING_SIZE on`: the subgroup size may vary.
+    pub varying_size: bool,
+    /// `REQUIRED_SIZE`.
+    pub required_size: Option<RequiredSize>,
+    /// `MIN_SIZE`.
+    pub min_size: Option<u32>,
+    /// `MAX_SIZE`.
+    pub max_size: Option<u32>,
+    /// Where.
+    pub pos: Pos,
+}
+
+/// A `PIPELINE compute ...` (or `DERIVE_PIPELINE`, flattened).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pipeline {
+    /// Name.
+    pub name: String,
+    /// Where.
+    pub pos: Pos,
+    /// Attached shaders (one compute shader in practice).
+    pub attachments: Vec<Attach>,
+    /// Descriptor bindings.
+    pub bindings: Vec<Binding>,
+    /// The `BIND BUFFER <b> AS push_constant` buffer.
+    pub push_constant: Option<String>,
+    /// Subgroup size control, per shader.
+    pub subgroups: Vec<Subgroup>,
+    /// `SHADER_OPTIMIZATION <shader> <pass>... END`, recorded.
+    pub optimizations: Vec<(String, Vec<String>)>,
+}
+
+/// A comparator of `EXPECT <buf> IDX ...`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparator {
+    /// `EQ` (floats: within a relative 1e-8, as amber's verifier does)
+    Eq,
+    /// `NE`
+    Ne,
+    /// `LT`
+    Lt,
+    /// `LE`
+    Le,
+    /// `GT`
+    Gt,
+    /// `GE`
+    Ge,
+    /// `EQ` with `TOLERANCE`.
+    FuzzyEq,
+}
+
+impl Comparator {
+    /// The operator in failure messages, as amber prints it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Comparator::Eq => "==",
+            Comparator::Ne => "!=",
+            Comparator::Lt => "<",
+            Comparator::Le => "<=",
+            Comparator::Gt => ">",
+            Comparator::Ge => ">=",
+            Comparator::FuzzyEq => "~=",
+        }
+    }
+}
+
+/// One `TOLERANCE` value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// The amount.
+    pub value: f64,
+    /// Written with `%`: relative to the expected value.
+    pub percent: bool,
+}
+
+/// What an `EXPECT` checks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExpectKind {
+    /// `EXPECT <buf> IDX <byte offset> [TOLERANCE t...] <cmp> <value>+`
+    Values {
+        /// The buffer.
+        buffer: String,
+        /// Its element format (copied from the declaration).
+        format: ElementFormat,
+        /// Byte offset (must be a multiple of the element stride).
+        offset: usize,
+        /// Comparator.
+        cmp: Comparator,
+        /// `TOLERANCE` values (1–4; only the first is used for buffers, as in amber).
+        tolerance: Vec<Tolerance>,
+        /// Expected values, component by component, as bit patterns of the scalar type.
+        values: Vec<u64>,
+    },
+    /// `EXPECT <a> EQ_BUFFER <b>`: same format, same size, same bytes.
+    EqBuffer {
+        /// Actual.
+        a: String,
+        /// Reference.
+        b: String,
+        /// Format of `a`.
+        format_a: ElementFormat,
+        /// Format of `b`.
+        format_b: ElementFormat,
+    },
+    /// `EXPECT <a> RMSE_BUFFER <b> TOLERANCE t`: root mean square error of all components
+    /// at most `t`.
+    RmseBuffer {
+        /// Actual.
+        a: String,
+        /// Reference.
+        b: String,
+        /// Format of `a`.
+        format_a: ElementFormat,
+        /// Format of `b`.
+        format_b: ElementFormat,
+        /// Largest allowed RMSE.
+        tolerance: f64,
+    },
+    /// `EXPECT <a> EQ_HISTOGRAM_EMD_BUFFER <b> TOLERANCE t`: 8-bit component histograms with
+    /// earth mover's distance at most `t`.
+    HistogramEmdBuffer {
+        /// Actual.
+        a: String,
+        /// Reference.
+        b: String,
+        /// Format of `a`.
+        format_a: ElementFormat,
+        /// Format of `b`.
+        format_b: ElementFormat,
+        /// Largest allowed distance.
+        tolerance: f64,
+    },
+}
+
+/// An `EXPECT` command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expect {
+    /// Where (the `EXPECT` keyword).
+    pub pos: Pos,
+    /// What it checks.
+    pub kind: ExpectKind,
+}
+
+/// A `RUN <pipeline> x y z`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// The pipeline.
+    pub pipeline: String,
+    /// Workgroup counts.
+    pub groups: [u32; 3],
+    /// Where.
+    pub pos: Pos,
+}
+
+/// One command, in script order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Dispatch.
+    Run(Run),
+    /// Check.
+    Expect(Expect),
+    /// `COPY <from> TO <to>`: the destination becomes a byte copy of the origin, size
+    /// included (amber mirrors the element count); same element type checked by the parser.
+    Copy {
+        /// Source.
+        from: String,
+        /// Destination.
+        to: String,
+        /// Where.
+        pos: Pos,
+    },
+    /// `REPEAT n ... END`.
+    Repeat {
+        /// How many times.
+        count: u32,
+        /// The body.
+        commands: Vec<Command>,
+        /// Where.
+        pos: Pos,
+    },
+}
+
+/// A parsed script.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Script {
+    /// Shaders, in declaration order.
+    pub shaders: Vec<Shader>,
+    /// Buffers, in declaration order.
+    pub buffers: Vec<Buffer>,
+    /// Pipelines, in declaration order.
+    pub pipelines: Vec<Pipeline>,
+    /// The commands to execute, in order.
+    pub commands: Vec<Command>,
+    /// `DEVICE_FEATURE` names.
+    pub device_features: Vec<String>,
+    /// `DEVICE_PROPERTY` names.
+    pub device_properties: Vec<String>,
+    /// `DEVICE_EXTENSION` names.
+    pub device_extensions: Vec<String>,
+    /// `INSTANCE_EXTENSION` names.
+    pub instance_extensions: Vec<String>,
+    /// `SET ENGINE_DATA fence_timeout_ms n`.
+    pub fence_timeout_ms: Option<u32>,
+    /// `VIRTUAL_FILE <path> ... END` blocks.
+    pub virtual_files: Vec<(String, String)>,
+}
+
+impl Script {
+    /// The shader called `name`.
+    pub fn shader(&self, name: &str) -> Option<&Shader> {
+        self.shaders.iter().find(|s| s.name == name)
+    }
+
+    /// The buffer called `name`.
+    pub fn buffer(&self, name: &str) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.name == name)
+    }
+
+    /// The pipeline called `name`.
+    pub fn pipeline(&self, name: &str) -> Option<&Pipeline> {
+        self.pipelines.iter().find(|p| p.name == name)
+    }
+}

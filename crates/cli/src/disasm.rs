@@ -1,0 +1,65 @@
+//! `tangle disasm`: SASS text from a cubin or from raw 128-bit words.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use tangle_sass::{cubin, disassemble, words_from_bytes, Arch};
+
+/// Disassembles `input`: a cubin (ELF; every `.text.<function>` section, in section order)
+/// or raw little-endian 16-byte words (then `arch` is required). Branch targets are
+/// absolute byte addresses within each function. Exit status 1 when some word was refused.
+pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
+    let bytes = match std::fs::read(input) {
+        Ok(b) => b,
+        Err(e) => return crate::fail(format!("cannot read {}: {e}", input.display())),
+    };
+    let arch = match arch.map(str::parse::<Arch>).transpose() {
+        Ok(a) => a,
+        Err(e) => return crate::fail(e.to_string()),
+    };
+    let mut functions = Vec::new();
+    let arch = if cubin::is_elf(&bytes) {
+        let c = match cubin::read(&bytes) {
+            Ok(c) => c,
+            Err(e) => return crate::fail(format!("{}: {e}", input.display())),
+        };
+        let Some(file_arch) = c.arch else {
+            return crate::fail(format!("{}: sm_{} is not supported", input.display(), c.sm));
+        };
+        if arch.is_some_and(|a| a != file_arch) {
+            return crate::fail(format!("{}: the cubin is for {file_arch}", input.display()));
+        }
+        functions.extend(c.functions.into_iter().map(|f| (Some(f.name), f.words)));
+        file_arch
+    } else {
+        let Some(arch) = arch else {
+            return crate::fail("raw words need --arch sm_XX".to_string());
+        };
+        match words_from_bytes(&bytes) {
+            Ok(w) => functions.push((None, w)),
+            Err(e) => return crate::fail(format!("{}: {e}", input.display())),
+        }
+        arch
+    };
+    let mut refused = 0;
+    let mut out = String::new();
+    for (name, words) in functions {
+        if let Some(name) = name {
+            out.push_str(&format!("\n// {arch} function {name}\n"));
+        }
+        for line in disassemble(arch, &words, 0, control) {
+            if line.contains("<refused:") {
+                refused += 1;
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    print!("{out}");
+    if refused > 0 {
+        eprintln!("tangle disasm: {refused} word(s) refused (no known form explains every bit)");
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,192 @@
+//! Typed `u32` entity indices and the dense maps that hold their data.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Index, IndexMut};
+
+/// A typed index into an [`EntityVec`].
+pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
+    /// The entity with index `index`.
+    fn new(index: usize) -> Self;
+    /// This entity's index.
+    fn index(self) -> usize;
+}
+
+/// Declares a typed entity index whose `Display` is its text-form name (`prefix` + index).
+macro_rules! entity {
+    ($(#[$attr:meta])* $name:ident, $prefix:literal) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(u32);
+
+        impl $crate::entity::EntityRef for $name {
+            fn new(index: usize) -> Self {
+                $name(u32::try_from(index).expect("entity index fits in u32"))
+            }
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl $name {
+            /// The text-form prefix of this kind of entity.
+            pub const PREFIX: &'static str = $prefix;
+
+            /// The entity with index `index`.
+            pub fn from_u32(index: u32) -> Self {
+                $name(index)
+            }
+
+            /// This entity's index.
+            pub fn as_u32(self) -> u32 {
+                self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}{}", $prefix, self.0)
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(self, f)
+            }
+        }
+    };
+}
+pub(crate) use entity;
+
+/// A dense map from entity `K` to data `V`, indexed by `K`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct EntityVec<K: EntityRef, V> {
+    items: Vec<V>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V> EntityVec<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        EntityVec {
+            items: Vec::new(),
+            _key: PhantomData,
+        }
+    }
+
+    /// Appends `value` and returns its new key.
+    pub fn push(&mut self, value: V) -> K {
+        let key = K::new(self.items.len());
+        self.items.push(value);
+        key
+    }
+
+    /// The number of entities.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are no entities.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Whether `key` names an entity of this map.
+    pub fn contains(&self, key: K) -> bool {
+        key.index() < self.items.len()
+    }
+
+    /// The data of `key`, if it exists.
+    pub fn get(&self, key: K) -> Option<&V> {
+        self.items.get(key.index())
+    }
+
+    /// Every key, in index order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator {
+        (0..self.items.len()).map(K::new)
+    }
+
+    /// Every (key, data) pair, in index order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &V)> + ExactSizeIterator {
+        self.items.iter().enumerate().map(|(i, v)| (K::new(i), v))
+    }
+
+    /// Every (key, data) pair with mutable data, in index order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
+        self.items
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (K::new(i), v))
+    }
+
+    /// Every data item, in index order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.items.iter()
+    }
+}
+
+impl<K: EntityRef, V: Clone> EntityVec<K, V> {
+    /// Grows the map to hold `key`, filling new slots with `fill`.
+    pub fn ensure(&mut self, key: K, fill: V) {
+        if key.index() >= self.items.len() {
+            self.items.resize(key.index() + 1, fill);
+        }
+    }
+}
+
+impl<K: EntityRef, V> Default for EntityVec<K, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: EntityRef, V: fmt::Debug> fmt::Debug for EntityVec<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: EntityRef, V> Index<K> for EntityVec<K, V> {
+    type Output = V;
+    fn index(&self, key: K) -> &V {
+        &self.items[key.index()]
+    }
+}
+
+impl<K: EntityRef, V> IndexMut<K> for EntityVec<K, V> {
+    fn index_mut(&mut self, key: K) -> &mut V {
+        &mut self.items[key.index()]
+    }
+}
+
+/// A dense map from `K` to `V` that answers a default for keys never set.
+#[derive(Clone, Debug)]
+pub struct SecondaryMap<K: EntityRef, V: Clone> {
+    items: Vec<V>,
+    default: V,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
+    /// A map where every key starts with `default`.
+    pub fn with_default(default: V) -> Self {
+        SecondaryMap {
+            items: Vec::new(),
+            default,
+            _key: PhantomData,
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: K) -> &V {
+        self.items.get(key.index()).unwrap_or(&self.default)
+    }
+
+    /// Sets the value of `key`.
+    pub fn set(&mut self, key: K, value: V) {
+        if key.index() >= self.items.len() {
+            self.items.resize(key.index() + 1, self.default.clone());
+        }
+        self.items[key.index()] = value;
+    }
+}

@@ -1,0 +1,23 @@
+//! tangle's intermediate representation.
+//!
+//! An SSA control-flow graph with typed `u32` entity indices, SPIR-V-style structured
+//! control flow (merge annotations on header blocks), a text form that round-trips
+//! ([`text::print`] / [`text::parse`]), and a verifier that collects every error with its
+//! location ([`verify::verify`]).
+
+pub mod cfg;
+pub mod entity;
+pub mod glsl;
+pub mod module;
+pub mod ops;
+pub mod text;
+pub mod types;
+pub mod verify;
+
+pub use module::{
+    Block, BlockData, Const, ConstData, ConstValue, EntryPoint, ExecMode, Func, Function, Global,
+    GlobalData, GlobalDecorations, Inst, InstData, Merge, Module, Operand, Terminator, Value,
+    ValueData, ValueDef,
+};
+pub use ops::{AtomicOp, GroupOp, GroupOperation, MemAccess, Op, PlainOp};
+pub use types::{Member, MemberFlag, Type, TypeData, TypeTable};

@@ -1,0 +1,295 @@
+//! The type table: every type of a module, interned, with the layout decorations that make
+//! two otherwise equal types different (array strides, member offsets, `Block`).
+
+use std::collections::HashMap;
+
+use spirv::StorageClass;
+
+use crate::entity::{entity, EntityVec};
+
+entity!(
+    /// A type of the module's type table.
+    Type,
+    "t"
+);
+
+/// Decorations a struct member may carry besides its offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemberFlag {
+    /// `NonWritable`.
+    NonWritable,
+    /// `NonReadable`.
+    NonReadable,
+    /// `Coherent`.
+    Coherent,
+    /// `Volatile`.
+    Volatile,
+    /// `Restrict`.
+    Restrict,
+    /// `RelaxedPrecision`.
+    RelaxedPrecision,
+}
+
+impl MemberFlag {
+    /// Every flag, in text order.
+    pub const ALL: [MemberFlag; 6] = [
+        MemberFlag::NonWritable,
+        MemberFlag::NonReadable,
+        MemberFlag::Coherent,
+        MemberFlag::Volatile,
+        MemberFlag::Restrict,
+        MemberFlag::RelaxedPrecision,
+    ];
+
+    /// The text-form spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemberFlag::NonWritable => "non_writable",
+            MemberFlag::NonReadable => "non_readable",
+            MemberFlag::Coherent => "coherent",
+            MemberFlag::Volatile => "volatile",
+            MemberFlag::Restrict => "restrict",
+            MemberFlag::RelaxedPrecision => "relaxed_precision",
+        }
+    }
+
+    /// The flag with text-form spelling `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// One member of a struct type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Member {
+    /// The member's type.
+    pub ty: Type,
+    /// Its byte offset (`Offset` decoration), required in externally visible blocks.
+    pub offset: Option<u32>,
+    /// Its other decorations, in [`MemberFlag::ALL`] order, without repeats.
+    pub flags: Vec<MemberFlag>,
+    /// Its debug name (`OpMemberName`).
+    pub name: Option<String>,
+}
+
+/// What a type is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeData {
+    /// No value.
+    Void,
+    /// A boolean (no defined bit pattern in memory).
+    Bool,
+    /// An integer of `width` bits (8, 16, 32 or 64).
+    Int {
+        /// Bits.
+        width: u8,
+        /// Two's-complement signed (`i`) or unsigned (`u`); affects only the spelling and
+        /// the default interpretation of literals, as in SPIR-V.
+        signed: bool,
+    },
+    /// An IEEE float of `width` bits (16, 32 or 64).
+    Float {
+        /// Bits.
+        width: u8,
+    },
+    /// A vector of 2, 3 or 4 scalars.
+    Vector {
+        /// The scalar type.
+        elem: Type,
+        /// The number of components.
+        count: u8,
+    },
+    /// An array of fixed length.
+    Array {
+        /// The element type.
+        elem: Type,
+        /// The number of elements.
+        len: u32,
+        /// `ArrayStride`, when decorated.
+        stride: Option<u32>,
+    },
+    /// An array whose length is known only at run time (the last member of a buffer block).
+    RuntimeArray {
+        /// The element type.
+        elem: Type,
+        /// `ArrayStride`, when decorated.
+        stride: Option<u32>,
+    },
+    /// A struct.
+    Struct {
+        /// Its members, in order.
+        members: Vec<Member>,
+        /// Decorated `Block` (an interface block of a buffer or push-constant variable).
+        block: bool,
+        /// Its debug name (`OpName`).
+        name: Option<String>,
+    },
+    /// A pointer into a storage class.
+    Pointer {
+        /// Where it points.
+        storage: StorageClass,
+        /// What it points to.
+        pointee: Type,
+    },
+    /// A function signature.
+    Function {
+        /// The return type.
+        ret: Type,
+        /// The parameter types.
+        params: Vec<Type>,
+    },
+}
+
+impl TypeData {
+    /// Whether this type is printed inline (scalars, vectors, pointers) rather than by name.
+    pub fn is_inline(&self) -> bool {
+        matches!(
+            self,
+            TypeData::Void
+                | TypeData::Bool
+                | TypeData::Int { .. }
+                | TypeData::Float { .. }
+                | TypeData::Vector { .. }
+                | TypeData::Pointer { .. }
+        )
+    }
+}
+
+/// The interned types of a module.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    types: EntityVec<Type, TypeData>,
+    lookup: HashMap<TypeData, Type>,
+}
+
+impl TypeTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The type equal to `data`, added if it is new.
+    pub fn intern(&mut self, data: TypeData) -> Type {
+        if let Some(&ty) = self.lookup.get(&data) {
+            return ty;
+        }
+        let ty = self.types.push(data.clone());
+        self.lookup.insert(data, ty);
+        ty
+    }
+
+    /// The existing type equal to `data`.
+    pub fn find(&self, data: &TypeData) -> Option<Type> {
+        self.lookup.get(data).copied()
+    }
+
+    /// What `ty` is.
+    pub fn get(&self, ty: Type) -> &TypeData {
+        &self.types[ty]
+    }
+
+    /// Whether `ty` is a type of this table.
+    pub fn contains(&self, ty: Type) -> bool {
+        self.types.contains(ty)
+    }
+
+    /// Every type, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = (Type, &TypeData)> {
+        self.types.iter()
+    }
+
+    /// The number of types.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// `void`.
+    pub fn void(&mut self) -> Type {
+        self.intern(TypeData::Void)
+    }
+
+    /// `bool`.
+    pub fn bool(&mut self) -> Type {
+        self.intern(TypeData::Bool)
+    }
+
+    /// A 32-bit unsigned integer.
+    pub fn u32(&mut self) -> Type {
+        self.intern(TypeData::Int {
+            width: 32,
+            signed: false,
+        })
+    }
+
+    /// The scalar type of `ty`: itself for a scalar, the element type for a vector.
+    pub fn scalar_of(&self, ty: Type) -> Type {
+        match self.get(ty) {
+            TypeData::Vector { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+
+    /// The number of components: the vector's count, 1 for anything else.
+    pub fn component_count(&self, ty: Type) -> u32 {
+        match self.get(ty) {
+            TypeData::Vector { count, .. } => u32::from(*count),
+            _ => 1,
+        }
+    }
+
+    /// Whether `ty` is an integer scalar or vector of integers.
+    pub fn is_int(&self, ty: Type) -> bool {
+        matches!(self.get(self.scalar_of(ty)), TypeData::Int { .. })
+    }
+
+    /// Whether `ty` is a float scalar or vector of floats.
+    pub fn is_float(&self, ty: Type) -> bool {
+        matches!(self.get(self.scalar_of(ty)), TypeData::Float { .. })
+    }
+
+    /// Whether `ty` is `bool` or a vector of `bool`.
+    pub fn is_bool(&self, ty: Type) -> bool {
+        matches!(self.get(self.scalar_of(ty)), TypeData::Bool)
+    }
+
+    /// The bit width of a scalar (or of a vector's components); 0 for other types.
+    pub fn bit_width(&self, ty: Type) -> u32 {
+        match self.get(self.scalar_of(ty)) {
+            TypeData::Int { width, .. } | TypeData::Float { width } => u32::from(*width),
+            TypeData::Bool => 1,
+            _ => 0,
+        }
+    }
+
+    /// The pointee and storage class of a pointer type.
+    pub fn pointer(&self, ty: Type) -> Option<(StorageClass, Type)> {
+        match self.get(ty) {
+            TypeData::Pointer { storage, pointee } => Some((*storage, *pointee)),
+            _ => None,
+        }
+    }
+
+    /// The type that indexing `ty` with `index` gives (a struct needs the index).
+    pub fn element(&self, ty: Type, index: Option<u32>) -> Option<Type> {
+        match self.get(ty) {
+            TypeData::Vector { elem, count } => match index {
+                Some(i) if i >= u32::from(*count) => None,
+                _ => Some(*elem),
+            },
+            TypeData::Array { elem, len, .. } => match index {
+                Some(i) if i >= *len => None,
+                _ => Some(*elem),
+            },
+            TypeData::RuntimeArray { elem, .. } => Some(*elem),
+            TypeData::Struct { members, .. } => {
+                index.and_then(|i| members.get(i as usize)).map(|m| m.ty)
+            }
+            _ => None,
+        }
+    }
+}

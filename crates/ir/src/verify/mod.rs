@@ -1,0 +1,175 @@
+//! The verifier: checks a module against the IR's rules and collects every error with its
+//! location, instead of stopping at the first.
+//!
+//! Rules are grouped by [`Rule`] so that callers (and the comparison with spirv-val) can tell
+//! which kind of rule a module breaks.
+
+mod module_rules;
+mod ssa;
+mod structure;
+mod typing;
+
+use std::fmt;
+
+use crate::module::{Block, Func, Module, Value};
+
+/// The kind of rule an error breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// A reference to a type, constant, global, function, block or value that does not exist.
+    Reference,
+    /// SSA form: a use not dominated by its definition, a malformed phi.
+    Ssa,
+    /// Operand and result types.
+    Type,
+    /// Explicit layout of interface blocks (offsets, strides, `Block`).
+    Layout,
+    /// Structured control flow (SPIR-V 2.11): merge annotations, constructs, back edges.
+    Structure,
+    /// The extra rules of `SPV_KHR_maximal_reconvergence`.
+    MaximalReconvergence,
+    /// Entry points, execution modes, capabilities and interfaces.
+    Module,
+}
+
+impl Rule {
+    /// A short lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Reference => "reference",
+            Rule::Ssa => "ssa",
+            Rule::Type => "type",
+            Rule::Layout => "layout",
+            Rule::Structure => "structure",
+            Rule::MaximalReconvergence => "maximal-reconvergence",
+            Rule::Module => "module",
+        }
+    }
+}
+
+/// Where an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Location {
+    /// The function, if the error is inside one.
+    pub func: Option<Func>,
+    /// The block, if the error is inside one.
+    pub block: Option<Block>,
+    /// The instruction or terminator within the block.
+    pub point: Option<Point>,
+    /// The value the instruction defines, if any.
+    pub value: Option<Value>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(func) = self.func {
+            parts.push(func.to_string());
+        }
+        if let Some(b) = self.block {
+            parts.push(b.to_string());
+        }
+        if let Some(v) = self.value {
+            parts.push(v.to_string());
+        } else {
+            match self.point {
+                Some(Point::Inst(i)) => parts.push(format!("#{i}")),
+                Some(Point::Terminator) => parts.push("terminator".to_string()),
+                None => {}
+            }
+        }
+        if parts.is_empty() {
+            f.write_str("module")
+        } else {
+            f.write_str(&parts.join(" "))
+        }
+    }
+}
+
+/// A place within a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// The instruction at this position (from 0).
+    Inst(usize),
+    /// The merge annotation and terminator.
+    Terminator,
+}
+
+/// One broken rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// Which kind of rule.
+    pub rule: Rule,
+    /// Where.
+    pub loc: Location,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: [{}] {}", self.loc, self.rule.name(), self.message)
+    }
+}
+
+/// Every error found in a module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerifyErrors(pub Vec<VerifyError>);
+
+impl fmt::Display for VerifyErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for e in &self.0 {
+            writeln!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VerifyErrors {}
+
+impl VerifyErrors {
+    /// Whether any error breaks `rule`.
+    pub fn breaks(&self, rule: Rule) -> bool {
+        self.0.iter().any(|e| e.rule == rule)
+    }
+}
+
+/// Collects errors while the checks run.
+pub(crate) struct Sink {
+    errors: Vec<VerifyError>,
+}
+
+impl Sink {
+    pub(crate) fn report(&mut self, rule: Rule, loc: Location, message: impl Into<String>) {
+        self.errors.push(VerifyError {
+            rule,
+            loc,
+            message: message.into(),
+        });
+    }
+}
+
+/// Checks every rule; `Ok` when none is broken.
+pub fn verify(module: &Module) -> Result<(), VerifyErrors> {
+    let mut sink = Sink { errors: Vec::new() };
+    module_rules::check(module, &mut sink);
+    // Function checks rely on references being sound; skip a function whose references
+    // are broken rather than index out of bounds.
+    for (f, func) in module.funcs.iter() {
+        let before = sink.errors.len();
+        ssa::check_references(module, f, func, &mut sink);
+        if sink.errors.len() != before {
+            continue;
+        }
+        let cfg = crate::cfg::Cfg::new(func);
+        let dom = crate::cfg::DomTree::new(func, &cfg);
+        ssa::check(module, f, func, &cfg, &dom, &mut sink);
+        typing::check(module, f, func, &mut sink);
+        structure::check(module, f, func, &cfg, &dom, &mut sink);
+    }
+    if sink.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyErrors(sink.errors))
+    }
+}

@@ -1,0 +1,846 @@
+//! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
+
+use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
+use crate::{forms, Arch, Control, SassError, Word};
+
+/// A decoded instruction: its form, its word and its address.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The architecture it was decoded for.
+    pub arch: Arch,
+    /// The form that explains every bit of the word.
+    pub form: &'static Form,
+    /// The word.
+    pub word: Word,
+    /// Byte address (branch targets are printed relative to it).
+    pub addr: u64,
+    /// The text, rendered once at decode time.
+    text: String,
+}
+
+/// Decodes `w` at byte address `addr`. A word whose bits no form explains (or whose fields
+/// hold values the form does not list) is refused with [`SassError::UnknownForm`], and so is
+/// a word whose text does not assemble back to it (two encodings that print alike, such as
+/// an IADD3 whose first carry-out is PT and second is not).
+pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
+    let inst = decode_unchecked(arch, w, addr)?;
+    let ctl = Control::decode(w);
+    match crate::text::encode_text(arch, inst.as_text(), ctl, addr, 1) {
+        Ok(back) if back == w => Ok(inst),
+        Ok(back) => Err(SassError::UnknownForm {
+            arch: arch.to_string(),
+            opcode: w.get(0, 12) as u16,
+            detail: format!(
+                " ({}: its text assembles to another word, {back})",
+                inst.form.name
+            ),
+        }),
+        Err(e) => Err(SassError::UnknownForm {
+            arch: arch.to_string(),
+            opcode: w.get(0, 12) as u16,
+            detail: format!(" ({}: its text does not assemble: {e})", inst.form.name),
+        }),
+    }
+}
+
+/// [`decode`] without the round-trip check (used by the assembler's own check).
+pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
+    let opcode = w.get(0, 12) as u16;
+    let mut close = Vec::new();
+    let ctl = Control::decode(w);
+    if !ctl.is_legal() {
+        close.push(format!(
+            "control code {} is illegal (yield needs stall 1-11)",
+            Control::decode(w)
+        ));
+    } else if w.get(crate::control::bits::SPARE, 2) == 0 {
+        for form in forms::for_opcode(arch, opcode) {
+            if !form.control_ok(Control::decode(w)) {
+                close.push(format!(
+                    "{}: takes no scoreboard, the control code sets one",
+                    form.name
+                ));
+                continue;
+            }
+            if !form.matches(w) {
+                let diff = (w.0 ^ form.sample.0) & form.const_mask();
+                close.push(format!("{}: constant bits {:#x} differ", form.name, diff));
+                continue;
+            }
+            let mut inst = Inst {
+                arch,
+                form,
+                word: w,
+                addr,
+                text: String::new(),
+            };
+            match inst.try_text() {
+                Some(t) => {
+                    inst.text = t;
+                    return Ok(inst);
+                }
+                None => close.push(format!("{}: a field value is not in the table", form.name)),
+            }
+        }
+    } else {
+        close.push("bits 126-127 are not zero".to_string());
+    }
+    Err(SassError::UnknownForm {
+        arch: arch.to_string(),
+        opcode,
+        detail: if close.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", close.join("; "))
+        },
+    })
+}
+
+impl Inst {
+    /// The control bits.
+    pub fn control(&self) -> Control {
+        Control::decode(self.word)
+    }
+
+    /// The instruction text as nvdisasm prints it, without the trailing `;`.
+    pub fn text(&self) -> String {
+        self.text.clone()
+    }
+
+    /// The instruction text, borrowed.
+    pub fn as_text(&self) -> &str {
+        &self.text
+    }
+
+    fn try_text(&self) -> Option<String> {
+        let w = self.word;
+        let form = self.form;
+        // Reuse flags on slots without an operand are unexplained bits.
+        if Control::decode(w).reuse & !form.reuse_slots() != 0 {
+            return None;
+        }
+        let mut s = String::new();
+        let g = w.get(12, 3);
+        let gn = w.bit(15);
+        if g != 7 || gn {
+            s.push('@');
+            if gn {
+                s.push('!');
+            }
+            s.push_str(&pred_name(g, ""));
+            s.push(' ');
+        }
+        s.push_str(form.name);
+        for m in &form.mods {
+            let v = m.value(w);
+            let (_, t) = m.values.iter().find(|(x, _)| *x == v)?;
+            s.push_str(t);
+        }
+        let mut first = true;
+        for op in &form.ops {
+            if op.kind == OpndKind::SUReg && !sureg_on(get_pieces(w, &op.pieces), self.arch) {
+                return None;
+            }
+            let Some(t) = print_opnd(op, w, self.addr)? else {
+                continue;
+            };
+            let sep = if first || op.blank_before { " " } else { ", " };
+            s.push_str(sep);
+            first = false;
+            s.push_str(&t);
+        }
+        Some(s)
+    }
+}
+
+fn pred_name(v: u64, u: &str) -> String {
+    if v == 7 {
+        format!("{u}PT")
+    } else {
+        format!("{u}P{v}")
+    }
+}
+
+fn reg_name(v: u64) -> String {
+    if v == 255 {
+        "RZ".to_string()
+    } else {
+        format!("R{v}")
+    }
+}
+
+fn ureg_name(v: u64) -> Option<String> {
+    match v {
+        63 => Some("URZ".to_string()),
+        0..=62 => Some(format!("UR{v}")),
+        _ => None,
+    }
+}
+
+fn sext(v: u64, width: u32) -> i64 {
+    if width >= 64 {
+        v as i64
+    } else {
+        let s = 64 - width;
+        ((v << s) as i64) >> s
+    }
+}
+
+fn hex_signed(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// Special registers whose numbers were checked with nvdisasm (S2R's field, bits 72-79).
+pub const SREGS: &[(u64, &str)] = &[
+    (0x00, "SR_LANEID"),
+    (0x21, "SR_TID.X"),
+    (0x22, "SR_TID.Y"),
+    (0x23, "SR_TID.Z"),
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+];
+
+/// Uniform special registers (S2UR's field, bits 72-79).
+pub const SUREGS: &[(u64, &str)] = &[
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+    (0x88, "SR_CgaCtaId"),
+];
+
+/// Whether uniform special register `v` has the name [`SUREGS`] gives it on `arch`:
+/// 0x88 is `SR_CgaCtaId` on SM90 only (older SMs print `SR136`).
+pub fn sureg_on(v: u64, arch: Arch) -> bool {
+    v != 0x88 || arch == Arch::Sm90
+}
+
+/// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
+/// known (NaNs, huge values).
+pub fn format_f32(bits: u32) -> Option<String> {
+    let v = f32::from_bits(bits);
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
+    }
+    format_float(v as f64)
+}
+
+/// The value of a finite IEEE half-precision number.
+fn f16_value(bits: u16) -> Option<f64> {
+    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = (bits >> 10) & 0x1f;
+    let frac = (bits & 0x3ff) as f64;
+    match exp {
+        0x1f => None,
+        0 => Some(sign * frac * 2f64.powi(-24)),
+        e => Some(sign * (1.0 + frac / 1024.0) * 2f64.powi(e as i32 - 15)),
+    }
+}
+
+/// Formats a 16-bit float immediate like [`format_f32`] (infinities and NaNs refused).
+pub fn format_f16(bits: u16) -> Option<String> {
+    format_float(f16_value(bits)?)
+}
+
+/// The half-precision number that prints as `text`.
+fn parse_f16(text: &str) -> Option<u16> {
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<String, u16>> =
+        std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        for b in 0..=u16::MAX {
+            if let Some(t) = format_f16(b) {
+                m.entry(t).or_insert(b);
+            }
+        }
+        m
+    });
+    table.get(text).copied()
+}
+
+/// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
+pub fn format_f64(bits: u64) -> Option<String> {
+    let v = f64::from_bits(bits);
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
+    }
+    format_float(v)
+}
+
+fn format_float(v: f64) -> Option<String> {
+    if v == 0.0 {
+        return Some(if v.is_sign_negative() { "-0" } else { "0" }.to_string());
+    }
+    if v.fract() == 0.0 && v.abs() < 1e16 {
+        return Some(format!("{}", v as i64));
+    }
+    // Exact decimal expansion, then at most 20 significant digits.
+    let exact = format!("{:.70e}", v);
+    let (mant, _) = exact.split_once('e')?;
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sig = digits.trim_end_matches('0').len();
+    let (mant, exp) = if sig > 20 {
+        let r = format!("{:.19e}", v);
+        let (m, e) = r.split_once('e')?;
+        (m.to_string(), e.parse::<i32>().ok()?)
+    } else {
+        let r = format!("{:.*e}", sig.saturating_sub(1), v);
+        let (m, e) = r.split_once('e')?;
+        (m.to_string(), e.parse::<i32>().ok()?)
+    };
+    let neg = mant.starts_with('-');
+    let ds: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if neg { "-" } else { "" };
+    if exp >= 16 {
+        // Observed once (2^64): 21 significant digits in exponent form.
+        let r = format!("{:.20e}", v);
+        let (m, e) = r.split_once('e')?;
+        let e: i32 = e.parse().ok()?;
+        return Some(format!(
+            "{m}e{}{:02}",
+            if e < 0 { '-' } else { '+' },
+            e.abs()
+        ));
+    }
+    if exp < -4 {
+        let rest = &ds[1..];
+        let m = if rest.is_empty() {
+            ds[..1].to_string()
+        } else {
+            format!("{}.{}", &ds[..1], rest)
+        };
+        return Some(format!("{sign}{m}e-{:02}", -exp));
+    }
+    if exp < 0 {
+        let zeros = "0".repeat((-exp - 1) as usize);
+        return Some(format!("{sign}0.{zeros}{ds}"));
+    }
+    let e = exp as usize;
+    if ds.len() <= e + 1 {
+        return Some(format!("{sign}{ds}{}", "0".repeat(e + 1 - ds.len())));
+    }
+    Some(format!("{sign}{}.{}", &ds[..e + 1], &ds[e + 1..]))
+}
+
+fn mem_offset(op: &Opnd, w: Word) -> i64 {
+    let width = op.offset.iter().map(|p| p.1 as u32).sum();
+    sext(get_pieces(w, &op.offset), width)
+}
+
+/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
+fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
+    let v = get_pieces(w, &op.pieces);
+    if matches!(op.kind, OpndKind::Reg | OpndKind::UReg | OpndKind::Mem(_))
+        && op.align > 1
+        && v % op.align as u64 != 0
+        && v != 255
+        && !(op.kind == OpndKind::UReg && v == 63)
+    {
+        return None;
+    }
+    if !op.rz_ok && v == 255 {
+        return None;
+    }
+    if op.hide == Some(v)
+        && !op.neg.is_some_and(|b| w.bit(b as u32))
+        && !op.not.is_some_and(|b| w.bit(b as u32))
+    {
+        return Some(None);
+    }
+    let neg = op.neg.is_some_and(|b| w.bit(b as u32));
+    let not = op.not.is_some_and(|b| w.bit(b as u32));
+    let abs = op.abs.is_some_and(|b| w.bit(b as u32));
+    let reuse = op
+        .reuse
+        .is_some_and(|s| Control::decode(w).reuse >> s & 1 == 1);
+    let mut s = String::new();
+    let body = match op.kind {
+        OpndKind::Reg => reg_name(v),
+        OpndKind::UReg => ureg_name(v)?,
+        OpndKind::Pred => pred_name(v, ""),
+        OpndKind::UPred => pred_name(v, "U"),
+        OpndKind::Bar => format!("B{v}"),
+        OpndKind::UImm => format!("0x{:x}", v << op.scale),
+        OpndKind::SImm => hex_signed(sext(v, op.width()) << op.scale),
+        OpndKind::F32 => format_f32((v << op.scale) as u32)?,
+        OpndKind::F64Hi => format_f64(v << 32)?,
+        OpndKind::F16 => format_f16(v as u16)?,
+        OpndKind::CBank => {
+            let off = w.get(38, 16);
+            let bank = w.get(54, 5);
+            format!("c[0x{bank:x}][0x{off:x}]")
+        }
+        OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::Target => {
+            let off = sext(v, op.width()) << op.scale;
+            hex_signed((addr as i64).wrapping_add(16).wrapping_add(off))
+        }
+        OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
+    };
+    if neg {
+        s.push('-');
+    }
+    if not {
+        s.push(if matches!(op.kind, OpndKind::Pred | OpndKind::UPred) {
+            '!'
+        } else {
+            '~'
+        });
+    }
+    if abs {
+        s.push('|');
+    }
+    s.push_str(&body);
+    s.push_str(op.suffix);
+    if abs {
+        s.push('|');
+    }
+    // nvdisasm writes `|R6|.reuse`.
+    if reuse {
+        s.push_str(".reuse");
+    }
+    Some(Some(s))
+}
+
+fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
+    let off = mem_offset(op, w);
+    let mut parts: Vec<String> = Vec::new();
+    match fmt {
+        MemFmt::Global | MemFmt::Global64 | MemFmt::GlobalDesc => {
+            let mut pre = String::new();
+            if fmt == MemFmt::GlobalDesc {
+                let u = op.ureg?;
+                pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
+            }
+            if fmt == MemFmt::Global && ra == 255 && off < 0 {
+                // nvdisasm's spelling of a negative absolute address is unchecked.
+                return None;
+            }
+            let wide = if fmt == MemFmt::Global { "" } else { ".64" };
+            // SM75 drops RZ before a non-zero offset; SM80+ keeps `RZ.64`.
+            if !(fmt == MemFmt::Global && ra == 255 && off != 0) {
+                parts.push(format!("{}{wide}", reg_name(ra)));
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("{pre}[{}]", parts.join("+")))
+        }
+        MemFmt::UrAddr => {
+            parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
+            if off < 0 {
+                return None;
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("[{}]", parts.join("+")))
+        }
+        MemFmt::Shared => {
+            // An absolute address (RZ base, no uniform register) prints unsigned in
+            // nvdisasm (`[0x800400]`); we print offsets signed, so refuse that case.
+            if ra == 255 && op.ureg.is_none() && off < 0 {
+                return None;
+            }
+            let x4 = op.x4.is_some_and(|b| w.bit(b as u32));
+            if x4 && ra == 255 {
+                // nvdisasm prints `[RZ]` whether or not the scale bit is set: ambiguous.
+                return None;
+            }
+            if ra != 255 {
+                parts.push(format!("{}{}", reg_name(ra), if x4 { ".X4" } else { "" }));
+            }
+            if let Some(u) = op.ureg {
+                parts.push(ureg_name(w.get(u.0 as u32, u.1 as u32))?);
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            if parts.is_empty() {
+                parts.push("RZ".to_string());
+            }
+            Some(format!("[{}]", parts.join("+")))
+        }
+        MemFmt::CIndexed => {
+            // With an index register nvdisasm prints the offset signed (`R17+-0x10`); the
+            // spelling of a "negative" offset without one is unchecked: refused.
+            if ra == 255 && off < 0 {
+                return None;
+            }
+            let bank = w.get(54, 5);
+            if ra != 255 {
+                parts.push(reg_name(ra));
+            }
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            if parts.is_empty() {
+                parts.push("RZ".to_string());
+            }
+            Some(format!("c[0x{bank:x}][{}]", parts.join("+")))
+        }
+    }
+}
+
+/// Encodes a parsed instruction: `form` with operand and modifier texts. Used by the parser.
+pub(crate) fn encode_parts(
+    form: &'static Form,
+    guard: (u64, bool),
+    suffix: &str,
+    operands: &[&str],
+    control: Control,
+    addr: u64,
+) -> Option<Word> {
+    let mut w = Word(form.sample.0 & form.const_mask());
+    w.set(12, 3, guard.0);
+    w.set_bit(15, guard.1);
+    // Modifiers: match the suffix text by backtracking over each modifier's table.
+    fn mods(form: &Form, i: usize, rest: &str, w: &mut Word) -> bool {
+        if i == form.mods.len() {
+            return rest.is_empty();
+        }
+        let m = &form.mods[i];
+        for (v, t) in &m.values {
+            if let Some(r) = rest.strip_prefix(t) {
+                let saved = *w;
+                if m.computed.is_none() {
+                    set_pieces(w, &m.pieces, *v);
+                }
+                if mods(form, i + 1, r, w) {
+                    return true;
+                }
+                *w = saved;
+            }
+        }
+        false
+    }
+    if !mods(form, 0, suffix, &mut w) {
+        return None;
+    }
+    if !control.is_legal() || !form.control_ok(control) {
+        return None;
+    }
+    if !control.yield_bit && operands.iter().any(|o| o.contains(".reuse")) {
+        return None;
+    }
+    let mut ctl = control;
+    ctl.reuse = 0;
+    // Operands: hidden ones may be absent.
+    fn ops(form: &Form, i: usize, texts: &[&str], w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
+        if i == form.ops.len() {
+            return texts.is_empty();
+        }
+        let op = &form.ops[i];
+        if let Some(t) = texts.first() {
+            let saved = (*w, *reuse);
+            if parse_opnd(op, t.trim(), w, reuse, addr)
+                && ops(form, i + 1, &texts[1..], w, reuse, addr)
+            {
+                return true;
+            }
+            (*w, *reuse) = saved;
+        }
+        if let Some(h) = op.hide {
+            let saved = *w;
+            set_pieces(w, &op.pieces, h);
+            if ops(form, i + 1, texts, w, reuse, addr) {
+                return true;
+            }
+            *w = saved;
+        }
+        false
+    }
+    let mut reuse = 0u8;
+    if !ops(form, 0, operands, &mut w, &mut reuse, addr) {
+        return None;
+    }
+    ctl.reuse = reuse;
+    ctl.encode(&mut w);
+    debug_assert_eq!(
+        w.0 & OP_BITS & form.const_mask() & !GUARD_BITS,
+        form.sample.0 & form.const_mask()
+    );
+    Some(w)
+}
+
+fn parse_num(t: &str) -> Option<i64> {
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let v = i64::try_from(u64::from_str_radix(t.strip_prefix("0x")?, 16).ok()?).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+fn parse_reg(t: &str) -> Option<u64> {
+    if t == "RZ" {
+        return Some(255);
+    }
+    let n: u64 = t.strip_prefix('R')?.parse().ok()?;
+    (n < 255 && !t[1..].starts_with('0') || t == "R0").then_some(n)
+}
+
+fn parse_ureg(t: &str) -> Option<u64> {
+    if t == "URZ" {
+        return Some(63);
+    }
+    let n: u64 = t.strip_prefix("UR")?.parse().ok()?;
+    (n < 63).then_some(n)
+}
+
+fn parse_pred(t: &str, u: &str) -> Option<u64> {
+    let t = t.strip_prefix(u)?;
+    if t == "PT" {
+        return Some(7);
+    }
+    let n: u64 = t.strip_prefix('P')?.parse().ok()?;
+    (n < 7).then_some(n)
+}
+
+fn fits_signed(v: i64, width: u32) -> Option<u64> {
+    let lo = -(1i128 << (width - 1));
+    let hi = (1i128 << (width - 1)) - 1;
+    ((v as i128) >= lo && (v as i128) <= hi).then_some(
+        (v as u64)
+            & if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            },
+    )
+}
+
+fn parse_opnd(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> bool {
+    parse_opnd_inner(op, t, w, reuse, addr).is_some()
+}
+
+fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64) -> Option<()> {
+    let mut t = t;
+    let is_pred = matches!(op.kind, OpndKind::Pred | OpndKind::UPred);
+    let mut flag = |b: Option<u8>, c: char, t: &mut &str| -> Option<()> {
+        if let Some(r) = t.strip_prefix(c) {
+            w.set_bit(b? as u32, true);
+            *t = r;
+        }
+        Some(())
+    };
+    // Immediates carry their own sign.
+    let numeric = matches!(
+        op.kind,
+        OpndKind::UImm
+            | OpndKind::SImm
+            | OpndKind::F32
+            | OpndKind::F64Hi
+            | OpndKind::F16
+            | OpndKind::Target
+    );
+    if !numeric || op.neg.is_some() {
+        flag(op.neg, '-', &mut t)?;
+    }
+    flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    if let Some(r) = t.strip_suffix(".reuse") {
+        *reuse |= 1 << op.reuse?;
+        t = r;
+    }
+    if let Some(b) = op.abs {
+        if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+            w.set_bit(b as u32, true);
+            t = r;
+        }
+    }
+    let t = t.strip_suffix(op.suffix)?;
+    let width = op.width();
+    let v: u64 = match op.kind {
+        OpndKind::Reg => parse_reg(t)?,
+        OpndKind::UReg => parse_ureg(t)?,
+        OpndKind::Pred => parse_pred(t, "")?,
+        OpndKind::UPred => parse_pred(t, "U")?,
+        OpndKind::Bar => {
+            let n: u64 = t.strip_prefix('B')?.parse().ok()?;
+            (n < 16).then_some(n)?
+        }
+        OpndKind::UImm => {
+            let n = parse_num(t)?;
+            if n < 0 || n & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            (n as u64) >> op.scale
+        }
+        OpndKind::SImm => {
+            let n = parse_num(t)?;
+            if n & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            fits_signed(n >> op.scale, width)?
+        }
+        OpndKind::Target => {
+            let n = parse_num(t)?;
+            let off = n.wrapping_sub(addr as i64 + 16);
+            if off & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            fits_signed(off >> op.scale, width)?
+        }
+        OpndKind::F32 => {
+            let bits = if t.trim() == "+INF" {
+                f32::INFINITY.to_bits()
+            } else if t.trim() == "-INF" {
+                f32::NEG_INFINITY.to_bits()
+            } else {
+                let f: f32 = t.parse().ok()?;
+                f.to_bits()
+            };
+            // Only text that prints back identically is accepted: no silent rounding.
+            if format_f32(bits)?.trim() != t.trim() {
+                return None;
+            }
+            if bits as u64 & ((1 << op.scale) - 1) != 0 {
+                return None;
+            }
+            (bits as u64) >> op.scale
+        }
+        OpndKind::F16 => parse_f16(t.trim())? as u64,
+        OpndKind::F64Hi => {
+            let bits = match t.trim() {
+                "+INF" => f64::INFINITY.to_bits(),
+                "-INF" => f64::NEG_INFINITY.to_bits(),
+                x => x.parse::<f64>().ok()?.to_bits(),
+            };
+            if bits & 0xffff_ffff != 0 || format_f64(bits)?.trim() != t.trim() {
+                return None;
+            }
+            bits >> 32
+        }
+        OpndKind::CBank => {
+            let (bank, off) = parse_cbank(t)?;
+            w.set(
+                38,
+                16,
+                parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64,
+            );
+            w.set(54, 5, bank);
+            return Some(());
+        }
+        OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
+        OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
+        OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
+    };
+    set_pieces(w, &op.pieces, v).then_some(())
+}
+
+fn parse_cbank(t: &str) -> Option<(u64, &str)> {
+    let r = t.strip_prefix("c[")?;
+    let (bank, r) = r.split_once("][")?;
+    let inner = r.strip_suffix(']')?;
+    let bank = parse_num(bank)?;
+    if !(0..32).contains(&bank) {
+        return None;
+    }
+    Some((bank as u64, inner))
+}
+
+fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
+    let off_width: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
+    let inner: &str = match fmt {
+        MemFmt::CIndexed => {
+            let (bank, i) = parse_cbank(t)?;
+            w.set(54, 5, bank);
+            i
+        }
+        MemFmt::GlobalDesc => {
+            let r = t.strip_prefix("desc[")?;
+            let (u, r) = r.split_once(']')?;
+            let ur = op.ureg?;
+            w.set(ur.0 as u32, ur.1 as u32, parse_ureg(u)?);
+            r.strip_prefix('[')?.strip_suffix(']')?
+        }
+        _ => t.strip_prefix('[')?.strip_suffix(']')?,
+    };
+    let mut ra = 255u64;
+    let mut ur = 63u64;
+    let mut off = 0i64;
+    let mut seen_off = false;
+    for part in inner.split('+') {
+        if let Some(n) = parse_num(part) {
+            off = n;
+            seen_off = true;
+        } else if let Some(u) = parse_ureg(part) {
+            if fmt != MemFmt::Shared && fmt != MemFmt::UrAddr {
+                return None;
+            }
+            ur = u;
+        } else {
+            let wide = matches!(fmt, MemFmt::Global64 | MemFmt::GlobalDesc);
+            let mut r = if wide {
+                part.strip_suffix(".64")?
+            } else {
+                part
+            };
+            if let (Some(b), Some(x)) = (op.x4, r.strip_suffix(".X4")) {
+                w.set_bit(b as u32, true);
+                r = x;
+            }
+            ra = parse_reg(r)?;
+        }
+    }
+    let _ = seen_off;
+    if fmt == MemFmt::UrAddr {
+        if ra != 255 {
+            return None;
+        }
+        let u = op.ureg?;
+        w.set(u.0 as u32, u.1 as u32, ur);
+    } else {
+        set_pieces(w, &op.pieces, ra).then_some(())?;
+    }
+    if fmt == MemFmt::Shared {
+        if let Some(u) = op.ureg {
+            w.set(u.0 as u32, u.1 as u32, ur);
+        } else if ur != 63 {
+            return None;
+        }
+    }
+    if off != 0 || !op.offset.is_empty() {
+        set_pieces(w, &op.offset, fits_signed(off, off_width.max(1))?).then_some(())?;
+    }
+    Some(())
+}
+
+/// Encodes text already split by the parser; see [`crate::assemble_line`].
+pub fn encode(arch: Arch, text: &str, control: Control, addr: u64) -> Result<Word, SassError> {
+    crate::text::encode_text(arch, text, control, addr, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_like_nvdisasm() {
+        let cases: &[(f32, &str)] = &[
+            (0.5, "0.5"),
+            (2.5, "2.5"),
+            (100.0, "100"),
+            (-126.0, "-126"),
+            (-1.0, "-1"),
+            (f32::INFINITY, "+INF "),
+            (f32::from_bits(0x2f80_0000), "2.3283064365386962891e-10"),
+            (f32::from_bits(0x3e22_f983), "0.15915493667125701904"),
+            (18446744073709551616.0, "1.84467440737095516160e+19"),
+        ];
+        for (v, t) in cases {
+            assert_eq!(format_f32(v.to_bits()).unwrap(), *t);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! The SASS instruction layer of tangle: NVIDIA Turing..Hopper (SM75–SM90) machine code.
+//!
+//! * [`Arch`] names a supported architecture, [`Word`] is one 128-bit instruction word and
+//!   [`Control`] its scheduling control bits (stall, yield, scoreboards, wait mask, reuse).
+//! * [`forms`] is the table of instruction forms: every form lists the fields of its word
+//!   (registers, predicates, immediates, constant-bank addresses, modifiers) and the constant
+//!   value of every other bit. Decoding, printing, parsing and encoding all read that one table.
+//! * [`decode`] turns a word into an [`Inst`]; [`Inst`] prints as nvdisasm prints it
+//!   ([`Inst::text`]); [`assemble_line`] parses that text (with an optional control annotation)
+//!   back into a word. A word whose bits are not all explained by a known form is refused
+//!   with [`SassError::UnknownForm`], never guessed.
+//! * [`cubin`] extracts the code of every function from a cubin (ELF) file.
+//!
+//! The text syntax, the control annotation and the coverage are described in `docs/sass.md`.
+
+mod arch;
+pub mod control;
+pub mod cubin;
+mod error;
+pub mod form;
+pub mod forms;
+mod inst;
+mod text;
+mod word;
+
+pub use arch::Arch;
+pub use control::Control;
+pub use error::SassError;
+pub use form::{Form, Mod, Opnd, OpndKind};
+pub use inst::{decode, encode, sureg_on, Inst, SREGS, SUREGS};
+pub use text::{
+    assemble, assemble_line, disassemble, normalize, parse_line, words_from_bytes, Line,
+};
+pub use word::Word;

@@ -1,0 +1,292 @@
+//! Text: printing decoded words per address, and parsing instruction lines back to words.
+//!
+//! Printed lines look like nvdisasm's raw-word listing (`/*0070*/  @P0 EXIT ;`) and, with
+//! control annotations on, carry `[B------:R-:W0:Y:S04]` before the instruction. The
+//! assembler reads one instruction per line:
+//! `[/*addr*/] [annotation] [@[!]Pn] MNEMONIC[.MOD...] [operand, ...] [;] [/* comment */]`.
+//! Lines that are empty, comments, labels (`name:`) or directives (`.text`) are skipped.
+
+use crate::inst::{decode_unchecked, encode_parts};
+use crate::{decode, forms, Arch, Control, SassError, Word};
+
+/// One parsed instruction line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The address given by a `/*addr*/` prefix, if any.
+    pub addr: Option<u64>,
+    /// The control annotation, if any.
+    pub control: Option<Control>,
+    /// The instruction text without the trailing `;`.
+    pub text: String,
+}
+
+/// Normalises instruction text for comparison: trailing `;` and surrounding blanks removed.
+pub fn normalize(text: &str) -> &str {
+    text.trim().trim_end_matches(';').trim_end()
+}
+
+/// Parses one line; `Ok(None)` for lines without an instruction.
+pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> {
+    let mut s = line.trim();
+    // Trailing hex comment and `//` comments.
+    if let Some(i) = s.find("//") {
+        s = s[..i].trim_end();
+    }
+    let mut addr = None;
+    if let Some(r) = s.strip_prefix("/*") {
+        let (a, rest) = r.split_once("*/").ok_or_else(|| SassError::Parse {
+            line: lineno,
+            col: 1,
+            msg: "unterminated /* */".to_string(),
+        })?;
+        let a = a.trim();
+        if let Ok(v) = u64::from_str_radix(a.trim_start_matches("0x"), 16) {
+            addr = Some(v);
+        } else if a.starts_with("0x") {
+            return Ok(None);
+        }
+        s = rest.trim();
+    }
+    if let Some(i) = s.find("/*") {
+        s = s[..i].trim_end();
+    }
+    if s.is_empty()
+        || s.starts_with('.') && !s.contains(' ')
+        || s.ends_with(':')
+        || s.starts_with('.')
+    {
+        return Ok(None);
+    }
+    let mut control = None;
+    if s.starts_with("[B") {
+        let end = s.find(']').ok_or_else(|| SassError::Parse {
+            line: lineno,
+            col: 1,
+            msg: "unterminated control annotation".to_string(),
+        })?;
+        control = Some(s[..=end].parse::<Control>()?);
+        s = s[end + 1..].trim();
+    }
+    let text = normalize(s).to_string();
+    if text.is_empty() {
+        return Err(SassError::Parse {
+            line: lineno,
+            col: 1,
+            msg: "annotation without instruction".to_string(),
+        });
+    }
+    Ok(Some(Line {
+        addr,
+        control,
+        text,
+    }))
+}
+
+/// Splits operand text at commas outside brackets; `R2 -0x300` (RET) splits at the blank.
+fn split_operands(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < s.len() {
+        out.push(s[start..].trim());
+    }
+    let mut res = Vec::new();
+    for p in out {
+        // `+INF ` is one operand; a blank between two tokens separates RET's operands.
+        match p.split_once(' ') {
+            Some((a, b)) if !a.is_empty() && !b.trim().is_empty() && !p.contains('[') => {
+                res.push(a);
+                res.push(b.trim());
+            }
+            _ => res.push(p),
+        }
+    }
+    res.into_iter().filter(|p| !p.is_empty()).collect()
+}
+
+/// Encodes one instruction's text (no annotation) at `addr`.
+pub(crate) fn encode_text(
+    arch: Arch,
+    text: &str,
+    control: Control,
+    addr: u64,
+    lineno: usize,
+) -> Result<Word, SassError> {
+    let text = normalize(text);
+    let fail = |why: String| SassError::CannotEncode {
+        line: lineno,
+        text: text.to_string(),
+        arch: arch.to_string(),
+        why,
+    };
+    let mut s = text;
+    let mut guard = (7u64, false);
+    if let Some(r) = s.strip_prefix('@') {
+        let (g, rest) = r
+            .split_once(' ')
+            .ok_or_else(|| fail("guard without instruction".into()))?;
+        let (neg, g) = match g.strip_prefix('!') {
+            Some(g) => (true, g),
+            None => (false, g),
+        };
+        let p = match g {
+            "PT" => 7,
+            _ => g
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<u64>().ok())
+                .filter(|n| *n < 7)
+                .ok_or_else(|| fail(format!("bad guard predicate `{g}`")))?,
+        };
+        guard = (p, neg);
+        s = rest.trim_start();
+    }
+    let (mnemonic, rest) = match s.split_once(' ') {
+        Some((m, r)) => (m, r.trim()),
+        None => (s, ""),
+    };
+    let (name, suffix) = match mnemonic.find('.') {
+        Some(i) => (&mnemonic[..i], &mnemonic[i..]),
+        None => (mnemonic, ""),
+    };
+    let operands = split_operands(rest);
+    let candidates: Vec<_> = forms::by_name(arch, name).collect();
+    if candidates.is_empty() {
+        return Err(fail(format!("no form named `{name}` on {arch}")));
+    }
+    for form in candidates {
+        let enc = encode_parts(form, guard, suffix, &operands, control, addr);
+        if let Some(w) = enc {
+            // Round trip: only what decodes back to the same text is accepted.
+            if let Ok(inst) = decode_unchecked(arch, w, addr) {
+                if inst.as_text() == text {
+                    return Ok(w);
+                }
+            }
+        }
+    }
+    Err(fail(format!(
+        "no `{name}` form takes these modifiers and operands"
+    )))
+}
+
+/// Assembles one line. Returns `Ok(None)` for lines without an instruction. `addr` is the
+/// address used for branch targets when the line has no `/*addr*/` prefix; without an
+/// annotation the control bits are [`Control::default`].
+pub fn assemble_line(
+    arch: Arch,
+    line: &str,
+    lineno: usize,
+    addr: u64,
+) -> Result<Option<Word>, SassError> {
+    let Some(l) = parse_line(line, lineno)? else {
+        return Ok(None);
+    };
+    let addr = l.addr.unwrap_or(addr);
+    encode_text(arch, &l.text, l.control.unwrap_or_default(), addr, lineno).map(Some)
+}
+
+/// Assembles a whole text; instructions are placed at consecutive 16-byte addresses from 0
+/// (a `/*addr*/` prefix must agree with that).
+pub fn assemble(arch: Arch, text: &str) -> Result<Vec<Word>, SassError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let addr = out.len() as u64 * 16;
+        if let Some(l) = parse_line(line, i + 1)? {
+            if l.addr.is_some_and(|a| a != addr) {
+                return Err(SassError::Parse {
+                    line: i + 1,
+                    col: 1,
+                    msg: format!(
+                        "address /*{:04x}*/ but the instruction lands at {addr:#06x}",
+                        l.addr.unwrap_or(0)
+                    ),
+                });
+            }
+            out.push(encode_text(
+                arch,
+                &l.text,
+                l.control.unwrap_or_default(),
+                addr,
+                i + 1,
+            )?);
+        }
+    }
+    Ok(out)
+}
+
+/// Disassembles words placed at `base`, one line per instruction:
+/// `/*0070*/ [annotation ]text ;` or, for a refused word,
+/// `/*0070*/ <refused: ...> /* 0x.. 0x.. */`.
+pub fn disassemble(arch: Arch, words: &[Word], base: u64, control: bool) -> Vec<String> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let addr = base + 16 * i as u64;
+            match decode(arch, w, addr) {
+                Ok(inst) => {
+                    if control {
+                        format!("/*{addr:04x}*/ {} {} ;", inst.control(), inst.text())
+                    } else {
+                        format!("/*{addr:04x}*/ {} ;", inst.text())
+                    }
+                }
+                Err(e) => format!("/*{addr:04x}*/ <refused: {e}> /* {w} */"),
+            }
+        })
+        .collect()
+}
+
+/// Reads raw words: 16 little-endian bytes each.
+pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<Word>, SassError> {
+    if bytes.len() % 16 != 0 {
+        return Err(SassError::RawLength(bytes.len()));
+    }
+    Ok(bytes
+        .chunks_exact(16)
+        .map(|c| Word::from_le_bytes(c.try_into().expect("16-byte chunk")))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse() {
+        let l = parse_line("/*0070*/ [B0-----:R-:W1:Y:S04] @P0 EXIT ; /* 0x1 */", 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.addr, Some(0x70));
+        assert_eq!(l.text, "@P0 EXIT");
+        assert_eq!(l.control.unwrap().to_string(), "[B0-----:R-:W1:Y:S04]");
+        assert_eq!(parse_line(".L_x_1:", 1).unwrap(), None);
+        assert_eq!(parse_line("   ", 1).unwrap(), None);
+        assert_eq!(parse_line("// hi", 1).unwrap(), None);
+    }
+
+    #[test]
+    fn operands_split() {
+        assert_eq!(
+            split_operands("P0, PT, |R0|, +INF , PT"),
+            vec!["P0", "PT", "|R0|", "+INF", "PT"]
+        );
+        assert_eq!(split_operands("R2 -0x300"), vec!["R2", "-0x300"]);
+        assert_eq!(
+            split_operands("R1, c[0x0][0x28]"),
+            vec!["R1", "c[0x0][0x28]"]
+        );
+    }
+}

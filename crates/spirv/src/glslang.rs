@@ -1,0 +1,151 @@
+//! GLSL compute shaders through glslangValidator.
+//!
+//! glslang is an external tool: tangle looks for `glslangValidator` in `$TANGLE_GLSLANG`
+//! (a path to the executable), then on `PATH`, then in the oracle environment that
+//! `tools/install-oracles.sh` creates (`$TANGLE_ORACLES/bin`, then the repository's
+//! `.oracles/bin`). Sources that ask for maximal reconvergence, which this glslang does not
+//! know, are compiled without the request and the module gets it afterwards
+//! ([`crate::glsl::prepare_maximal_reconvergence`], [`with_maximal_reconvergence`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use tangle_ir::{ExecMode, Module};
+
+/// Target environments glslang is asked to compile for.
+pub const TARGET_ENVS: [&str; 4] = ["vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"];
+
+/// Why a GLSL source could not be compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum GlslError {
+    /// glslangValidator was not found.
+    #[error("glslangValidator not found (searched {searched}); install it or run tools/install-oracles.sh")]
+    NotFound {
+        /// The places searched, for the message.
+        searched: String,
+    },
+    /// An unknown target environment.
+    #[error("unknown target environment {0:?} (expected one of vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3)")]
+    BadTargetEnv(String),
+    /// glslang could not be run or its output read.
+    #[error("cannot run glslangValidator: {0}")]
+    Io(#[from] std::io::Error),
+    /// glslang rejected the source; its messages name lines as `ERROR: 0:<line>: ...`.
+    #[error("glslang rejected the shader:\n{0}")]
+    Compile(String),
+}
+
+/// Finds glslangValidator.
+pub fn find_glslang() -> Result<PathBuf, GlslError> {
+    let mut searched = Vec::new();
+    if let Some(p) = std::env::var_os("TANGLE_GLSLANG") {
+        let p = PathBuf::from(p);
+        if p.is_file() {
+            return Ok(p);
+        }
+        searched.push(p);
+    }
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if let Some(o) = std::env::var_os("TANGLE_ORACLES") {
+        dirs.push(PathBuf::from(o).join("bin"));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.oracles/bin"));
+    for d in dirs {
+        let exe = d.join("glslangValidator");
+        if exe.is_file() {
+            return Ok(exe);
+        }
+        searched.push(exe);
+    }
+    Err(GlslError::NotFound {
+        searched: searched
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+/// A compiled shader: the SPIR-V bytes, and whether the source asked for maximal
+/// reconvergence.
+pub struct Compiled {
+    /// The SPIR-V module glslang wrote.
+    pub spirv: Vec<u8>,
+    /// Whether the source asked for `GL_EXT_maximal_reconvergence`.
+    pub maximal_reconvergence: bool,
+}
+
+/// Compiles a GLSL compute shader to SPIR-V for `target_env`; `name` is the file name
+/// glslang's messages should show.
+pub fn compile(source: &str, name: &str, target_env: &str) -> Result<Compiled, GlslError> {
+    if !TARGET_ENVS.contains(&target_env) {
+        return Err(GlslError::BadTargetEnv(target_env.to_string()));
+    }
+    let exe = find_glslang()?;
+    let (prepared, maximal) = crate::glsl::prepare_maximal_reconvergence(source);
+    let dir = std::env::temp_dir().join(format!(
+        "tangle-glslang-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir)?;
+    let out = dir.join("shader.spv");
+    let result = (|| {
+        let mut child = Command::new(&exe)
+            .args([
+                "--stdin",
+                "-S",
+                "comp",
+                "-V",
+                "--target-env",
+                target_env,
+                "-o",
+            ])
+            .arg(&out)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(prepared.as_bytes())?;
+        let output = child.wait_with_output()?;
+        if !output.status.success() {
+            let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+            text.push_str(&String::from_utf8_lossy(&output.stderr));
+            let text: String = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && *l != "stdin")
+                .map(|l| format!("{}\n", l.replacen(" stdin:", &format!(" {name}:"), 1)))
+                .collect();
+            return Err(GlslError::Compile(text));
+        }
+        Ok(std::fs::read(&out)?)
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(Compiled {
+        spirv: result?,
+        maximal_reconvergence: maximal,
+    })
+}
+
+static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Adds the `SPV_KHR_maximal_reconvergence` extension and the `MaximallyReconvergesKHR`
+/// execution mode to every entry point of `module`.
+pub fn with_maximal_reconvergence(module: &mut Module) {
+    const EXT: &str = "SPV_KHR_maximal_reconvergence";
+    if !module.extensions.iter().any(|e| e == EXT) {
+        module.extensions.push(EXT.to_string());
+    }
+    for e in &mut module.entry_points {
+        if !e.modes.contains(&ExecMode::MaximallyReconverges) {
+            e.modes.push(ExecMode::MaximallyReconverges);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Splits a binary module into instructions with their positions, using rspirv's parser.
+
+use rspirv::binary::{Consumer, ParseAction};
+use rspirv::dr;
+
+use super::{Position, ReadError, ReadErrorKind};
+
+/// One instruction with where it starts.
+pub(crate) struct Located {
+    pub(crate) inst: dr::Instruction,
+    pub(crate) pos: Position,
+}
+
+/// A parsed binary: header fields and instructions in order.
+pub(crate) struct RawModule {
+    pub(crate) version: (u8, u8),
+    pub(crate) insts: Vec<Located>,
+}
+
+struct Collect {
+    header: Option<dr::ModuleHeader>,
+    insts: Vec<dr::Instruction>,
+}
+
+impl Consumer for Collect {
+    fn initialize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn finalize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn consume_header(&mut self, header: dr::ModuleHeader) -> ParseAction {
+        self.header = Some(header);
+        ParseAction::Continue
+    }
+    fn consume_instruction(&mut self, inst: dr::Instruction) -> ParseAction {
+        self.insts.push(inst);
+        ParseAction::Continue
+    }
+}
+
+/// The number of header words.
+const HEADER_WORDS: usize = 5;
+
+/// Parses `bytes` (little-endian words) into instructions.
+pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
+    let at_start = |kind| ReadError {
+        kind,
+        pos: Some(Position {
+            word: 0,
+            index: None,
+        }),
+    };
+    if bytes.len() % 4 != 0 {
+        return Err(ReadError {
+            kind: ReadErrorKind::Truncated(format!(
+                "{} bytes is not a whole number of 32-bit words",
+                bytes.len()
+            )),
+            pos: Some(Position {
+                word: bytes.len() / 4,
+                index: None,
+            }),
+        });
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if words.len() < HEADER_WORDS {
+        return Err(at_start(ReadErrorKind::Truncated(
+            "the module is shorter than its 5-word header".into(),
+        )));
+    }
+    if words[0] != spirv::MAGIC_NUMBER {
+        let why = if words[0] == spirv::MAGIC_NUMBER.swap_bytes() {
+            "big-endian modules are not supported".to_string()
+        } else {
+            format!("bad magic number {:#010x}", words[0])
+        };
+        return Err(at_start(ReadErrorKind::BadHeader(why)));
+    }
+    let version = words[1];
+    let (major, minor) = ((version >> 16) as u8, (version >> 8) as u8);
+    if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
+        return Err(ReadError {
+            kind: ReadErrorKind::BadHeader(format!(
+                "unsupported SPIR-V version word {version:#010x} (1.0 to 1.6 are supported)"
+            )),
+            pos: Some(Position {
+                word: 1,
+                index: None,
+            }),
+        });
+    }
+    // Instruction start offsets, from the word counts. A zero or overlong count is reported
+    // here with its position; rspirv's parser reports operand-level problems.
+    let mut starts = Vec::new();
+    let mut w = HEADER_WORDS;
+    while w < words.len() {
+        let count = (words[w] >> 16) as usize;
+        let index = Some(starts.len());
+        if count == 0 {
+            return Err(ReadError {
+                kind: ReadErrorKind::Malformed("instruction word count is zero".into()),
+                pos: Some(Position { word: w, index }),
+            });
+        }
+        if w + count > words.len() {
+            return Err(ReadError {
+                kind: ReadErrorKind::Truncated(format!(
+                    "instruction needs {count} words but only {} remain",
+                    words.len() - w
+                )),
+                pos: Some(Position { word: w, index }),
+            });
+        }
+        starts.push(w);
+        w += count;
+    }
+    let mut collect = Collect {
+        header: None,
+        insts: Vec::new(),
+    };
+    if let Err(state) = rspirv::binary::parse_words(&words, &mut collect) {
+        // The failing instruction is the first one the consumer did not receive.
+        let index = collect.insts.len();
+        let pos = Position {
+            word: starts.get(index).copied().unwrap_or(words.len()),
+            index: Some(index),
+        };
+        return Err(ReadError {
+            kind: kind_of(state),
+            pos: Some(pos),
+        });
+    }
+    let insts = collect
+        .insts
+        .into_iter()
+        .zip(starts)
+        .enumerate()
+        .map(|(index, (inst, word))| Located {
+            inst,
+            pos: Position {
+                word,
+                index: Some(index),
+            },
+        })
+        .collect();
+    Ok(RawModule {
+        version: (major, minor),
+        insts,
+    })
+}
+
+fn kind_of(state: rspirv::binary::ParseState) -> ReadErrorKind {
+    use rspirv::binary::ParseState as S;
+    match state {
+        S::OpcodeUnknown(_, _, op) => ReadErrorKind::UnknownOpcode(op),
+        S::OperandExpected(..) => {
+            ReadErrorKind::Malformed("the instruction has too few operands".into())
+        }
+        S::OperandExceeded(..) => {
+            ReadErrorKind::Malformed("the instruction has too many operands".into())
+        }
+        S::WordCountZero(..) => ReadErrorKind::Malformed("instruction word count is zero".into()),
+        S::TypeUnsupported(..) => {
+            ReadErrorKind::Malformed("a literal's type is unknown or not numeric".into())
+        }
+        S::SpecConstantOpIntegerIncorrect(..) => {
+            ReadErrorKind::Malformed("bad OpSpecConstantOp opcode".into())
+        }
+        S::OperandError(e) => ReadErrorKind::Malformed(format!("bad operand: {e}")),
+        other => ReadErrorKind::Malformed(other.to_string()),
+    }
+}
