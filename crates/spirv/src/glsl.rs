@@ -15,8 +15,8 @@ pub fn prepare_maximal_reconvergence(src: &str) -> (String, bool) {
     let mut out = String::with_capacity(src.len());
     for line in src.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        if trimmed.starts_with('#') {
-            let directive: Vec<&str> = trimmed[1..].split_whitespace().collect();
+        if let Some(after_hash) = trimmed.strip_prefix('#') {
+            let directive: Vec<&str> = after_hash.split_whitespace().collect();
             if directive.first() == Some(&"extension")
                 && directive
                     .get(1)

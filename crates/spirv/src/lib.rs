@@ -1,7 +1,13 @@
-//! SPIR-V for tangle: reading binary modules into the IR ([`reader`]) and writing the IR
-//! back to SPIR-V ([`writer`]).
+//! SPIR-V for tangle: an assembler for the text spirv-dis prints ([`asm`]) and the grammar
+//! lookups it is built on ([`grammar`]), reading binary modules into the IR ([`reader`]),
+//! writing the IR back to SPIR-V ([`writer`]), and helpers for GLSL sources ([`glsl`],
+//! [`glslang`]).
 
+pub mod asm;
 pub mod glsl;
 pub mod glslang;
+pub mod grammar;
 pub mod reader;
 pub mod writer;
+
+pub use asm::{assemble, AsmError, AsmErrorKind, AsmOptions, TargetEnv};

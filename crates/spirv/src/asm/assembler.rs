@@ -1,0 +1,811 @@
+//! The instruction encoder: reads words, follows each opcode's operand grammar and writes
+//! the module.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use spirv::Op;
+
+use super::error::{AsmError, AsmErrorKind as K};
+use super::lexer::{tokenize, Token};
+use super::literal::{
+    context_free_float, encode_bfloat16, encode_float, encode_int, parse_int, IntError,
+};
+use super::AsmOptions;
+use crate::grammar::{self, ExtInstSet, OperandKind as OK, OperandQuantifier as Q};
+
+/// A scalar numeric type, as declared by `OpTypeInt` / `OpTypeFloat`.
+#[derive(Clone, Copy, Debug)]
+enum NumType {
+    Int {
+        width: u32,
+        signed: bool,
+    },
+    Float {
+        width: u32,
+    },
+    /// `OpTypeFloat` with the `BFloat16KHR` encoding (whatever its declared width).
+    BFloat16,
+    /// A float type with another `FPEncoding` (FP8): literals not supported.
+    EncodedFloat,
+}
+
+/// An operand still to read.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    kind: Kind,
+    quantifier: Q,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Grammar(OK),
+    /// The literal of an `OpSwitch` case, as wide as the selector's type.
+    SwitchLiteral,
+}
+
+impl Slot {
+    fn one(kind: OK) -> Self {
+        Self::grammar(kind, Q::One)
+    }
+
+    fn grammar(kind: OK, quantifier: Q) -> Self {
+        Self {
+            kind: Kind::Grammar(kind),
+            quantifier,
+        }
+    }
+}
+
+fn kind_name(kind: Kind) -> String {
+    match kind {
+        Kind::Grammar(k) => format!("{k:?}"),
+        Kind::SwitchLiteral => "LiteralInteger (switch case)".to_owned(),
+    }
+}
+
+pub(crate) struct Assembler<'a> {
+    tokens: Vec<Token<'a>>,
+    pos: usize,
+    eof: (u32, u32),
+    opts: AsmOptions,
+    ids: HashMap<&'a str, u32>,
+    /// Numeric ids kept as written (`--preserve-numeric-ids`).
+    reserved: HashSet<u32>,
+    next_id: u32,
+    bound: u32,
+    num_types: HashMap<u32, NumType>,
+    type_ids: HashSet<u32>,
+    value_types: HashMap<u32, u32>,
+    ext_sets: HashMap<u32, ExtInstSet>,
+    words: Vec<u32>,
+}
+
+type Result<T> = std::result::Result<T, AsmError>;
+
+fn err_at(tok: &Token<'_>, kind: K) -> AsmError {
+    AsmError {
+        line: tok.line,
+        column: tok.column,
+        kind,
+    }
+}
+
+/// `Op` followed by a capital letter: what spirv-as takes for the start of an opcode.
+fn looks_like_opcode(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 3 && b[0] == b'O' && b[1] == b'p' && b[2].is_ascii_uppercase()
+}
+
+/// The number an id name stands for under `preserve_numeric_ids`: spirv-as reads it like an
+/// integer literal, so `%010` is 8, `%0x10` is 16, and `%08` (bad octal) is a name.
+fn numeric_id(name: &str) -> Option<u32> {
+    if !is_id_name(name) {
+        return None;
+    }
+    let int = parse_int(name)?;
+    int.magnitude
+        .filter(|m| !int.negative && *m <= u64::from(u32::MAX))
+        .map(|m| m as u32)
+}
+
+fn is_id_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Encodes a quoted string literal as nul-terminated, zero-padded little-endian words.
+fn string_words(tok: &Token<'_>) -> Result<Vec<u32>> {
+    let bad = || err_at(tok, K::BadString(tok.text.to_owned()));
+    let inner = tok.text.strip_prefix('"').ok_or_else(bad)?;
+    let mut bytes = Vec::with_capacity(inner.len() + 4);
+    let mut chars = inner.char_indices();
+    let mut closed = false;
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some((_, e)) => {
+                    let mut buf = [0u8; 4];
+                    bytes.extend_from_slice(e.encode_utf8(&mut buf).as_bytes());
+                }
+                None => return Err(bad()),
+            },
+            '"' => {
+                if i + 1 != inner.len() {
+                    return Err(bad());
+                }
+                closed = true;
+            }
+            _ => {
+                let mut buf = [0u8; 4];
+                bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    if !closed {
+        return Err(bad());
+    }
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    Ok(bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The text of a quoted string literal, for `OpExtInstImport`.
+fn string_value(tok: &Token<'_>) -> Result<String> {
+    let words = string_words(tok)?;
+    let bytes: Vec<u8> = words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|b| *b != 0)
+        .collect();
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+impl<'a> Assembler<'a> {
+    pub(crate) fn new(text: &'a str, opts: AsmOptions) -> Self {
+        let (tokens, eof) = tokenize(text);
+        let mut reserved = HashSet::new();
+        if opts.preserve_numeric_ids {
+            for t in &tokens {
+                if let Some(n) = t.text.strip_prefix('%').and_then(numeric_id) {
+                    reserved.insert(n);
+                }
+            }
+        }
+        Self {
+            tokens,
+            pos: 0,
+            eof,
+            opts,
+            ids: HashMap::new(),
+            reserved,
+            next_id: 1,
+            bound: 1,
+            num_types: HashMap::new(),
+            type_ids: HashSet::new(),
+            value_types: HashMap::new(),
+            ext_sets: HashMap::new(),
+            words: Vec::new(),
+        }
+    }
+
+    pub(crate) fn run(mut self, text_is_empty: bool) -> Result<Vec<u32>> {
+        if text_is_empty {
+            return Err(AsmError {
+                line: 1,
+                column: 1,
+                kind: K::EmptyInput,
+            });
+        }
+        while self.pos < self.tokens.len() {
+            self.instruction()?;
+        }
+        let mut module = vec![
+            spirv::MAGIC_NUMBER,
+            self.opts.target_env.version_word(),
+            self.opts.generator,
+            self.bound,
+            0,
+        ];
+        module.append(&mut self.words);
+        Ok(module)
+    }
+
+    fn peek(&self) -> Option<Token<'a>> {
+        self.tokens.get(self.pos).copied()
+    }
+
+    /// Takes the next word; `(`, `)` and `,` (which the lexer stops at) are refused here.
+    fn next(&mut self) -> Result<Option<Token<'a>>> {
+        let t = self.peek();
+        if let Some(t) = t {
+            if matches!(t.text, "(" | ")" | ",") {
+                return Err(err_at(&t, K::ReservedPunctuation(t.text.to_owned())));
+            }
+            self.pos += 1;
+        }
+        Ok(t)
+    }
+
+    fn eof_error(&self, kind: K) -> AsmError {
+        AsmError {
+            line: self.eof.0,
+            column: self.eof.1,
+            kind,
+        }
+    }
+
+    /// Whether the next word begins an instruction, by spirv-as's rule: it starts with `Op`
+    /// and a capital letter, or it is a `%word` followed by `=` and such an opcode word. Also
+    /// true at the end of the text.
+    fn at_instruction_start(&self) -> bool {
+        let word = |i: usize| self.tokens.get(self.pos + i).map(|t| t.text);
+        match word(0) {
+            None => true,
+            Some(w) if looks_like_opcode(w) => true,
+            Some(w) => {
+                w.starts_with('%') && word(1) == Some("=") && word(2).is_some_and(looks_like_opcode)
+            }
+        }
+    }
+
+    /// The id for `%name` (token text with `%`), assigning one on first sight.
+    fn id(&mut self, tok: &Token<'a>) -> Result<u32> {
+        let Some(name) = tok.text.strip_prefix('%') else {
+            return Err(err_at(tok, K::ExpectedId(tok.text.to_owned())));
+        };
+        if !is_id_name(name) {
+            return Err(err_at(tok, K::InvalidId(name.to_owned())));
+        }
+        if let Some(&id) = self.ids.get(name) {
+            return Ok(id);
+        }
+        let numeric = if self.opts.preserve_numeric_ids {
+            numeric_id(name)
+        } else {
+            None
+        };
+        let id = match numeric {
+            Some(n) => n,
+            None => {
+                while self.reserved.contains(&self.next_id) {
+                    self.next_id = self.next_id.wrapping_add(1);
+                }
+                let id = self.next_id;
+                self.next_id = self.next_id.wrapping_add(1);
+                self.reserved.insert(id);
+                id
+            }
+        };
+        self.ids.insert(name, id);
+        self.bound = self.bound.max(id.wrapping_add(1)).max(self.next_id);
+        Ok(id)
+    }
+
+    fn immediate(&self, tok: &Token<'_>) -> Result<u32> {
+        let bad = || err_at(tok, K::BadImmediate(tok.text.to_owned()));
+        let int = parse_int(&tok.text[1..]).ok_or_else(bad)?;
+        match int.magnitude {
+            Some(m) if !int.negative && m <= u64::from(u32::MAX) => Ok(m as u32),
+            _ => Err(bad()),
+        }
+    }
+
+    /// After an immediate word, operands are read without the grammar: ids, 32-bit numbers,
+    /// strings and more immediates, up to the next instruction.
+    fn context_free_operands(&mut self) -> Result<()> {
+        while !self.at_instruction_start() {
+            let Some(tok) = self.next()? else { break };
+
+            let first = tok.text.as_bytes()[0];
+            if first == b'!' {
+                let w = self.immediate(&tok)?;
+                self.words.push(w);
+            } else if first == b'%' {
+                let id = self.id(&tok)?;
+                self.words.push(id);
+            } else if first == b'"' {
+                let mut w = string_words(&tok)?;
+                self.words.append(&mut w);
+            } else {
+                let w = encode_int(tok.text, 32, true)
+                    .or_else(|_| encode_int(tok.text, 32, false))
+                    .ok()
+                    // Floats here need a `.` and are read like C's strtof.
+                    .or_else(|| context_free_float(tok.text).map(|w| vec![w]))
+                    .ok_or_else(|| err_at(&tok, K::BadContextFreeOperand(tok.text.to_owned())))?;
+                self.words.extend(w);
+            }
+        }
+        Ok(())
+    }
+
+    fn instruction(&mut self) -> Result<()> {
+        let Some(first) = self.next()? else {
+            return Ok(());
+        };
+        if first.text.starts_with('!') {
+            let w = self.immediate(&first)?;
+            self.words.push(w);
+            return self.context_free_operands();
+        }
+        let (result, op_tok) = if first.text.starts_with('%') {
+            match self.next()? {
+                Some(eq) if eq.text == "=" => {}
+                Some(other) => {
+                    return Err(err_at(
+                        &other,
+                        K::ExpectedEquals(format!("`{}`", other.text)),
+                    ))
+                }
+                None => {
+                    return Err(self.eof_error(K::ExpectedEquals("the end of the input".into())))
+                }
+            }
+            match self.next()? {
+                Some(op) if op.text.starts_with("Op") => (Some(first), op),
+                Some(other) => {
+                    return Err(err_at(
+                        &other,
+                        K::ExpectedOpcode(format!("`{}`", other.text)),
+                    ))
+                }
+                None => {
+                    return Err(self.eof_error(K::ExpectedOpcode("the end of the input".into())))
+                }
+            }
+        } else if first.text.starts_with("Op") {
+            (None, first)
+        } else {
+            return Err(err_at(
+                &first,
+                K::ExpectedInstruction(first.text.to_owned()),
+            ));
+        };
+        let inst = grammar::instruction(op_tok.text)
+            .ok_or_else(|| err_at(&op_tok, K::UnknownOpcode(op_tok.text.to_owned())))?;
+        let has_result = inst.operands.iter().any(|o| o.kind == OK::IdResult);
+        match (&result, has_result) {
+            (None, true) => {
+                return Err(err_at(&op_tok, K::MissingResultId(op_tok.text.to_owned())))
+            }
+            (Some(r), false) => {
+                return Err(err_at(
+                    &op_tok,
+                    K::UnexpectedResultId {
+                        opcode: op_tok.text.to_owned(),
+                        id: r.text[1..].to_owned(),
+                    },
+                ))
+            }
+            _ => {}
+        }
+        let opcode = inst.opcode;
+        let start = self.words.len();
+        self.words.push(opcode as u32);
+        let mut ctx = InstCtx {
+            opcode,
+            op_name: op_tok.text,
+            result,
+            result_id: None,
+            result_type: None,
+            ids: Vec::new(),
+            import_name: None,
+        };
+        let mut expected: VecDeque<Slot> = inst
+            .operands
+            .iter()
+            .map(|o| Slot::grammar(o.kind, o.quantifier))
+            .collect();
+        // Where spirv-as's cursor stops: after the last word read, or at the next word when it
+        // looked ahead for an optional operand. Errors found after the operands point there.
+        let mut stop = op_tok.end;
+        while let Some(slot) = expected.pop_front() {
+            if let Kind::Grammar(OK::IdResult) = slot.kind {
+                let r = ctx.result.expect("checked above: the opcode has a result");
+                let id = self.id(&r)?;
+                ctx.result_id = Some(id);
+                self.words.push(id);
+                continue;
+            }
+            if self.at_instruction_start() {
+                if slot.quantifier != Q::One {
+                    // spirv-as looked ahead to the next word here (see `stop`).
+                    stop = self.peek().map_or(self.eof, |t| (t.line, t.column));
+                    continue;
+                }
+                let kind = K::MissingOperand {
+                    opcode: op_tok.text.to_owned(),
+                    expected: kind_name(slot.kind),
+                    found: if self.peek().is_some() {
+                        "the next instruction"
+                    } else {
+                        "the end of the input"
+                    }
+                    .to_owned(),
+                };
+                return Err(match self.peek() {
+                    Some(t) => err_at(&t, kind),
+                    None => self.eof_error(kind),
+                });
+            }
+            let Some(tok) = self.next()? else { break };
+            stop = tok.end;
+            if slot.quantifier != Q::One && !self.optional_literal_present(slot.kind, &tok, &ctx)? {
+                // As in spirv-as: a word that is no literal of an optional literal operand
+                // means the operand is absent, and the word begins the next instruction.
+                self.pos -= 1;
+                stop = (tok.line, tok.column);
+                break;
+            }
+            if tok.text.starts_with('!') {
+                let w = self.immediate(&tok)?;
+                self.words.push(w);
+                // The grammar is left behind, but a result id not yet written still follows
+                // the immediate (an immediate result type), as in spirv-as.
+                if ctx.result_id.is_none() {
+                    if let Some(r) = ctx.result {
+                        let id = self.id(&r)?;
+                        ctx.result_id = Some(id);
+                        self.words.push(id);
+                    }
+                }
+                self.context_free_operands()?;
+                stop = self.peek().map_or(self.eof, |t| (t.line, t.column));
+                break;
+            }
+            if slot.quantifier == Q::ZeroOrMore {
+                expected.push_front(slot);
+            }
+            // spirv-as reads a required MemoryAccess operand (that of
+            // OpCooperativeMatrixLoadTensorNV and OpCooperativeMatrixStoreTensorNV) as a
+            // single name: `|` is not split there.
+            if matches!(slot.kind, Kind::Grammar(OK::MemoryAccess))
+                && slot.quantifier == Q::One
+                && tok.text.contains('|')
+            {
+                return Err(err_at(
+                    &tok,
+                    K::UnknownEnumerant {
+                        kind: "MemoryAccess".into(),
+                        name: tok.text.to_owned(),
+                    },
+                ));
+            }
+            self.operand(slot.kind, &tok, &mut ctx, &mut expected)?;
+        }
+        let count = self.words.len() - start;
+        if count > 0xFFFF {
+            return Err(err_at(&op_tok, K::InstructionTooLong(count)));
+        }
+        self.words[start] |= (count as u32) << 16;
+        self.record(&ctx, start, stop)
+    }
+
+    /// Remembers what later instructions need: numeric types, value types, import sets.
+    fn record(&mut self, ctx: &InstCtx<'a>, start: usize, stop: (u32, u32)) -> Result<()> {
+        let Some(result) = ctx.result_id else {
+            return Ok(());
+        };
+        let operands = &self.words[start + 1..];
+        if grammar::declares_type(ctx.opcode) {
+            if !self.type_ids.insert(result) {
+                let name = ctx
+                    .result
+                    .map(|r| r.text[1..].to_owned())
+                    .unwrap_or_default();
+                return Err(AsmError {
+                    line: stop.0,
+                    column: stop.1,
+                    kind: K::TypeRedefined(name),
+                });
+            }
+            match ctx.opcode {
+                Op::TypeInt if operands.len() >= 3 => {
+                    self.num_types.insert(
+                        result,
+                        NumType::Int {
+                            width: operands[1],
+                            signed: operands[2] != 0,
+                        },
+                    );
+                }
+                Op::TypeFloat if operands.len() == 2 => {
+                    self.num_types
+                        .insert(result, NumType::Float { width: operands[1] });
+                }
+                Op::TypeFloat if operands.len() == 3 => {
+                    let ty = match spirv::FPEncoding::from_u32(operands[2]) {
+                        Some(spirv::FPEncoding::BFloat16KHR) => NumType::BFloat16,
+                        Some(_) => NumType::EncodedFloat,
+                        // Only reachable through an immediate (`OpTypeFloat 32 !7`).
+                        None => {
+                            return Err(AsmError {
+                                line: stop.0,
+                                column: stop.1,
+                                kind: K::UnknownEnumerant {
+                                    kind: "FPEncoding".into(),
+                                    name: operands[2].to_string(),
+                                },
+                            })
+                        }
+                    };
+                    self.num_types.insert(result, ty);
+                }
+                _ => {}
+            }
+        }
+        if let Some(ty) = ctx.result_type {
+            self.value_types.insert(result, ty);
+        }
+        if ctx.opcode == Op::ExtInstImport {
+            if let Some(tok) = ctx.import_name {
+                let name = string_value(&tok)?;
+                let set = ExtInstSet::from_import_name(&name)
+                    .ok_or_else(|| err_at(&tok, K::UnknownExtInstSet(name.clone())))?;
+                if self.ext_sets.insert(result, set).is_some() {
+                    let name = ctx
+                        .result
+                        .map(|r| r.text[1..].to_owned())
+                        .unwrap_or_default();
+                    return Err(err_at(&tok, K::ImportRedefined(name)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn literal_u32(&self, tok: &Token<'_>) -> Result<u32> {
+        match encode_int(tok.text, 32, false) {
+            Ok(w) => Ok(w[0]),
+            Err(e) => Err(int_error(tok, e, 32, false)),
+        }
+    }
+
+    fn operand(
+        &mut self,
+        kind: Kind,
+        tok: &Token<'a>,
+        ctx: &mut InstCtx<'a>,
+        expected: &mut VecDeque<Slot>,
+    ) -> Result<()> {
+        let kind = match kind {
+            Kind::SwitchLiteral => {
+                let (width, signed) = self.switch_selector_type(ctx, tok)?;
+                let words = encode_int(tok.text, width, signed)
+                    .map_err(|e| int_error(tok, e, width, signed))?;
+                self.words.extend(words);
+                return Ok(());
+            }
+            Kind::Grammar(k) => k,
+        };
+        match kind {
+            OK::IdResultType => {
+                let id = self.id(tok)?;
+                ctx.result_type = Some(id);
+                self.words.push(id);
+            }
+            OK::IdRef | OK::IdMemorySemantics | OK::IdScope => {
+                let id = self.id(tok)?;
+                // As in spirv-as, OpExtInst's set is checked as soon as it is read.
+                if ctx.opcode == Op::ExtInst
+                    && ctx.ids.is_empty()
+                    && !self.ext_sets.contains_key(&id)
+                {
+                    return Err(err_at(tok, K::NotExtInstSet(tok.text[1..].to_owned())));
+                }
+                ctx.ids.push((id, *tok));
+                self.words.push(id);
+            }
+            // Result ids are written from the `%id =` prefix before operands are read.
+            OK::IdResult => {}
+            OK::LiteralInteger => {
+                let w = self.literal_u32(tok)?;
+                self.words.push(w);
+            }
+            OK::LiteralString => {
+                let mut w = string_words(tok)?;
+                self.words.append(&mut w);
+                if ctx.opcode == Op::ExtInstImport {
+                    ctx.import_name = Some(*tok);
+                }
+            }
+            OK::LiteralFloat => {
+                let w =
+                    encode_float(tok.text, 32).ok_or_else(|| bad_literal(tok, "a 32-bit float"))?;
+                self.words.extend(w);
+            }
+            OK::LiteralContextDependentNumber => {
+                let ty = ctx
+                    .result_type
+                    .and_then(|t| self.num_types.get(&t))
+                    .copied();
+                let words = match ty {
+                    Some(NumType::Int { width, signed }) => encode_int(tok.text, width, signed)
+                        .map_err(|e| int_error(tok, e, width, signed))?,
+                    Some(NumType::Float { width }) => encode_float(tok.text, width)
+                        .ok_or_else(|| bad_literal(tok, &format!("a {width}-bit float")))?,
+                    Some(NumType::BFloat16) => vec![encode_bfloat16(tok.text)
+                        .ok_or_else(|| bad_literal(tok, "a bfloat16 float"))?],
+                    Some(NumType::EncodedFloat) => {
+                        return Err(err_at(tok, K::UnsupportedFloatEncoding))
+                    }
+                    None => {
+                        return Err(err_at(
+                            tok,
+                            K::ConstantTypeNotNumeric(ctx.op_name.to_owned()),
+                        ))
+                    }
+                };
+                self.words.extend(words);
+            }
+            OK::LiteralExtInstInteger => {
+                let (set_id, set_tok) = *ctx
+                    .ids
+                    .last()
+                    .ok_or_else(|| err_at(tok, K::NotExtInstSet(String::new())))?;
+                let set = *self.ext_sets.get(&set_id).ok_or_else(|| {
+                    err_at(&set_tok, K::NotExtInstSet(set_tok.text[1..].to_owned()))
+                })?;
+                let ext = set.instruction(tok.text).ok_or_else(|| {
+                    err_at(
+                        tok,
+                        K::UnknownExtInst {
+                            set: format!("{set:?}"),
+                            name: tok.text.to_owned(),
+                        },
+                    )
+                })?;
+                self.words.push(ext.opcode);
+                expected.clear();
+                expected.extend(
+                    ext.operands
+                        .iter()
+                        .map(|&(kind, quantifier)| Slot::grammar(kind, quantifier)),
+                );
+            }
+            OK::LiteralSpecConstantOpInteger => {
+                let inst = grammar::instruction(&format!("Op{}", tok.text)).ok_or_else(|| {
+                    err_at(tok, K::UnknownSpecConstantOpcode(tok.text.to_owned()))
+                })?;
+                self.words.push(inst.opcode as u32);
+                for o in inst.operands.iter().rev() {
+                    if !matches!(o.kind, OK::IdResult | OK::IdResultType) {
+                        expected.push_front(Slot::grammar(o.kind, o.quantifier));
+                    }
+                }
+            }
+            OK::PairLiteralIntegerIdRef => {
+                self.operand(Kind::SwitchLiteral, tok, ctx, expected)?;
+                expected.push_front(Slot::one(OK::IdRef));
+            }
+            OK::PairIdRefLiteralInteger => {
+                self.operand(Kind::Grammar(OK::IdRef), tok, ctx, expected)?;
+                expected.push_front(Slot::one(OK::LiteralInteger));
+            }
+            // OpPhi's (value, parent) pairs: spirv-as reads them as a plain list of ids and
+            // accepts an odd count (the validator refuses it), so one id per repetition.
+            OK::PairIdRefIdRef => {
+                self.operand(Kind::Grammar(OK::IdRef), tok, ctx, expected)?;
+            }
+            k if grammar::is_bitmask(k) => {
+                let mut mask = 0u32;
+                for name in tok.text.split('|') {
+                    let bit = grammar::bitmask_bit(k, name).ok_or_else(|| {
+                        err_at(
+                            tok,
+                            K::UnknownEnumerant {
+                                kind: format!("{k:?}"),
+                                name: tok.text.to_owned(),
+                            },
+                        )
+                    })?;
+                    mask |= bit;
+                }
+                self.words.push(mask);
+                for bit in (0..32).rev().map(|b| 1u32 << b).filter(|b| mask & b != 0) {
+                    for &(p, q) in grammar::enumerant_parameters(k, bit).iter().rev() {
+                        expected.push_front(Slot::grammar(p, q));
+                    }
+                }
+            }
+            k => match grammar::value_enumerant(k, tok.text) {
+                Some(Some(v)) => {
+                    self.words.push(v);
+                    for &(p, q) in grammar::enumerant_parameters(k, v).iter().rev() {
+                        expected.push_front(Slot::grammar(p, q));
+                    }
+                }
+                _ => {
+                    return Err(err_at(
+                        tok,
+                        K::UnknownEnumerant {
+                            kind: format!("{k:?}"),
+                            name: tok.text.to_owned(),
+                        },
+                    ))
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// Whether `tok` fills an optional literal operand (a literal integer or string, or an
+    /// `OpSwitch` case literal). spirv-as takes any other word (`1.5`, `abc`, `%x`, a value
+    /// too wide for the type) as the operand's absence, and the word then begins the next
+    /// instruction; a `-` sign on an unsigned literal, or a `!` immediate, still fills it.
+    fn optional_literal_present(
+        &self,
+        kind: Kind,
+        tok: &Token<'_>,
+        ctx: &InstCtx<'a>,
+    ) -> Result<bool> {
+        let word = tok.text;
+        if word.starts_with('!') {
+            return Ok(true);
+        }
+        Ok(match kind {
+            Kind::Grammar(OK::LiteralInteger) => {
+                word.starts_with('-') || encode_int(word, 32, false).is_ok()
+            }
+            Kind::Grammar(OK::LiteralString) => string_words(tok).is_ok(),
+            Kind::Grammar(OK::PairLiteralIntegerIdRef) | Kind::SwitchLiteral => {
+                let (width, signed) = self.switch_selector_type(ctx, tok)?;
+                (!signed && word.starts_with('-')) || encode_int(word, width, signed).is_ok()
+            }
+            _ => true,
+        })
+    }
+
+    fn switch_selector_type(&self, ctx: &InstCtx<'a>, tok: &Token<'_>) -> Result<(u32, bool)> {
+        let selector = ctx.ids.first().map(|(id, _)| *id);
+        match selector
+            .and_then(|s| self.value_types.get(&s))
+            .and_then(|t| self.num_types.get(t))
+        {
+            Some(NumType::Int { width, signed }) => Ok((*width, *signed)),
+            _ => Err(err_at(tok, K::SwitchSelectorNotInteger)),
+        }
+    }
+}
+
+struct InstCtx<'a> {
+    opcode: Op,
+    op_name: &'a str,
+    result: Option<Token<'a>>,
+    result_id: Option<u32>,
+    result_type: Option<u32>,
+    /// Id operands read so far, in order.
+    ids: Vec<(u32, Token<'a>)>,
+    import_name: Option<Token<'a>>,
+}
+
+fn bad_literal(tok: &Token<'_>, expected: &str) -> AsmError {
+    err_at(
+        tok,
+        K::BadLiteral {
+            expected: expected.to_owned(),
+            found: tok.text.to_owned(),
+        },
+    )
+}
+
+fn int_error(tok: &Token<'_>, e: IntError, width: u32, signed: bool) -> AsmError {
+    let ty = format!(
+        "a {width}-bit {} integer",
+        if signed { "signed" } else { "unsigned" }
+    );
+    match e {
+        IntError::Syntax => bad_literal(tok, &ty),
+        IntError::NegativeUnsigned | IntError::OutOfRange => err_at(
+            tok,
+            K::IntegerOutOfRange {
+                expected: ty,
+                found: tok.text.to_owned(),
+            },
+        ),
+    }
+}

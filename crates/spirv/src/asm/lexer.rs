@@ -1,0 +1,123 @@
+//! Splits assembly text into words the way spirv-as does.
+//!
+//! A word is a run of characters up to whitespace (space, tab, CR, LF) or `;`, which starts a
+//! comment to the end of the line. Inside `"` quotes whitespace and `;` belong to the word, and
+//! a backslash keeps the next character (also a quote or a space) in the word. An
+//! unterminated quote runs to the end of the text. `=` is a word of its own only when
+//! surrounded by whitespace.
+//!
+//! spirv-as 2025.5 also ends a word at `(`, `)` and `,` outside quotes, and never reads past
+//! one: whatever comes next is an error at that character. The lexer emits the character as
+//! a one-character word and stops there; the assembler refuses it when it reaches it.
+
+/// One word with its 1-based position (column in bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub text: &'a str,
+    pub line: u32,
+    pub column: u32,
+    /// Position just past the word.
+    pub end: (u32, u32),
+}
+
+/// Every word of `text`, and the position of the end of the text.
+pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let (mut line, mut column) = (1u32, 1u32);
+    let mut i = 0;
+    let advance = |b: u8, line: &mut u32, column: &mut u32| {
+        if b == b'\n' {
+            *line = line.saturating_add(1);
+            *column = 1;
+        } else {
+            *column = column.saturating_add(1);
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                advance(b, &mut line, &mut column);
+                i += 1;
+            }
+            b'(' | b')' | b',' => {
+                tokens.push(Token {
+                    text: &text[i..i + 1],
+                    line,
+                    column,
+                    end: (line, column.saturating_add(1)),
+                });
+                return (tokens, (line, column));
+            }
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    advance(bytes[i], &mut line, &mut column);
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                let (start_line, start_column) = (line, column);
+                let (mut quoting, mut escaping) = (false, false);
+                while i < bytes.len() {
+                    let c = bytes[i];
+                    if escaping {
+                        escaping = false;
+                    } else if c == b'\\' {
+                        escaping = true;
+                    } else if c == b'"' {
+                        quoting = !quoting;
+                    } else if !quoting
+                        && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b',')
+                    {
+                        break;
+                    }
+                    advance(c, &mut line, &mut column);
+                    i += 1;
+                }
+                // Word boundaries are ASCII bytes, or the end of the text, except after a
+                // backslash that escapes a multi-byte character: keep the slice on a char
+                // boundary.
+                let mut end = i;
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                    advance(bytes[end - 1], &mut line, &mut column);
+                }
+                i = end;
+                tokens.push(Token {
+                    text: &text[start..end],
+                    line: start_line,
+                    column: start_column,
+                    end: (line, column),
+                });
+            }
+        }
+    }
+    (tokens, (line, column))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<&str> {
+        tokenize(text).0.iter().map(|t| t.text).collect()
+    }
+
+    #[test]
+    fn words_quotes_comments_and_escapes() {
+        assert_eq!(
+            words("%a = OpFoo \"x y;z\" ; c\nB;c"),
+            ["%a", "=", "OpFoo", "\"x y;z\"", "B"]
+        );
+        assert_eq!(words("a\\ b c"), ["a\\ b", "c"]);
+        assert_eq!(words("\"abc\ndef"), ["\"abc\ndef"]);
+        let (toks, end) = tokenize("x\n  yy\n");
+        assert_eq!((toks[1].line, toks[1].column, toks[1].end), (2, 3, (2, 5)));
+        assert_eq!(end, (3, 1));
+        assert_eq!(words("a\\é b"), ["a\\é", "b"]);
+        assert_eq!(words("Shader(x y"), ["Shader", "("]);
+        assert_eq!(words("\"a(b,c)\" d\\,e ,f"), ["\"a(b,c)\"", "d\\,e", ","]);
+    }
+}
