@@ -53,9 +53,12 @@ pub enum InputError {
     /// glslang failed or is missing.
     #[error("{0}: {1}")]
     Glsl(String, tangle_spirv::glslang::GlslError),
-    /// SPIR-V assembly input is read by the assembler, which this build does not have yet.
-    #[error("{0}: SPIR-V assembly input is not supported yet")]
-    NoAssembler(String),
+    /// The SPIR-V assembly does not assemble.
+    #[error("{0}:{1}")]
+    Asm(String, tangle_spirv::AsmError),
+    /// An unknown target environment.
+    #[error("unknown target environment {0:?} (expected vulkan1.0, vulkan1.1, vulkan1.1spv1.4, vulkan1.2, vulkan1.3 or spv1.0..spv1.6)")]
+    BadTargetEnv(String),
 }
 
 /// Options for reading inputs.
@@ -100,6 +103,13 @@ pub fn load(path: &Path, opts: &ReadOptions) -> Result<Module, InputError> {
             }
             Ok(module)
         }
-        InputKind::Spvasm => Err(InputError::NoAssembler(name)),
+        InputKind::Spvasm => {
+            let env = tangle_spirv::TargetEnv::from_name(&opts.target_env)
+                .ok_or_else(|| InputError::BadTargetEnv(opts.target_env.clone()))?;
+            let words =
+                tangle_spirv::assemble(&text(bytes)?, tangle_spirv::AsmOptions::for_env(env))
+                    .map_err(|e| InputError::Asm(name.clone(), e))?;
+            tangle_spirv::reader::read_words(&words).map_err(|e| InputError::Spirv(name, e))
+        }
     }
 }

@@ -116,3 +116,66 @@ fn unknown_forms_are_named_not_guessed() {
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(err.contains("FROB"), "{err}");
 }
+
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The README's first command: the bundled example validates and prints as IR that asks for
+/// maximal reconvergence and votes after the loop.
+#[test]
+fn readme_main_job_on_the_bundled_example() {
+    let path = example("loop_break.spvasm");
+    tangle().args(["validate", &path]).assert().success();
+    let out = tangle().args(["ir", &path]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("[local_size 32 1 1, maximally_reconverges]"),
+        "{text}"
+    );
+    assert!(text.contains("group_ballot[subgroup] u32x4"), "{text}");
+    assert!(text.contains("loop_merge"), "{text}");
+    // The IR it prints reads back and validates too.
+    tangle()
+        .args(["validate", "--kind", "ir", "-"])
+        .write_stdin(text)
+        .assert()
+        .success();
+}
+
+#[test]
+fn validate_reports_broken_rules_with_exit_1() {
+    let text = std::fs::read_to_string(example("loop_break.spvasm"))
+        .unwrap()
+        .replace("OpLoopMerge %48 %47 None", "OpSelectionMerge %48 None");
+    assert!(text.contains("OpSelectionMerge %48 None"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.spvasm");
+    std::fs::write(&path, &text).unwrap();
+    let out = tangle()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("[structure]"), "{err}");
+}
+
+#[test]
+fn unreadable_input_is_exit_2_with_a_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.spv");
+    std::fs::write(&path, [0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0]).unwrap();
+    let out = tangle()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("word 0"), "{err}");
+    let out = tangle()
+        .args(["ir", "--kind", "spvasm", "-"])
+        .write_stdin("OpCapability Shader\n  OpBogus %1\n")
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("-:2:3"), "{err}");
+}

@@ -194,8 +194,22 @@ pub enum Merge {
         continue_target: Block,
         /// Loop control hints.
         control: LoopControl,
+        /// The literal parameters of the controls that take one, by position in
+        /// [`LOOP_PARAMS`]; meaningful where `control` has the bit.
+        params: [u32; 6],
     },
 }
+
+/// The loop controls that take a literal parameter, in SPIR-V's bit order, with their
+/// text spellings.
+pub const LOOP_PARAMS: [(LoopControl, &str); 6] = [
+    (LoopControl::DEPENDENCY_LENGTH, "dependency_length"),
+    (LoopControl::MIN_ITERATIONS, "min_iterations"),
+    (LoopControl::MAX_ITERATIONS, "max_iterations"),
+    (LoopControl::ITERATION_MULTIPLE, "iteration_multiple"),
+    (LoopControl::PEEL_COUNT, "peel_count"),
+    (LoopControl::PARTIAL_COUNT, "partial_count"),
+];
 
 impl Merge {
     /// The merge block.

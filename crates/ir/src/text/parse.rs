@@ -736,7 +736,16 @@ impl Parser {
                 self.expect_punct(',')?;
                 let continue_target = body.block_ref(self, func)?;
                 let mut control = LoopControl::NONE;
+                let mut params = [0u32; 6];
                 for item in self.items()? {
+                    let param = crate::module::LOOP_PARAMS
+                        .iter()
+                        .position(|(_, n)| Some(*n) == item.word());
+                    if let Some(k) = param {
+                        control |= crate::module::LOOP_PARAMS[k].0;
+                        params[k] = item_u32(&item, 1)?;
+                        continue;
+                    }
                     match LOOP_CONTROL_NAMES
                         .iter()
                         .find(|(_, n)| Some(*n) == item.word())
@@ -753,6 +762,7 @@ impl Parser {
                         merge,
                         continue_target,
                         control,
+                        params,
                     },
                 )?;
                 return Ok(false);

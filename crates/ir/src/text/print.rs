@@ -182,9 +182,16 @@ fn print_body(w: &mut String, module: &Module, func: &Function) {
                 merge,
                 continue_target,
                 control,
+                params,
             }) => {
                 let _ = write!(w, "  loop_merge {merge}, {continue_target}");
-                attr_list(w, &loop_control_names(control));
+                let mut attrs = loop_control_names(control);
+                for (k, (bit, name)) in crate::module::LOOP_PARAMS.iter().enumerate() {
+                    if control.contains(*bit) {
+                        attrs.push(format!("{name} {}", params[k]));
+                    }
+                }
+                attr_list(w, &attrs);
                 w.push('\n');
             }
             None => {}

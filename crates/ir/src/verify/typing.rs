@@ -89,12 +89,14 @@ impl Ctx<'_> {
         }
     }
 
-    fn need_cap(&mut self, cap: Capability, what: &str) {
-        if !self.module.capabilities.contains(&cap) {
+    /// Reports unless the module declares at least one of `caps`.
+    fn need_cap(&mut self, caps: &[Capability], what: &str) {
+        if !caps.iter().any(|c| self.module.capabilities.contains(c)) {
+            let names: Vec<String> = caps.iter().map(|c| format!("{c:?}")).collect();
             self.sink.report(
                 Rule::Module,
                 self.loc,
-                format!("{what} needs capability {cap:?}"),
+                format!("{what} needs capability {}", names.join(" or ")),
             );
         }
     }
@@ -625,7 +627,7 @@ fn check_group(
         let size = cx.const_int(ops[1]);
         let ok = size.is_some_and(|s| s >= 1 && s.is_power_of_two());
         cx.need(ok, "the cluster size must be a constant power of two");
-        cx.need_cap(Capability::GroupNonUniformClustered, "clustered reduce");
+        cx.need_cap(&[Capability::GroupNonUniformClustered], "clustered reduce");
     }
     if matches!(op, QuadSwap) {
         let ok = cx.const_int(ops[1]).is_some_and(|d| d <= 2);
@@ -640,15 +642,20 @@ fn check_group(
             op.name()
         ));
     }
-    let cap = match op {
-        Elect => Capability::GroupNonUniform,
-        All | Any | AllEqual => Capability::GroupNonUniformVote,
+    // The SPIR-V grammar's capability lists: any one of them enables the operation.
+    let caps: &[Capability] = match op {
+        Elect => &[Capability::GroupNonUniform],
+        All | Any | AllEqual => &[Capability::GroupNonUniformVote],
         Broadcast | BroadcastFirst | Ballot | InverseBallot | BallotBitExtract | BallotBitCount
-        | BallotFindLsb | BallotFindMsb => Capability::GroupNonUniformBallot,
-        Shuffle | ShuffleXor => Capability::GroupNonUniformShuffle,
-        ShuffleUp | ShuffleDown => Capability::GroupNonUniformShuffleRelative,
-        QuadBroadcast | QuadSwap => Capability::GroupNonUniformQuad,
-        _ => Capability::GroupNonUniformArithmetic,
+        | BallotFindLsb | BallotFindMsb => &[Capability::GroupNonUniformBallot],
+        Shuffle | ShuffleXor => &[Capability::GroupNonUniformShuffle],
+        ShuffleUp | ShuffleDown => &[Capability::GroupNonUniformShuffleRelative],
+        QuadBroadcast | QuadSwap => &[Capability::GroupNonUniformQuad],
+        _ => &[
+            Capability::GroupNonUniformArithmetic,
+            Capability::GroupNonUniformClustered,
+            Capability::GroupNonUniformPartitionedNV,
+        ],
     };
-    cx.need_cap(cap, op.name());
+    cx.need_cap(caps, op.name());
 }

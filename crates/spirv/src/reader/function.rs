@@ -197,13 +197,29 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
                 let Some(RawOp::LoopControl(control)) = inst.operands.get(2) else {
                     return malformed(pos, "OpLoopMerge needs a loop control");
                 };
-                if inst.operands.len() > 3 {
-                    return unsupported(pos, "loop controls with parameters");
+                // Parameters follow in the order of their control bits.
+                let mut params = [0u32; 6];
+                let mut next = 3;
+                for (k, (bit, _)) in tangle_ir::module::LOOP_PARAMS.iter().enumerate() {
+                    if control.contains(*bit) {
+                        params[k] = lit_at(inst, next, pos)?;
+                        next += 1;
+                    }
+                }
+                let known = tangle_ir::module::LOOP_PARAMS.iter().fold(
+                    spirv::LoopControl::UNROLL
+                        | spirv::LoopControl::DONT_UNROLL
+                        | spirv::LoopControl::DEPENDENCY_INFINITE,
+                    |all, (bit, _)| all | *bit,
+                );
+                if !known.contains(*control) || inst.operands.len() != next {
+                    return unsupported(pos, format!("loop control {control:?}"));
                 }
                 merge = Some(Merge::Loop {
                     merge: m,
                     continue_target: c,
                     control: *control,
+                    params,
                 });
             }
             _ => instruction(cx, &mut f, b, inst, pos)?,

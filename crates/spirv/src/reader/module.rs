@@ -312,7 +312,12 @@ pub(crate) fn lower(raw: &RawModule) -> Res<Module> {
             ReadErrorKind::Malformed("the module has no OpMemoryModel".into()),
         );
     }
-    // Every decoration must have been taken by what it decorates.
+    // `RelaxedPrecision` on an instruction result only allows lower precision; tangle computes
+    // at full precision, which the decoration permits, so it is dropped (docs/spirv-frontend.md).
+    for decos in cx.decos.values_mut() {
+        decos.retain(|d| d.deco != Decoration::RelaxedPrecision);
+    }
+    // Every other decoration must have been taken by what it decorates.
     let leftover = cx
         .decos
         .values()

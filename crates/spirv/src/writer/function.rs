@@ -104,16 +104,20 @@ pub(super) fn write(w: &mut Writer<'_>, f: Func, fn_ty: u32) {
                 merge,
                 continue_target,
                 control,
-            }) => insts.push(Instruction::new(
-                SpvOp::LoopMerge,
-                None,
-                None,
-                vec![
+                params,
+            }) => {
+                let mut ops = vec![
                     RawOp::IdRef(body.blocks[&merge]),
                     RawOp::IdRef(body.blocks[&continue_target]),
                     RawOp::LoopControl(control),
-                ],
-            )),
+                ];
+                for (k, (bit, _)) in tangle_ir::module::LOOP_PARAMS.iter().enumerate() {
+                    if control.contains(*bit) {
+                        ops.push(RawOp::LiteralBit32(params[k]));
+                    }
+                }
+                insts.push(Instruction::new(SpvOp::LoopMerge, None, None, ops));
+            }
             None => {}
         }
         let term = match &block.term {

@@ -15,10 +15,6 @@ use spirv::{Decoration, Op as SpvOp};
 use tangle_ir::types::{MemberFlag, Type, TypeData};
 use tangle_ir::{Const, ConstValue, ExecMode, Func, Global, Module, Op};
 
-/// The generator word tangle writes into module headers: tool id 0 (unregistered) and
-/// version 1 in the low 16 bits.
-pub const GENERATOR: u32 = 0x0000_0001;
-
 /// Assigns SPIR-V ids and remembers the ids of module-level entities.
 pub(crate) struct Ids {
     next: u32,
@@ -73,7 +69,7 @@ pub fn write(module: &Module) -> Vec<u32> {
     w.write_module();
     let mut header = dr::ModuleHeader::new(w.ids.next);
     header.set_version(module.version.0, module.version.1);
-    header.generator = GENERATOR;
+    header.generator = crate::asm::TANGLE_GENERATOR;
     w.out.header = Some(header);
     w.out.assemble()
 }

@@ -1,0 +1,32 @@
+//! The reader's fuzzing invariants, as library code: the cargo-fuzz target
+//! (`crates/spirv/fuzz`, target `read_binary`) and the mutation smoke test both call
+//! [`check`].
+
+/// Reads `data` as a SPIR-V binary. Whatever it is, the reader must answer with a module or
+/// a positioned error, never panic. A module that reads must print as IR text that parses
+/// back to the same text; one that also verifies must write back to SPIR-V that reads again
+/// and verifies.
+pub fn check(data: &[u8]) {
+    let module = match super::read_binary(data) {
+        Ok(m) => m,
+        Err(e) => {
+            assert!(e.pos.is_some(), "an input error without a position: {e}");
+            return;
+        }
+    };
+    let text = tangle_ir::text::print(&module);
+    let reparsed = tangle_ir::text::parse(&text).expect("printed IR parses");
+    assert_eq!(
+        tangle_ir::text::print(&reparsed),
+        text,
+        "print -> parse -> print"
+    );
+    if tangle_ir::verify::verify(&module).is_ok() {
+        let words = crate::writer::write(&module);
+        let again = super::read_words(&words).expect("a written module reads back");
+        assert!(
+            tangle_ir::verify::verify(&again).is_ok(),
+            "a written module verifies"
+        );
+    }
+}
