@@ -90,3 +90,21 @@ fn ten_thousand_mutated_modules_never_panic() {
     assert!(read > 0 && read < 10_000, "read {read} of 10000");
     eprintln!("mutated modules: 10000, read: {read}, valid after reading: {valid}");
 }
+
+/// Inputs on which rspirv's parser panicked, found by `cargo fuzz run -s none read_binary`:
+/// each must now be a positioned error.
+#[test]
+fn fuzzer_findings_are_errors() {
+    let findings: &[&[u8]] = &[
+        // OpSpecConstantOp around OpSpecConstantOp.
+        &[
+            3, 2, 35, 7, 0, 0, 1, 0, 7, 0, 253, 3, 58, 34, 42, 0, 3, 2, 35, 7, 0, 0, 1, 0, 52, 0,
+            7, 0, 0, 7, 253, 34, 58, 3, 42, 33, 52, 0, 0, 0, 8, 1, 0, 0, 0, 0, 33, 0, 0, 1, 186, 0,
+        ],
+    ];
+    for input in findings {
+        tangle_spirv::reader::fuzz::check(input);
+        let err = tangle_spirv::reader::read_binary(input).unwrap_err();
+        assert!(err.pos.is_some(), "{err}");
+    }
+}

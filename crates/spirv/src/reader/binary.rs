@@ -115,6 +115,12 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
                 pos: Some(Position { word: w, index }),
             });
         }
+        if let Some(kind) = refuse_before_parsing(&words[w..w + count]) {
+            return Err(ReadError {
+                kind,
+                pos: Some(Position { word: w, index }),
+            });
+        }
         starts.push(w);
         w += count;
     }
@@ -151,6 +157,82 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
         version: (major, minor),
         insts,
     })
+}
+
+/// The opcodes SPIR-V allows inside `OpSpecConstantOp` in shaders.
+const SPEC_CONSTANT_OPS: &[spirv::Op] = {
+    use spirv::Op::*;
+    &[
+        SConvert,
+        UConvert,
+        FConvert,
+        SNegate,
+        Not,
+        IAdd,
+        ISub,
+        IMul,
+        UDiv,
+        SDiv,
+        UMod,
+        SRem,
+        SMod,
+        ShiftRightLogical,
+        ShiftRightArithmetic,
+        ShiftLeftLogical,
+        BitwiseOr,
+        BitwiseXor,
+        BitwiseAnd,
+        VectorShuffle,
+        CompositeExtract,
+        CompositeInsert,
+        LogicalOr,
+        LogicalAnd,
+        LogicalNot,
+        LogicalEqual,
+        LogicalNotEqual,
+        Select,
+        IEqual,
+        INotEqual,
+        ULessThan,
+        SLessThan,
+        UGreaterThan,
+        SGreaterThan,
+        ULessThanEqual,
+        SLessThanEqual,
+        UGreaterThanEqual,
+        SGreaterThanEqual,
+        QuantizeToF16,
+    ]
+};
+
+/// Instructions refused before rspirv's parser sees them, because that parser panics on
+/// them (found by fuzzing): an `OpSpecConstantOp` around an opcode SPIR-V does not allow
+/// there, and extended instruction sets other than `GLSL.std.450` (rspirv cannot parse
+/// the operands of some, e.g. `DebugInfo`; tangle reads only `GLSL.std.450` anyway).
+fn refuse_before_parsing(inst: &[u32]) -> Option<ReadErrorKind> {
+    let opcode = inst[0] & 0xffff;
+    if opcode == spirv::Op::SpecConstantOp as u32 {
+        let inner = *inst.get(3)?;
+        let allowed = SPEC_CONSTANT_OPS.iter().any(|op| *op as u32 == inner);
+        return (!allowed).then(|| {
+            ReadErrorKind::Malformed(format!("OpSpecConstantOp cannot apply opcode {inner}"))
+        });
+    }
+    if opcode == spirv::Op::ExtInstImport as u32 {
+        let name: Vec<u8> = inst
+            .get(2..)?
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .take_while(|b| *b != 0)
+            .collect();
+        if name != b"GLSL.std.450" {
+            let shown = String::from_utf8_lossy(&name).into_owned();
+            return Some(ReadErrorKind::Unsupported(format!(
+                "extended instruction set {shown:?}"
+            )));
+        }
+    }
+    None
 }
 
 fn kind_of(state: rspirv::binary::ParseState) -> ReadErrorKind {
