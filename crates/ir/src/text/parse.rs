@@ -183,6 +183,36 @@ impl Parser {
         Ok((n, pos))
     }
 
+    /// `( item, item, ... )`, possibly empty.
+    fn parenthesized<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        self.expect_punct('(')?;
+        let mut items = Vec::new();
+        if self.eat_punct(')') {
+            return Ok(items);
+        }
+        loop {
+            items.push(item(self)?);
+            if self.eat_punct(')') {
+                return Ok(items);
+            }
+            self.expect_punct(',')?;
+        }
+    }
+
+    fn expect_arrow(&mut self) -> PResult<()> {
+        if self.peek().tok != Tok::Arrow {
+            return err(
+                self.pos(),
+                format!("expected `->`, found {}", self.peek().tok),
+            );
+        }
+        self.bump();
+        Ok(())
+    }
+
     /// A bracketed list of items, or nothing when the next token is not `[`.
     fn items(&mut self) -> PResult<Vec<Item>> {
         if self.peek().tok != Tok::Punct('[') {
@@ -394,21 +424,8 @@ impl Parser {
             }
             Tok::Ident(w) if w == "fn" => {
                 self.bump();
-                self.expect_punct('(')?;
-                let mut params = Vec::new();
-                if !self.eat_punct(')') {
-                    loop {
-                        params.push(self.type_ref()?);
-                        if self.eat_punct(')') {
-                            break;
-                        }
-                        self.expect_punct(',')?;
-                    }
-                }
-                if self.peek().tok != Tok::Arrow {
-                    return err(self.pos(), "expected `->`");
-                }
-                self.bump();
+                let params = self.parenthesized(Self::type_ref)?;
+                self.expect_arrow()?;
                 let ret = self.type_ref()?;
                 TypeData::Function { ret, params }
             }
@@ -438,18 +455,7 @@ impl Parser {
     }
 
     fn const_list(&mut self) -> PResult<Vec<Const>> {
-        self.expect_punct('(')?;
-        let mut v = Vec::new();
-        if !self.eat_punct(')') {
-            loop {
-                v.push(self.const_ref()?);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
-        }
-        Ok(v)
+        self.parenthesized(Self::const_ref)
     }
 
     fn const_decl(&mut self, spec: bool) -> PResult<()> {
@@ -560,17 +566,7 @@ impl Parser {
         let model = enum_named::<ExecutionModel>(&m, mpos, "execution model")?;
         let name = self.string()?;
         let func = self.func_ref()?;
-        self.expect_punct('(')?;
-        let mut interface = Vec::new();
-        if !self.eat_punct(')') {
-            loop {
-                interface.push(self.global_ref()?);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
-        }
+        let interface = self.parenthesized(Self::global_ref)?;
         let mut modes = Vec::new();
         for item in self.items()? {
             let mode = match item.word() {
@@ -622,26 +618,17 @@ impl Parser {
         let mut body = Body::default();
         let void = self.module.types.void();
         let mut func = Function::new(name, void);
-        self.expect_punct('(')?;
-        if !self.eat_punct(')') {
-            loop {
-                let (v, vpos) = self.entity(Value::PREFIX, "a parameter")?;
-                self.expect_punct(':')?;
-                let ty = self.type_ref()?;
-                let value = Value::from_u32(v);
-                let index = func.params.len() as u32;
-                body.define_value(&mut func, value, vpos, ty, ValueDef::Param(index))?;
-                func.params.push(value);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
+        let params = self.parenthesized(|p| {
+            let (v, vpos) = p.entity(Value::PREFIX, "a parameter")?;
+            p.expect_punct(':')?;
+            Ok((Value::from_u32(v), vpos, p.type_ref()?))
+        })?;
+        for (value, vpos, ty) in params {
+            let index = func.params.len() as u32;
+            body.define_value(&mut func, value, vpos, ty, ValueDef::Param(index))?;
+            func.params.push(value);
         }
-        if self.peek().tok != Tok::Arrow {
-            return err(self.pos(), "expected `->`");
-        }
-        self.bump();
+        self.expect_arrow()?;
         func.ret = self.type_ref()?;
         for item in self.items()? {
             let word = item.word().unwrap_or("");
