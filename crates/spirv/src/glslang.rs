@@ -13,8 +13,36 @@ use std::process::{Command, Stdio};
 
 use tangle_ir::{ExecMode, Module};
 
-/// Target environments glslang is asked to compile for.
-pub const TARGET_ENVS: [&str; 4] = ["vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"];
+/// Target environments glslang is asked to compile for, as tangle and amber's `TARGET_ENV`
+/// spell them: Vulkan versions, Vulkan 1.1 with SPIR-V 1.4, and bare SPIR-V versions.
+pub const TARGET_ENVS: [&str; 12] = [
+    "vulkan1.0",
+    "vulkan1.1",
+    "vulkan1.1spv1.4",
+    "vulkan1.2",
+    "vulkan1.3",
+    "spv1.0",
+    "spv1.1",
+    "spv1.2",
+    "spv1.3",
+    "spv1.4",
+    "spv1.5",
+    "spv1.6",
+];
+
+/// glslangValidator's `--target-env` arguments for one of [`TARGET_ENVS`].
+fn glslang_env_args(target_env: &str) -> Vec<String> {
+    if target_env == "vulkan1.1spv1.4" {
+        return ["--target-env", "vulkan1.1", "--target-env", "spirv1.4"]
+            .map(String::from)
+            .to_vec();
+    }
+    let env = match target_env.strip_prefix("spv") {
+        Some(version) => format!("spirv{version}"),
+        None => target_env.to_string(),
+    };
+    vec!["--target-env".into(), env]
+}
 
 /// Why a GLSL source could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +54,7 @@ pub enum GlslError {
         searched: String,
     },
     /// An unknown target environment.
-    #[error("unknown target environment {0:?} (expected one of vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3)")]
+    #[error("unknown target environment {0:?} (expected one of vulkan1.0, vulkan1.1, vulkan1.1spv1.4, vulkan1.2, vulkan1.3, spv1.0 .. spv1.6)")]
     BadTargetEnv(String),
     /// glslang could not be run or its output read.
     #[error("cannot run glslangValidator: {0}")]
@@ -95,15 +123,9 @@ pub fn compile(source: &str, name: &str, target_env: &str) -> Result<Compiled, G
     let out = dir.join("shader.spv");
     let result = (|| {
         let mut child = Command::new(&exe)
-            .args([
-                "--stdin",
-                "-S",
-                "comp",
-                "-V",
-                "--target-env",
-                target_env,
-                "-o",
-            ])
+            .args(["--stdin", "-S", "comp", "-V"])
+            .args(glslang_env_args(target_env))
+            .arg("-o")
             .arg(&out)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
