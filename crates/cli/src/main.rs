@@ -16,6 +16,7 @@ use input::{InputKind, ReadOptions};
 
 mod asm;
 mod disasm;
+mod run;
 
 /// Exit status: a check failed or the module is invalid.
 const EXIT_INVALID: u8 = 1;
@@ -84,11 +85,9 @@ enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
-    /// Run an AmberScript file or a shader on the reference interpreter.
-    Run {
-        /// The .amber script or shader to run.
-        input: PathBuf,
-    },
+    /// Run AmberScript files, or one shader with buffers given on the command line, on the
+    /// reference interpreter. Scripts: exit 0 when every EXPECT holds, 1 when one fails.
+    Run(run::RunArgs),
     /// Disassemble SASS from a cubin or raw 128-bit words.
     Disasm {
         /// The cubin or raw file to read.
@@ -122,7 +121,7 @@ fn main() -> ExitCode {
             output,
         } => ir(&input, emit, output),
         Command::Validate { input } => validate(&input),
-        Command::Run { .. } => not_yet("run"),
+        Command::Run(args) => run::run(&args),
         Command::Disasm {
             input,
             arch,
@@ -139,12 +138,6 @@ fn main() -> ExitCode {
 /// Prints `msg` and returns the usage/input exit status.
 fn fail(msg: String) -> ExitCode {
     eprintln!("tangle: {msg}");
-    ExitCode::from(EXIT_USAGE)
-}
-
-/// Subcommands whose issue is still open say so and fail; never a pretend success.
-fn not_yet(name: &str) -> ExitCode {
-    eprintln!("tangle {name}: not implemented yet");
     ExitCode::from(EXIT_USAGE)
 }
 

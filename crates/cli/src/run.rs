@@ -1,0 +1,562 @@
+//! `tangle run`: AmberScript files, or one shader with buffers from the command line, on the
+//! reference interpreter.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use tangle_interp::{
+    Config, FallthroughPolicy, Interpreter, Outcome, SchedulePolicy, SwitchPolicy, Variant,
+};
+use tangle_run::{Device, Event, ScriptOptions};
+
+use crate::input::{self, InputKind, ReadOptions};
+use crate::{EXIT_INVALID, EXIT_USAGE};
+
+/// What `tangle run` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RunKind {
+    /// An AmberScript file (`.amber`).
+    Amber,
+    /// A SPIR-V binary module (`.spv`).
+    Spv,
+    /// SPIR-V assembly (`.spvasm`).
+    Spvasm,
+    /// A GLSL compute shader (`.comp`, `.glsl`).
+    Glsl,
+    /// tangle IR text (`.tir`).
+    Ir,
+}
+
+/// How buffers are written in shader mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutFormat {
+    /// A hex dump per binding, 16 bytes a line.
+    Hex,
+    /// One JSON object: dispatch facts, every binding's bytes in hex, the trace if asked.
+    Json,
+}
+
+/// The interpreter's semantics: the specification, or a known-wrong model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Semantics {
+    /// SPV_KHR_maximal_reconvergence.
+    Maximal,
+    /// Known wrong: lanes are not rejoined at a loop's continue target.
+    NoContinueReconvergence,
+    /// Known wrong: no reconvergence after a function call.
+    NoCallReconvergence,
+    /// Known wrong: a loop's break block runs once for all iterations together.
+    BreakNotSplitByIteration,
+}
+
+/// `switch` partition policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SwitchArg {
+    /// One tangle per target block.
+    ByTarget,
+    /// One tangle per selector value.
+    BySelector,
+}
+
+/// `switch` fallthrough policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FallthroughArg {
+    /// Fallthrough lanes run the next case on their own.
+    Independent,
+    /// Fallthrough lanes and direct lanes run the next case together.
+    Merge,
+}
+
+/// Interpreter settings shared by both modes.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// Order in which diverged tangles run: lowest-lane, newest, or random:SEED.
+    #[arg(long, default_value = "lowest-lane")]
+    schedule: String,
+    /// How `switch` partitions a tangle (implementation-defined).
+    #[arg(long, value_enum, default_value = "by-target")]
+    switch_policy: SwitchArg,
+    /// What happens at switch fallthrough (implementation-defined).
+    #[arg(long, value_enum, default_value = "independent")]
+    fallthrough: FallthroughArg,
+    /// The most tangle-instructions a dispatch may execute.
+    #[arg(long, default_value_t = 10_000_000)]
+    step_budget: u64,
+    /// The semantics to run (the known-wrong ones exist to show that checks catch them).
+    #[arg(long, value_enum, default_value = "maximal")]
+    semantics: Semantics,
+}
+
+impl EngineArgs {
+    fn config(&self) -> Result<Config, String> {
+        let schedule_policy = match self.schedule.as_str() {
+            "lowest-lane" => SchedulePolicy::LowestLaneFirst,
+            "newest" => SchedulePolicy::NewestFirst,
+            other => match other.strip_prefix("random:").map(str::parse::<u64>) {
+                Some(Ok(seed)) => SchedulePolicy::Random(seed),
+                _ => {
+                    return Err(format!(
+                        "--schedule {other:?}: expected lowest-lane, newest or random:SEED"
+                    ))
+                }
+            },
+        };
+        Ok(Config {
+            schedule_policy,
+            switch_policy: match self.switch_policy {
+                SwitchArg::ByTarget => SwitchPolicy::ByTarget,
+                SwitchArg::BySelector => SwitchPolicy::BySelector,
+            },
+            fallthrough_policy: match self.fallthrough {
+                FallthroughArg::Independent => FallthroughPolicy::Independent,
+                FallthroughArg::Merge => FallthroughPolicy::Merge,
+            },
+            step_budget: self.step_budget,
+            variant: match self.semantics {
+                Semantics::Maximal => Variant::Maximal,
+                Semantics::NoContinueReconvergence => Variant::NoContinueReconvergence,
+                Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
+                Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
+            },
+            record_trace: false,
+            ..Config::default()
+        })
+    }
+}
+
+/// `tangle run`'s arguments.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// AmberScript files (.amber), or one shader (.spv, .spvasm, .comp/.glsl, .tir; - for stdin).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The inputs' form, when the file names do not say it.
+    #[arg(long, value_enum)]
+    kind: Option<RunKind>,
+    /// Target environment for GLSL and SPIR-V assembly (shaders without TARGET_ENV in scripts).
+    #[arg(long, default_value = "vulkan1.1")]
+    target_env: String,
+    /// Subgroup size: the device's default for scripts (REQUIRED_SIZE still wins), the size
+    /// for a shader. A power of two in 1..=128; 32 unless given.
+    #[arg(long)]
+    subgroup_size: Option<u32>,
+    /// Print a line for every RUN (scripts).
+    #[arg(short, long)]
+    verbose: bool,
+    /// Shader mode: the entry point.
+    #[arg(long, default_value = "main")]
+    entry: String,
+    /// Shader mode: a buffer at SET:BINDING, from a file or zero-filled bytes of a size
+    /// (a number; write ./N for a file named N). Repeatable.
+    #[arg(long = "buffer", value_name = "SET:BINDING=FILE|SIZE")]
+    buffers: Vec<String>,
+    /// Shader mode: the push-constant bytes.
+    #[arg(long, value_name = "FILE")]
+    push_constants: Option<PathBuf>,
+    /// Shader mode: a specialization constant, typed by the module. Repeatable.
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    specs: Vec<String>,
+    /// Shader mode: workgroups dispatched.
+    #[arg(long, default_value = "1,1,1", value_name = "X,Y,Z")]
+    workgroups: String,
+    /// Shader mode: how to write the buffers.
+    #[arg(long, value_enum, default_value = "hex")]
+    format: OutFormat,
+    /// Shader mode: also write the trace (the lane mask of every subgroup operation).
+    #[arg(long)]
+    trace: bool,
+    /// Shader mode: write to this file instead of stdout.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `tangle run`.
+pub fn run(args: &RunArgs) -> ExitCode {
+    let engine = match args.engine.config() {
+        Ok(c) => c,
+        Err(e) => return usage(e),
+    };
+    let device = match args.subgroup_size {
+        Some(n) => match Device::with_default_subgroup_size(n) {
+            Ok(d) => d,
+            Err(e) => return usage(format!("--subgroup-size: {e}")),
+        },
+        None => Device::default(),
+    };
+    let kinds: Vec<Option<RunKind>> = args
+        .inputs
+        .iter()
+        .map(|p| args.kind.or_else(|| kind_of(p)))
+        .collect();
+    if kinds.iter().all(|k| *k == Some(RunKind::Amber)) {
+        return scripts(args, device, engine);
+    }
+    if args.inputs.len() != 1 {
+        return usage("several inputs are only allowed for .amber scripts".into());
+    }
+    match kinds[0] {
+        Some(kind) => shader(args, kind, device, engine),
+        None => usage(format!(
+            "cannot tell the input kind of {}: use --kind amber|spv|spvasm|glsl|ir",
+            args.inputs[0].display()
+        )),
+    }
+}
+
+fn usage(msg: String) -> ExitCode {
+    eprintln!("tangle run: {msg}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn kind_of(path: &Path) -> Option<RunKind> {
+    if path.extension().and_then(|e| e.to_str()) == Some("amber") {
+        return Some(RunKind::Amber);
+    }
+    Some(match InputKind::from_path(path)? {
+        InputKind::Spv => RunKind::Spv,
+        InputKind::Spvasm => RunKind::Spvasm,
+        InputKind::Glsl => RunKind::Glsl,
+        InputKind::Ir => RunKind::Ir,
+    })
+}
+
+/// Script mode: each script runs on its own; the exit status is the worst of them.
+fn scripts(args: &RunArgs, device: Device, engine: Config) -> ExitCode {
+    let shader_only = !args.buffers.is_empty()
+        || args.push_constants.is_some()
+        || !args.specs.is_empty()
+        || args.workgroups != "1,1,1"
+        || args.trace
+        || args.output.is_some()
+        || args.format != OutFormat::Hex
+        || args.entry != "main";
+    if shader_only {
+        return usage(
+            "--buffer, --push-constants, --spec, --workgroups, --entry, --trace, --format and \
+             -o apply to a shader, not to .amber scripts"
+                .into(),
+        );
+    }
+    let (mut pass, mut fail, mut worst) = (0, 0, 0u8);
+    for path in &args.inputs {
+        let status = script(path, args, &device, &engine);
+        if status == 0 {
+            pass += 1;
+        } else {
+            fail += 1;
+        }
+        worst = worst.max(status);
+    }
+    if args.inputs.len() > 1 {
+        println!("Summary: {pass} pass, {fail} fail");
+    }
+    ExitCode::from(worst)
+}
+
+/// Runs one script, prints its failures and a result line, and returns its exit status.
+fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
+    let name = path.display();
+    let text = match input::read_input(path).map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        Ok(Err(_)) => {
+            eprintln!("{name}: the script is not UTF-8 text");
+            return EXIT_USAGE;
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    let parsed = match tangle_amber::parse(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{name}:{e}");
+            return EXIT_USAGE;
+        }
+    };
+    let options = ScriptOptions {
+        device: device.clone(),
+        engine: engine.clone(),
+        target_env: args.target_env.clone(),
+        base_dir: tangle_run::script::script_dir(path),
+    };
+    let report = match tangle_run::run_script(&parsed, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{name}:{e}");
+            return e.exit_code();
+        }
+    };
+    for event in &report.events {
+        match event {
+            Event::Ran {
+                pos,
+                pipeline,
+                groups: [x, y, z],
+                local_size: [lx, ly, lz],
+                subgroup_size,
+                lane_steps,
+                ..
+            } if args.verbose => println!(
+                "{name}: Line {}: RUN {pipeline} {x} {y} {z}: workgroup {lx}x{ly}x{lz}, \
+                 subgroup size {subgroup_size}, {lane_steps} lane-instructions",
+                pos.line
+            ),
+            Event::RunFailed {
+                pos,
+                pipeline,
+                error,
+            } => eprintln!("{name}: Line {}: RUN {pipeline} failed: {error}", pos.line),
+            Event::Failed(failure) => eprintln!("{name}: {failure}"),
+            _ => {}
+        }
+    }
+    let (runs, passed, failed) = report.counts();
+    if report.passed() {
+        println!("{name}: PASS ({runs} RUN, {passed} EXPECT)");
+        0
+    } else {
+        println!(
+            "{name}: FAIL ({runs} RUN completed, {failed} of {} EXPECT failed)",
+            passed + failed
+        );
+        EXIT_INVALID
+    }
+}
+
+/// Shader mode: one dispatch with buffers from the command line.
+fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> ExitCode {
+    let input = &args.inputs[0];
+    let read_kind = match kind {
+        RunKind::Amber => unreachable!("scripts are handled before"),
+        RunKind::Spv => InputKind::Spv,
+        RunKind::Spvasm => InputKind::Spvasm,
+        RunKind::Glsl => InputKind::Glsl,
+        RunKind::Ir => InputKind::Ir,
+    };
+    let module = match input::load(
+        input,
+        &ReadOptions {
+            kind: Some(read_kind),
+            target_env: args.target_env.clone(),
+        },
+    ) {
+        Ok(m) => m,
+        Err(e) => return usage(e.to_string()),
+    };
+    if let Err(errors) = tangle_ir::verify::verify(&module) {
+        for e in &errors.0 {
+            eprintln!("{}: error: {e}", input.display());
+        }
+        return ExitCode::from(EXIT_INVALID);
+    }
+    let setup = (|| -> Result<_, String> {
+        config.workgroups = parse_triple(&args.workgroups)?;
+        for s in &args.specs {
+            let (id, value) = s
+                .split_once('=')
+                .ok_or_else(|| format!("--spec {s:?}: expected ID=VALUE"))?;
+            let id: u32 = id
+                .parse()
+                .map_err(|_| format!("--spec {s:?}: {id:?} is not a SpecId"))?;
+            let bits = tangle_run::spec_value_bits(&module, id, value)?;
+            config.spec_constants.insert(id, bits);
+        }
+        let mut buffers = BTreeMap::new();
+        for b in &args.buffers {
+            let (key, bytes) = parse_buffer(b)?;
+            if buffers.insert(key, bytes).is_some() {
+                return Err(format!(
+                    "--buffer {b:?}: set {} binding {} given twice",
+                    key.0, key.1
+                ));
+            }
+        }
+        for used in tangle_run::resources::used_descriptors(&module) {
+            if !buffers.contains_key(&(used.set, used.binding)) {
+                return Err(format!(
+                    "the shader uses the {used}: give it with --buffer {}:{}=FILE|SIZE",
+                    used.set, used.binding
+                ));
+            }
+        }
+        if args.push_constants.is_none() && tangle_run::resources::uses_push_constants(&module) {
+            return Err(
+                "the shader reads push constants: give them with --push-constants FILE".into(),
+            );
+        }
+        let push = match &args.push_constants {
+            Some(p) => {
+                let bytes = std::fs::read(p)
+                    .map_err(|e| format!("--push-constants {}: {e}", p.display()))?;
+                device
+                    .check_push_constants(bytes.len())
+                    .map_err(|e| e.to_string())?;
+                Some(bytes)
+            }
+            None => None,
+        };
+        let local_size = Interpreter::new(&module, &args.entry, config.clone())
+            .map_err(|e| e.to_string())?
+            .local_size();
+        config.subgroup_size = device.subgroup_size;
+        device
+            .check_dispatch(local_size, config.workgroups)
+            .map_err(|e| e.to_string())?;
+        config.record_trace = args.trace;
+        Ok((buffers, push, local_size))
+    })();
+    let (buffers, push, local_size) = match setup {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    let mut interp = match Interpreter::new(&module, &args.entry, config.clone()) {
+        Ok(i) => i,
+        Err(e) => return usage(e.to_string()),
+    };
+    for ((set, binding), bytes) in buffers {
+        interp.bind_buffer(set, binding, bytes);
+    }
+    if let Some(p) = push {
+        interp.set_push_constants(p);
+    }
+    let outcome = match interp.run() {
+        Ok(o) => o,
+        Err(
+            e @ (tangle_interp::InterpError::Config(_)
+            | tangle_interp::InterpError::Unsupported { .. }),
+        ) => return usage(e.to_string()),
+        Err(e) => {
+            eprintln!("{}: {e}", input.display());
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    let text = match args.format {
+        OutFormat::Hex => hex_report(&outcome, &config, local_size),
+        OutFormat::Json => json_report(&outcome, &config, local_size),
+    };
+    let written = match &args.output {
+        Some(p) => std::fs::write(p, text),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    };
+    if let Err(e) = written {
+        return usage(format!("cannot write output: {e}"));
+    }
+    ExitCode::SUCCESS
+}
+
+/// `x,y,z` with each at least 1.
+fn parse_triple(text: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let bad = || format!("--workgroups {text:?}: expected X,Y,Z (each at least 1)");
+    let [x, y, z] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let n = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(bad)
+    };
+    Ok([n(x)?, n(y)?, n(z)?])
+}
+
+/// `SET:BINDING=FILE|SIZE`.
+fn parse_buffer(text: &str) -> Result<((u32, u32), Vec<u8>), String> {
+    let bad = |why: &str| format!("--buffer {text:?}: {why}");
+    let (key, source) = text
+        .split_once('=')
+        .ok_or_else(|| bad("expected SET:BINDING=FILE|SIZE"))?;
+    let (set, binding) = key
+        .split_once(':')
+        .ok_or_else(|| bad("expected SET:BINDING before ="))?;
+    let set: u32 = set.parse().map_err(|_| bad("the set is not a number"))?;
+    let binding: u32 = binding
+        .parse()
+        .map_err(|_| bad("the binding is not a number"))?;
+    let bytes = match source.parse::<usize>() {
+        Ok(size) => vec![0; size],
+        Err(_) => std::fs::read(source).map_err(|e| bad(&e.to_string()))?,
+    };
+    Ok(((set, binding), bytes))
+}
+
+fn hex_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> String {
+    let mut s = String::new();
+    let [gx, gy, gz] = config.workgroups;
+    let [lx, ly, lz] = local_size;
+    let _ = writeln!(
+        s,
+        "# dispatch {gx}x{gy}x{gz} of {lx}x{ly}x{lz}, subgroup size {}, {} lane-instructions",
+        config.subgroup_size, outcome.lane_steps
+    );
+    for ((set, binding), bytes) in &outcome.buffers {
+        let _ = writeln!(s, "# set {set} binding {binding}: {} bytes", bytes.len());
+        for (row, chunk) in bytes.chunks(16).enumerate() {
+            let _ = write!(s, "{:08x}:", row * 16);
+            for (i, b) in chunk.iter().enumerate() {
+                let gap = if i == 8 { "  " } else { " " };
+                let _ = write!(s, "{gap}{b:02x}");
+            }
+            s.push('\n');
+        }
+    }
+    if config.record_trace {
+        let _ = writeln!(s, "# trace: {} subgroup operations", outcome.trace.len());
+        for t in &outcome.trace {
+            let [x, y, z] = t.workgroup;
+            let _ = writeln!(
+                s,
+                "workgroup {x},{y},{z} subgroup {} {} {} mask {:#x}",
+                t.subgroup, t.func, t.inst, t.mask
+            );
+        }
+    }
+    s
+}
+
+fn json_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> String {
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let buffers: Vec<serde_json::Value> = outcome
+        .buffers
+        .iter()
+        .map(|((set, binding), bytes)| {
+            serde_json::json!({
+                "set": set, "binding": binding, "size": bytes.len(), "hex": hex(bytes),
+            })
+        })
+        .collect();
+    let mut report = serde_json::json!({
+        "workgroups": config.workgroups,
+        "local_size": local_size,
+        "subgroup_size": config.subgroup_size,
+        "steps": outcome.steps,
+        "lane_steps": outcome.lane_steps,
+        "buffers": buffers,
+    });
+    if config.record_trace {
+        report["trace"] = outcome
+            .trace
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "workgroup": t.workgroup, "subgroup": t.subgroup,
+                    "function": t.func.to_string(), "instruction": t.inst.to_string(),
+                    "mask": format!("{:#x}", t.mask),
+                })
+            })
+            .collect();
+    }
+    let mut text = serde_json::to_string_pretty(&report).expect("JSON values serialize");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,20 @@
+//! Running shaders on tangle's reference interpreter, the way this ecosystem runs them.
+//!
+//! - [`source`]: load a shader from any supported form (SPIR-V binary, assembly, amber's
+//!   hex, GLSL through glslang, tangle IR).
+//! - [`device`]: the emulated device's limits and its choice of subgroup size.
+//! - [`script`]: execute an AmberScript [`tangle_amber::Script`]: pipelines, buffers kept
+//!   across `RUN`s, push constants, specialization, subgroup size control, `EXPECT`s.
+//!
+//! See `docs/run.md`.
+
+pub mod device;
+pub mod resources;
+pub mod script;
+pub mod source;
+pub mod spec;
+
+pub use device::{Device, DeviceError};
+pub use script::{run_script, Event, Report, ScriptError, ScriptErrorKind, ScriptOptions};
+pub use source::{load_shader, ShaderKind, SourceError};
+pub use spec::spec_value_bits;
