@@ -23,6 +23,7 @@ fn spirv_val_category(message: &str) -> &'static str {
         ("loop construct", "structure"),
         ("continue target", "structure"),
         ("selection construct", "structure"),
+        ("Case construct", "structure"),
         ("does not dominate its use", "ssa"),
         ("OpPhi", "ssa"),
         (

@@ -4,9 +4,11 @@
 //! Rules are grouped by [`Rule`] so that callers (and the comparison with spirv-val) can tell
 //! which kind of rule a module breaks.
 
+mod continue_construct;
 mod module_rules;
 mod ssa;
 mod structure;
+mod switch_cases;
 mod typing;
 
 use std::fmt;

@@ -200,15 +200,28 @@ pub(super) fn check(
         }
     }
     for &h in &loop_headers {
-        let n = back_edges.get(&h).map_or(0, Vec::len);
-        if dom.is_reachable(h) && n != 1 {
+        let edges = back_edges.get(&h).map_or(&[][..], Vec::as_slice);
+        if dom.is_reachable(h) && edges.len() != 1 {
             sink.report(
                 Rule::Structure,
                 at(h),
-                format!("loop header {h} is the target of {n} back edges; it needs exactly one"),
+                format!(
+                    "loop header {h} is the target of {} back edges; it needs exactly one",
+                    edges.len()
+                ),
             );
         }
+        if let (
+            [back_edge],
+            Some(Merge::Loop {
+                continue_target, ..
+            }),
+        ) = (edges, func.blocks[h].merge)
+        {
+            super::continue_construct::check(f, func, &scfg, h, continue_target, *back_edge, sink);
+        }
     }
+    super::switch_cases::check(f, func, cfg, &sdom, sink);
 
     // Edges that leave a construct must go to a merge block or continue target of a
     // construct that contains the branch.
