@@ -3,6 +3,8 @@
 //! atomic counter), so that these tests need no external tool.
 
 use tangle_amber::FailureKind;
+mod common;
+use common::failures;
 use tangle_run::{run_script, Event, Report, ScriptError, ScriptErrorKind, ScriptOptions};
 
 const AFFINE: &str = include_str!("data/affine.spvasm");
@@ -40,18 +42,6 @@ fn run(text: &str) -> Result<Report, ScriptError> {
 fn run_with(text: &str, options: ScriptOptions) -> Result<Report, ScriptError> {
     let parsed = tangle_amber::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     run_script(&parsed, &options)
-}
-
-fn failures(report: &Report) -> Vec<String> {
-    report
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Failed(f) => Some(f.to_string()),
-            Event::RunFailed { error, .. } => Some(error.to_string()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn subgroup_sizes(report: &Report) -> Vec<u32> {

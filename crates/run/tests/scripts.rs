@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use tangle_interp::{SchedulePolicy, Variant};
 use tangle_oracle::Tool;
+mod common;
+use common::failures;
 use tangle_run::{run_script, Event, Report, ScriptOptions};
 
 fn scripts_dir() -> PathBuf {
@@ -40,18 +42,6 @@ fn run(path: &Path, variant: Variant, schedule: SchedulePolicy) -> Report {
 
 fn name(path: &Path) -> String {
     path.file_stem().unwrap().to_string_lossy().into_owned()
-}
-
-fn failures(report: &Report) -> Vec<String> {
-    report
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Failed(f) => Some(f.to_string()),
-            Event::RunFailed { error, .. } => Some(error.to_string()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn glslang(test: &str) -> bool {
