@@ -4,7 +4,7 @@ use tangle_ir::{PlainOp, Type, TypeData, TypeTable};
 
 use super::float::{from_f, to_f};
 use super::layout::zero;
-use super::{lift, mask, op_widths, sext, unsupported, OpFail, OpResult, Val};
+use super::{lift, mask, op_widths, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val};
 
 /// The plain ops that `arith::plain` does not handle.
 pub(super) fn plain(
@@ -151,13 +151,7 @@ pub(super) fn plain(
             }
             Ok(Val::Bits(x as u64 & m))
         }),
-        P::Bitcast => {
-            if matches!(args[0], Val::Comp(_)) != matches!(types.get(rty), TypeData::Vector { .. })
-            {
-                return unsupported("bitcast between a vector and a scalar");
-            }
-            Ok(args[0].clone())
-        }
+        P::Bitcast => bitcast(types, rty, atys[0], &args[0]),
         P::CompositeConstruct => {
             if let TypeData::Vector { .. } = types.get(rty) {
                 let mut out = Vec::new();
@@ -194,5 +188,116 @@ pub(super) fn plain(
         P::AccessChain => unsupported("access_chain outside the memory model"),
         #[allow(unreachable_patterns)]
         other => unsupported(format!("plain op {}", other.name())),
+    }
+}
+
+/// `bitcast`. With equal component counts every component keeps its bits. Otherwise (e.g.
+/// `f16x2` ↔ `u32`, `packFloat2x16`) the operand's components are one bit string, the
+/// lowest-numbered component in the lowest-order bits, cut into the result's components.
+fn bitcast(types: &TypeTable, rty: Type, aty: Type, v: &Val) -> OpResult {
+    let shape = |ty: Type| -> Option<(u32, u32)> {
+        let n = match types.get(ty) {
+            TypeData::Vector { count, .. } => u32::from(*count),
+            _ => 1,
+        };
+        match scalar(types, ty)? {
+            Scalar::Int(w) | Scalar::Float(w) => Some((w, n)),
+            Scalar::Bool => None,
+        }
+    };
+    let comps = |v: &Val| match v {
+        Val::Comp(c) => c.iter().map(Val::bits).collect(),
+        x => vec![x.bits()],
+    };
+    let make = |c: Vec<u64>, n: u32| {
+        if n == 1 && !matches!(types.get(rty), TypeData::Vector { .. }) {
+            Val::Bits(c[0])
+        } else {
+            Val::Comp(c.into_iter().map(Val::Bits).collect())
+        }
+    };
+    match (shape(aty), shape(rty)) {
+        (Some((aw, an)), Some((rw, rn))) if an == rn && aw == rw => Ok(v.clone()),
+        (Some((aw, an)), Some((rw, rn))) if aw * an == rw * rn => {
+            let src = comps(v);
+            if an > rn {
+                // Several operand components per result component.
+                let k = (an / rn) as usize;
+                let out = src
+                    .chunks(k)
+                    .map(|ch| {
+                        ch.iter()
+                            .enumerate()
+                            .fold(0, |acc, (i, x)| acc | (x & mask(aw)) << (i as u32 * aw))
+                    })
+                    .collect();
+                Ok(make(out, rn))
+            } else {
+                // Several result components per operand component.
+                let k = rn / an;
+                let out = src
+                    .iter()
+                    .flat_map(|x| (0..k).map(move |i| (x >> (i * rw)) & mask(rw)))
+                    .collect();
+                Ok(make(out, rn))
+            }
+        }
+        (Some(_), Some(_)) => unsupported("bitcast between types of different sizes"),
+        // Pointers and anything else without numeric components: unchanged, as before.
+        _ if matches!(v, Val::Comp(_)) == matches!(types.get(rty), TypeData::Vector { .. }) => {
+            Ok(v.clone())
+        }
+        _ => unsupported("bitcast between a vector and a scalar"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitcast_between_component_counts() {
+        let mut t = TypeTable::new();
+        let u = t.u32();
+        let h = t.intern(TypeData::Float { width: 16 });
+        let h2 = t.intern(TypeData::Vector { elem: h, count: 2 });
+        let u2 = t.intern(TypeData::Vector { elem: u, count: 2 });
+        let h4 = t.intern(TypeData::Vector { elem: h, count: 4 });
+        let halves = Val::Comp(vec![Val::Bits(0x3c00), Val::Bits(0x1000)]);
+        // packFloat2x16: component 0 in the low bits.
+        let packed = plain(
+            &t,
+            PlainOp::Bitcast,
+            u,
+            &[h2],
+            std::slice::from_ref(&halves),
+        )
+        .unwrap();
+        assert_eq!(packed, Val::Bits(0x1000_3c00));
+        assert_eq!(
+            plain(&t, PlainOp::Bitcast, h2, &[u], &[packed]).unwrap(),
+            halves
+        );
+        let words = Val::Comp(vec![Val::Bits(0x4000_3c00), Val::Bits(0xc000_bc00)]);
+        let quarters = plain(
+            &t,
+            PlainOp::Bitcast,
+            h4,
+            &[u2],
+            std::slice::from_ref(&words),
+        )
+        .unwrap();
+        assert_eq!(
+            quarters,
+            Val::Comp([0x3c00, 0x4000, 0xbc00, 0xc000].map(Val::Bits).to_vec())
+        );
+        assert_eq!(
+            plain(&t, PlainOp::Bitcast, u2, &[h4], &[quarters]).unwrap(),
+            words
+        );
+        assert!(matches!(
+            plain(&t, PlainOp::Bitcast, u2, &[h2], &[halves]),
+            Err(OpFail::Unsupported(_))
+        ));
     }
 }

@@ -3,7 +3,7 @@
 use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Type, TypeData, TypeTable};
 
-use super::float::{f16_to_f32, f32_to_f16, from_f, to_f};
+use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 use super::{lift, mask, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val};
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
@@ -73,14 +73,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             Ok(Val::Bits(from_f(x.max(lo).min(hi), w)?))
         }),
         G::Fma => lift(&refs, &mut |v| {
-            let (a, b, c) = (v[0].bits(), v[1].bits(), v[2].bits());
-            Ok(Val::Bits(if w == 32 {
-                let f = |x: u64| f32::from_bits(x as u32);
-                u64::from(f(a).mul_add(f(b), f(c)).to_bits())
-            } else {
-                let f = |x: u64| f64::from_bits(x);
-                f(a).mul_add(f(b), f(c)).to_bits()
-            }))
+            Ok(Val::Bits(fma(v[0].bits(), v[1].bits(), v[2].bits(), w)?))
         }),
         G::FindILsb => lift(&refs, &mut |v| {
             let x = v[0].bits();

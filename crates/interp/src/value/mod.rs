@@ -15,7 +15,7 @@ mod glsl_std;
 mod layout;
 
 pub use arith::plain;
-pub use float::{f16_to_f32, f32_to_f16, from_f, to_f};
+pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 pub use glsl_std::glsl;
 pub use layout::{array_stride, member_offset, read, size_align, write, zero};
 
