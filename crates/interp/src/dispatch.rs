@@ -4,7 +4,7 @@ use spirv::{BuiltIn, StorageClass};
 
 use crate::error::{InterpError, R};
 use crate::group;
-use crate::state::{Lane, LaneFrame, Run, Subgroup, TFrame, Tangle};
+use crate::state::{lanes_below, Lane, LaneFrame, Run, Subgroup, TFrame, Tangle};
 use crate::value::{self, Val};
 use crate::Mask;
 
@@ -83,11 +83,7 @@ impl Run<'_, '_> {
                     alive: true,
                 });
             }
-            let mask: Mask = if count >= 128 {
-                Mask::MAX
-            } else {
-                (1 << count) - 1
-            };
+            let mask = lanes_below(count);
             let serial = self.next_serial();
             let mut sg = Subgroup {
                 index: s,
@@ -135,11 +131,7 @@ impl Run<'_, '_> {
         let lane_bit: Mask = 1 << lane;
         // Mask built-ins have no bits at or above SubgroupSize.
         let size = it.config.subgroup_size;
-        let in_size: Mask = if size >= 128 {
-            Mask::MAX
-        } else {
-            (1 << size) - 1
-        };
+        let in_size = lanes_below(size);
         Ok(match b {
             BuiltIn::LocalInvocationId => v3(lid),
             BuiltIn::LocalInvocationIndex => u(local),

@@ -6,7 +6,7 @@ use tangle_ir::{Inst, Op, Type};
 
 use crate::error::R;
 use crate::group;
-use crate::state::{lanes_of, Instance, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
+use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
 use crate::value::{self, OpFail, Val};
 
@@ -78,11 +78,7 @@ impl Run<'_, '_> {
                 }
                 let mut args = vec![Vec::new(); self.it.config.subgroup_size as usize];
                 for lane in lanes_of(t.mask) {
-                    args[lane] = id
-                        .args
-                        .iter()
-                        .map(|a| self.operand(sg, &t, lane, *a))
-                        .collect::<R<_>>()?;
+                    args[lane] = self.operands(sg, &t, lane, &id.args)?;
                 }
                 let out = group::execute(
                     ty,
@@ -130,25 +126,14 @@ impl Run<'_, '_> {
                     )
                 })?;
                 for lane in lanes_of(t.mask) {
-                    let args: Vec<Val> = id
-                        .args
-                        .iter()
-                        .map(|a| self.operand(sg, &t, lane, *a))
-                        .collect::<R<_>>()?;
+                    let args = self.operands(sg, &t, lane, &id.args)?;
                     let mut vals = vec![None; cf.values.len()];
                     for (p, a) in cf.params.iter().zip(args) {
                         vals[p.as_u32() as usize] = Some(a);
                     }
                     sg.lanes[lane].frames.push(LaneFrame { vals, prev: None });
                 }
-                let k = sg.alloc(Instance {
-                    kind: Kind::Call { dest: id.result },
-                    participants: t.mask,
-                    arrivals: Vec::new(),
-                    frames: t.frames.clone(),
-                    below: t.stack.clone(),
-                });
-                t.stack.push(k);
+                Self::push_instance(sg, &mut t, Kind::Call { dest: id.result });
                 t.frames.push(TFrame {
                     func: *callee,
                     block: entry,
@@ -166,51 +151,18 @@ impl Run<'_, '_> {
             Op::Phi(_) => {}
             _ => {
                 for lane in lanes_of(t.mask) {
-                    let args: Vec<Val> = id
-                        .args
-                        .iter()
-                        .map(|a| self.operand(sg, &t, lane, *a))
-                        .collect::<R<_>>()?;
+                    let args = self.operands(sg, &t, lane, &id.args)?;
                     let r = match &id.op {
                         Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
                         Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
-                        Op::CompositeExtract(idx) => {
-                            let mut v = args[0].clone();
-                            for i in idx {
-                                v = match v {
-                                    Val::Comp(mut c) if (*i as usize) < c.len() => {
-                                        c.swap_remove(*i as usize)
-                                    }
-                                    _ => {
-                                        return Err(self.fail(
-                                            &t,
-                                            OpFail::Undefined(
-                                                "composite index out of range".into(),
-                                            ),
-                                        ))
-                                    }
-                                };
-                            }
-                            Ok(v)
-                        }
+                        Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
+                            .ok_or_else(|| {
+                                OpFail::Undefined("composite index out of range".into())
+                            }),
                         Op::CompositeInsert(idx) => {
-                            let mut root = args[1].clone();
-                            let mut cur = &mut root;
-                            for i in idx {
-                                cur = match cur {
-                                    Val::Comp(c) if (*i as usize) < c.len() => &mut c[*i as usize],
-                                    _ => {
-                                        return Err(self.fail(
-                                            &t,
-                                            OpFail::Undefined(
-                                                "composite index out of range".into(),
-                                            ),
-                                        ))
-                                    }
-                                };
-                            }
-                            *cur = args[0].clone();
-                            Ok(root)
+                            value::composite_insert(&args[1], idx, args[0].clone()).ok_or_else(
+                                || OpFail::Undefined("composite index out of range".into()),
+                            )
                         }
                         Op::VectorShuffle(sel) => {
                             let (Val::Comp(a), Val::Comp(b)) = (&args[0], &args[1]) else {

@@ -138,23 +138,16 @@ fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val
     let d = &module.consts[c];
     let get = |c: &Const| done[c.as_u32() as usize].clone();
     let bad = |what: String| InterpError::Config(format!("constant {c}: {what}"));
+    // The configured value of a specialization constant, if any.
+    let over = d
+        .spec_id
+        .filter(|_| d.spec)
+        .and_then(|id| config.spec_constants.get(&id));
     Ok(match &d.value {
-        ConstValue::Bool(b) => {
-            let b = match (
-                d.spec,
-                d.spec_id.and_then(|id| config.spec_constants.get(&id)),
-            ) {
-                (true, Some(v)) => *v != 0,
-                _ => *b,
-            };
-            Val::Bool(b)
-        }
-        ConstValue::Bits(b) => match (
-            d.spec,
-            d.spec_id.and_then(|id| config.spec_constants.get(&id)),
-        ) {
-            (true, Some(v)) => Val::Bits(*v & value::mask(module.types.bit_width(d.ty))),
-            _ => Val::Bits(*b),
+        ConstValue::Bool(b) => Val::Bool(over.map_or(*b, |v| *v != 0)),
+        ConstValue::Bits(b) => match over {
+            Some(v) => Val::Bits(*v & value::mask(module.types.bit_width(d.ty))),
+            None => Val::Bits(*b),
         },
         ConstValue::Composite(cs) => Val::Comp(cs.iter().map(get).collect()),
         ConstValue::Null | ConstValue::Undef => value::zero(&module.types, d.ty),
@@ -164,16 +157,8 @@ fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val
             match op {
                 Op::Plain(p) => value::plain(&module.types, *p, d.ty, &tys, &vals)
                     .map_err(|e| bad(format!("{e:?}")))?,
-                Op::CompositeExtract(idx) => {
-                    let mut v = vals[0].clone();
-                    for i in idx {
-                        v = match v {
-                            Val::Comp(c) => c[*i as usize].clone(),
-                            _ => return Err(bad("extract from a scalar".into())),
-                        };
-                    }
-                    v
-                }
+                Op::CompositeExtract(idx) => value::composite_extract(&vals[0], idx)
+                    .ok_or_else(|| bad("composite index out of range".into()))?,
                 other => return Err(bad(format!("spec op {} unsupported", other.mnemonic()))),
             }
         }

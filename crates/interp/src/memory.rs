@@ -78,31 +78,25 @@ impl Run<'_, '_> {
                         off += value::member_offset(ty, cur, i as usize);
                         cur = members[i as usize].ty;
                     }
-                    TypeData::Array { elem, len, .. } => {
-                        if i < 0 || i as u64 >= u64::from(*len) {
+                    TypeData::Array { elem, .. }
+                    | TypeData::Vector { elem, .. }
+                    | TypeData::RuntimeArray { elem, .. } => {
+                        let bad = match ty.get(cur) {
+                            TypeData::Array { len, .. } if i < 0 || i as u64 >= u64::from(*len) => {
+                                Some(format!("index {i} of an array of {len}"))
+                            }
+                            TypeData::Vector { count, .. }
+                                if i < 0 || i as u64 >= u64::from(*count) =>
+                            {
+                                Some(format!("component {i} of a vector of {count}"))
+                            }
+                            _ if i < 0 => Some(format!("negative index {i}")),
+                            _ => None,
+                        };
+                        if let Some(what) = bad {
                             return Err(InterpError::OutOfBounds {
                                 at: self.pos(t),
-                                what: format!("lane {lane}: index {i} of an array of {len}"),
-                            });
-                        }
-                        off += i as u64 * value::array_stride(ty, cur);
-                        cur = *elem;
-                    }
-                    TypeData::Vector { elem, count } => {
-                        if i < 0 || i as u64 >= u64::from(*count) {
-                            return Err(InterpError::OutOfBounds {
-                                at: self.pos(t),
-                                what: format!("lane {lane}: component {i} of a vector of {count}"),
-                            });
-                        }
-                        off += i as u64 * value::array_stride(ty, cur);
-                        cur = *elem;
-                    }
-                    TypeData::RuntimeArray { elem, .. } => {
-                        if i < 0 {
-                            return Err(InterpError::OutOfBounds {
-                                at: self.pos(t),
-                                what: format!("lane {lane}: negative index {i}"),
+                                what: format!("lane {lane}: {what}"),
                             });
                         }
                         off += i as u64 * value::array_stride(ty, cur);
@@ -171,10 +165,7 @@ impl Run<'_, '_> {
         for lane in lanes_of(t.mask) {
             let p = self.operand(sg, t, lane, id.args[0])?;
             let old = self.load(t, lane, &p, pty)?;
-            let vals: Vec<Val> = id.args[1..]
-                .iter()
-                .map(|a| self.operand(sg, t, lane, *a))
-                .collect::<R<_>>()?;
+            let vals = self.operands(sg, t, lane, &id.args[1..])?;
             let (o, x) = (old.bits(), vals.first().map(Val::bits).unwrap_or(0));
             let s = |v: u64| value::sext(v, w);
             let new = match op {

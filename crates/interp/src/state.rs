@@ -89,6 +89,15 @@ impl Subgroup {
     }
 }
 
+/// The mask of lanes `0..n` (all 128 for `n >= 128`).
+pub(crate) fn lanes_below(n: u32) -> Mask {
+    if n >= 128 {
+        Mask::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
 /// Lanes of a mask in increasing order.
 pub(crate) fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
     let mut m = m;
@@ -165,6 +174,17 @@ impl Run<'_, '_> {
                 ))),
             },
         }
+    }
+
+    /// The values of operands `ops` for `lane`.
+    pub(crate) fn operands(
+        &self,
+        sg: &Subgroup,
+        t: &Tangle,
+        lane: usize,
+        ops: &[Operand],
+    ) -> R<Vec<Val>> {
+        ops.iter().map(|o| self.operand(sg, t, lane, *o)).collect()
     }
 
     /// Sets `lane`'s value `v` in its innermost frame.

@@ -15,15 +15,16 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
     let (rw, aw) = op_widths(types, rty, atys);
     let m = mask(rw);
     match op {
-        P::IAdd => lift(&refs, &mut |v| {
-            Ok(Val::Bits(v[0].bits().wrapping_add(v[1].bits()) & m))
-        }),
-        P::ISub => lift(&refs, &mut |v| {
-            Ok(Val::Bits(v[0].bits().wrapping_sub(v[1].bits()) & m))
-        }),
-        P::IMul => lift(&refs, &mut |v| {
-            Ok(Val::Bits(v[0].bits().wrapping_mul(v[1].bits()) & m))
-        }),
+        P::IAdd | P::ISub | P::IMul => {
+            let f = match op {
+                P::IAdd => u64::wrapping_add,
+                P::ISub => u64::wrapping_sub,
+                _ => u64::wrapping_mul,
+            };
+            lift(&refs, &mut |v| {
+                Ok(Val::Bits(f(v[0].bits(), v[1].bits()) & m))
+            })
+        }
         P::SNegate => lift(&refs, &mut |v| {
             Ok(Val::Bits(v[0].bits().wrapping_neg() & m))
         }),
@@ -56,31 +57,26 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             };
             Ok(Val::Bits(r as u64 & m))
         }),
-        P::FAdd => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a + b)?))
-        }),
-        P::FSub => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a - b)?))
-        }),
-        P::FMul => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a * b)?))
-        }),
-        P::FDiv => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a / b)?))
-        }),
-        P::FRem => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| a % b)?))
-        }),
-        P::FMod => lift(&refs, &mut |v| {
-            Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, |a, b| {
-                let r = a % b;
-                if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
-                    r + b
-                } else {
-                    r
-                }
-            })?))
-        }),
+        P::FAdd | P::FSub | P::FMul | P::FDiv | P::FRem | P::FMod => {
+            let f: fn(f64, f64) -> f64 = match op {
+                P::FAdd => |a, b| a + b,
+                P::FSub => |a, b| a - b,
+                P::FMul => |a, b| a * b,
+                P::FDiv => |a, b| a / b,
+                P::FRem => |a, b| a % b,
+                _ => |a, b| {
+                    let r = a % b;
+                    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+                        r + b
+                    } else {
+                        r
+                    }
+                },
+            };
+            lift(&refs, &mut |v| {
+                Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, f)?))
+            })
+        }
         P::FNegate => lift(&refs, &mut |v| {
             Ok(Val::Bits(v[0].bits() ^ (1u64 << (rw - 1))))
         }),

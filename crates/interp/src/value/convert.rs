@@ -251,6 +251,34 @@ fn bitcast(types: &TypeTable, rty: Type, aty: Type, v: &Val) -> OpResult {
     }
 }
 
+/// The part of composite `v` at index path `idx`; `None` when an index is out of range or
+/// goes into a scalar.
+pub(crate) fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
+    let mut cur = v;
+    for i in idx {
+        cur = match cur {
+            Val::Comp(c) => c.get(*i as usize)?,
+            _ => return None,
+        };
+    }
+    Some(cur.clone())
+}
+
+/// `root` with the part at index path `idx` replaced by `part`; `None` as for
+/// [`composite_extract`].
+pub(crate) fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
+    let mut root = root.clone();
+    let mut cur = &mut root;
+    for i in idx {
+        cur = match cur {
+            Val::Comp(c) => c.get_mut(*i as usize)?,
+            _ => return None,
+        };
+    }
+    *cur = part;
+    Some(root)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

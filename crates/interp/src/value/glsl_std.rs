@@ -4,7 +4,7 @@ use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Type, TypeData, TypeTable};
 
 use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
-use super::{lift, mask, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val};
+use super::{lift, mask, num_width, sext, unsupported, OpFail, OpResult, Val};
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
@@ -12,10 +12,7 @@ use super::{lift, mask, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val
 pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
     use GlslOp as G;
     let refs: Vec<&Val> = args.iter().collect();
-    let w = match scalar(types, rty) {
-        Some(Scalar::Int(w)) | Some(Scalar::Float(w)) => w,
-        _ => 32,
-    };
+    let w = num_width(types, rty);
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
     };
@@ -63,14 +60,6 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             } else {
                 sext(x, w).max(sext(lo, w)).min(sext(hi, w)) as u64 & mask(w)
             }))
-        }),
-        G::FClamp | G::NClamp => lift(&refs, &mut |v| {
-            let (x, lo, hi) = (
-                to_f(v[0].bits(), w)?,
-                to_f(v[1].bits(), w)?,
-                to_f(v[2].bits(), w)?,
-            );
-            Ok(Val::Bits(from_f(x.max(lo).min(hi), w)?))
         }),
         G::Fma => lift(&refs, &mut |v| {
             Ok(Val::Bits(fma(v[0].bits(), v[1].bits(), v[2].bits(), w)?))
@@ -139,17 +128,20 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
-        G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
+        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
             let (a, b, c) = (
                 to_f(v[0].bits(), w)?,
                 to_f(v[1].bits(), w)?,
                 to_f(v[2].bits(), w)?,
             );
-            let r = if op == G::FMix {
-                a * (1.0 - c) + b * c
-            } else {
-                let t = ((c - a) / (b - a)).clamp(0.0, 1.0);
-                t * t * (3.0 - 2.0 * t)
+            let r = match op {
+                // clamp(x, lo, hi)
+                G::FClamp | G::NClamp => a.max(b).min(c),
+                G::FMix => a * (1.0 - c) + b * c,
+                _ => {
+                    let t = ((c - a) / (b - a)).clamp(0.0, 1.0);
+                    t * t * (3.0 - 2.0 * t)
+                }
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),

@@ -103,22 +103,8 @@ pub fn read(types: &TypeTable, mem: &[u8], off: u64, ty: Type) -> Option<Val> {
         TypeData::Int { width, .. } | TypeData::Float { width } => {
             Val::Bits(read_bits(mem, off, u64::from(*width) / 8)?)
         }
-        TypeData::Vector { elem, count } => {
-            let st = array_stride(types, ty);
-            let mut v = Vec::new();
-            for i in 0..u64::from(*count) {
-                v.push(read(types, mem, off + i * st, *elem)?);
-            }
-            Val::Comp(v)
-        }
-        TypeData::Array { elem, len, .. } => {
-            let st = array_stride(types, ty);
-            let mut v = Vec::new();
-            for i in 0..u64::from(*len) {
-                v.push(read(types, mem, off + i * st, *elem)?);
-            }
-            Val::Comp(v)
-        }
+        TypeData::Vector { elem, count } => read_seq(types, mem, off, ty, *elem, (*count).into())?,
+        TypeData::Array { elem, len, .. } => read_seq(types, mem, off, ty, *elem, *len)?,
         TypeData::Struct { members, .. } => {
             let mut v = Vec::new();
             for (i, m) in members.iter().enumerate() {
@@ -135,6 +121,15 @@ pub fn read(types: &TypeTable, mem: &[u8], off: u64, ty: Type) -> Option<Val> {
         }
         _ => return None,
     })
+}
+
+/// Reads the `n` elements of vector or array type `ty` at `off`.
+fn read_seq(types: &TypeTable, mem: &[u8], off: u64, ty: Type, elem: Type, n: u32) -> Option<Val> {
+    let st = array_stride(types, ty);
+    (0..u64::from(n))
+        .map(|i| read(types, mem, off + i * st, elem))
+        .collect::<Option<_>>()
+        .map(Val::Comp)
 }
 
 fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {

@@ -15,6 +15,8 @@ mod glsl_std;
 mod layout;
 
 pub use arith::plain;
+pub(crate) use convert::{composite_extract, composite_insert};
+pub(crate) use float::fbin;
 pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 pub use glsl_std::glsl;
 pub use layout::{array_stride, member_offset, read, size_align, write, zero};
@@ -102,6 +104,16 @@ pub enum Scalar {
     Float(u32),
 }
 
+impl Scalar {
+    /// The width in bits (1 for `bool`).
+    pub(crate) fn width(self) -> u32 {
+        match self {
+            Scalar::Int(w) | Scalar::Float(w) => w,
+            Scalar::Bool => 1,
+        }
+    }
+}
+
 /// The scalar kind of `ty` (of its components for a vector).
 pub fn scalar(types: &TypeTable, ty: Type) -> Option<Scalar> {
     match types.get(types.scalar_of(ty)) {
@@ -133,13 +145,16 @@ pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpR
     }
 }
 
-/// The widths of a plain op's result and first operand (32 where they are not numbers).
-fn op_widths(types: &TypeTable, rty: Type, atys: &[Type]) -> (u32, u32) {
-    let iw = |s: Option<Scalar>| match s {
+/// The component width of a numeric type (32 where it is not a number).
+fn num_width(types: &TypeTable, ty: Type) -> u32 {
+    match scalar(types, ty) {
         Some(Scalar::Int(w)) | Some(Scalar::Float(w)) => w,
         _ => 32,
-    };
-    let rs = scalar(types, rty);
-    let a0s = atys.first().and_then(|t| scalar(types, *t));
-    (iw(rs), iw(a0s))
+    }
+}
+
+/// The widths of a plain op's result and first operand (32 where they are not numbers).
+fn op_widths(types: &TypeTable, rty: Type, atys: &[Type]) -> (u32, u32) {
+    let aw = atys.first().map_or(32, |t| num_width(types, *t));
+    (num_width(types, rty), aw)
 }
