@@ -58,9 +58,10 @@ impl Run<'_, '_> {
         t.stack.push(id);
     }
 
-    /// For [`FallthroughPolicy::Merge`]: pushes a case instance for every case target that
-    /// another case construct falls through into, onto the stacks of the groups that can
-    /// reach it (its own group and those of the chain before it), farthest target first.
+    /// For [`FallthroughPolicy::Merge`](crate::FallthroughPolicy::Merge): pushes a case
+    /// instance for every case target that another case construct falls through into, onto
+    /// the stacks of the groups that can reach it (its own group and those of the chain
+    /// before it), farthest target first.
     pub(crate) fn case_instances(
         &mut self,
         sg: &mut Subgroup,
