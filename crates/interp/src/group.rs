@@ -2,7 +2,8 @@
 
 use tangle_ir::{GroupOp, GroupOperation, Type, TypeTable};
 
-use crate::value::{from_f, mask, scalar, sext, to_f, OpFail, Scalar, Val};
+use crate::state::{lanes_below, lanes_of};
+use crate::value::{fbin, from_f, mask, scalar, sext, OpFail, Scalar, Val};
 use crate::Mask;
 
 type R<T> = Result<T, OpFail>;
@@ -32,10 +33,6 @@ pub fn ballot_mask(v: &Val) -> Mask {
     }
 }
 
-fn lanes(m: Mask) -> impl Iterator<Item = usize> {
-    (0..128).filter(move |l| m >> l & 1 == 1)
-}
-
 fn map_comp(a: &Val, b: &Val, f: &mut dyn FnMut(&Val, &Val) -> R<Val>) -> R<Val> {
     match (a, b) {
         (Val::Comp(x), Val::Comp(y)) => Ok(Val::Comp(
@@ -56,10 +53,7 @@ fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
             _ => v,
         }
     };
-    let w = match s {
-        Scalar::Int(w) | Scalar::Float(w) => w,
-        Scalar::Bool => 1,
-    };
+    let w = s.width();
     Ok(one(match op {
         G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax => Val::Bits(0),
         G::IMul => Val::Bits(1),
@@ -83,10 +77,7 @@ fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
 
 fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
     use GroupOp as G;
-    let w = match s {
-        Scalar::Int(w) | Scalar::Float(w) => w,
-        Scalar::Bool => 1,
-    };
+    let w = s.width();
     map_comp(a, b, &mut |a, b| {
         let (x, y) = (a.bits(), b.bits());
         let m = mask(w);
@@ -100,10 +91,10 @@ fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
             G::BitwiseAnd => Val::Bits(x & y),
             G::BitwiseOr => Val::Bits(x | y),
             G::BitwiseXor => Val::Bits(x ^ y),
-            G::FAdd => Val::Bits(from_f(to_f(x, w)? + to_f(y, w)?, w)?),
-            G::FMul => Val::Bits(from_f(to_f(x, w)? * to_f(y, w)?, w)?),
-            G::FMin => Val::Bits(from_f(to_f(x, w)?.min(to_f(y, w)?), w)?),
-            G::FMax => Val::Bits(from_f(to_f(x, w)?.max(to_f(y, w)?), w)?),
+            G::FAdd => Val::Bits(fbin(x, y, w, |p, q| p + q)?),
+            G::FMul => Val::Bits(fbin(x, y, w, |p, q| p * q)?),
+            G::FMin => Val::Bits(fbin(x, y, w, f64::min)?),
+            G::FMax => Val::Bits(fbin(x, y, w, f64::max)?),
             G::LogicalAnd => Val::Bool(a.truth() && b.truth()),
             G::LogicalOr => Val::Bool(a.truth() || b.truth()),
             G::LogicalXor => Val::Bool(a.truth() != b.truth()),
@@ -133,12 +124,8 @@ pub fn execute(
 ) -> R<Vec<Val>> {
     use GroupOp as G;
     let first = tangle.trailing_zeros() as usize;
-    let size_mask: Mask = if size >= 128 {
-        Mask::MAX
-    } else {
-        (1 << size) - 1
-    };
-    let ls: Vec<usize> = lanes(tangle).collect();
+    let size_mask = lanes_below(size);
+    let ls: Vec<usize> = lanes_of(tangle).collect();
     let src = |l: usize, s: i64| -> R<Val> {
         if s < 0 || s >= i64::from(size) || tangle >> s & 1 == 0 {
             return undefined(format!(

@@ -1,0 +1,96 @@
+//! The run configuration and the named policies for implementation-defined choices.
+
+use std::collections::BTreeMap;
+
+/// How `switch` partitions a tangle (implementation-defined by the specification).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SwitchPolicy {
+    /// One tangle per case *target* block: lanes with different selector values that go to
+    /// the same block stay together (the largest partition the specification allows).
+    #[default]
+    ByTarget,
+    /// One tangle per selector value (the smallest partition allowed).
+    BySelector,
+}
+
+/// What happens where a case construct falls through into the next case target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FallthroughPolicy {
+    /// The fallthrough lanes run the next case on their own; they do not wait for the lanes
+    /// that switched to it directly (nor those for them).
+    #[default]
+    Independent,
+    /// The lanes switching directly to a case target wait for the lanes of the case
+    /// constructs that can fall through into it (those that fall through, or leave); they
+    /// run the case as one tangle.
+    Merge,
+}
+
+/// The order in which runnable tangles of a subgroup run. Tangle composition never depends
+/// on it; only the interleaving of memory accesses between tangles does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchedulePolicy {
+    /// The tangle holding the lowest lane first.
+    #[default]
+    LowestLaneFirst,
+    /// The most recently created tangle first.
+    NewestFirst,
+    /// A pseudo-random tangle (xorshift64 with this seed), switching after every step.
+    Random(u64),
+}
+
+/// Which semantics to run. Everything but [`Variant::Maximal`] is a known-wrong model kept so
+/// that the rule tests can show they catch it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// The specification's maximal reconvergence.
+    #[default]
+    Maximal,
+    /// No reconvergence at loop continue targets (seed 000's first attempt).
+    NoContinueReconvergence,
+    /// No reconvergence after a function call: each tangle returns on its own.
+    NoCallReconvergence,
+    /// Lanes leaving a loop wait for each other *before* their break block instead of at the
+    /// merge, so break blocks run once for all iterations together.
+    BreakNotSplitByIteration,
+}
+
+/// Run configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Invocations per subgroup: a power of two in 1..=128.
+    pub subgroup_size: u32,
+    /// Workgroups dispatched in x, y, z.
+    pub workgroups: [u32; 3],
+    /// Specialization constant overrides by `SpecId`: the value's bit pattern (booleans 0/1).
+    pub spec_constants: BTreeMap<u32, u64>,
+    /// Switch partition policy.
+    pub switch_policy: SwitchPolicy,
+    /// Switch fallthrough policy.
+    pub fallthrough_policy: FallthroughPolicy,
+    /// Tangle scheduling policy.
+    pub schedule_policy: SchedulePolicy,
+    /// The most tangle-instructions (instructions and terminators executed by one tangle) a
+    /// run may take.
+    pub step_budget: u64,
+    /// Whether to record the trace of subgroup operations.
+    pub record_trace: bool,
+    /// The semantics.
+    pub variant: Variant,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            subgroup_size: 32,
+            workgroups: [1, 1, 1],
+            spec_constants: BTreeMap::new(),
+            switch_policy: SwitchPolicy::default(),
+            fallthrough_policy: FallthroughPolicy::default(),
+            schedule_policy: SchedulePolicy::default(),
+            step_budget: 10_000_000,
+            record_trace: true,
+            variant: Variant::Maximal,
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! Construct instances and reconvergence: where a branch goes (on, or escaping to a wait
+//! point), arrivals, releases, lanes ending, and the case instances of
+//! [`FallthroughPolicy::Merge`](crate::FallthroughPolicy::Merge).
+
+use tangle_ir::{Block, Merge, Terminator};
+
+use crate::config::Variant;
+use crate::error::R;
+use crate::state::{lanes_of, Instance, Kind, Run, Subgroup, Tangle};
+use crate::Mask;
+
+/// Where a branch goes, seen from a tangle's construct stack.
+enum Dest {
+    /// Escape to (or arrive at) the instance at this stack index.
+    Wait(usize),
+    /// Just move there.
+    Plain,
+}
+
+/// Whether the case construct of switch target `from` branches into target `to`: a path
+/// from `from` to `to` that passes through neither the switch header, its merge, nor another
+/// target (any other path to `to` would go through the header).
+fn falls_into(
+    func: &tangle_ir::Function,
+    from: Block,
+    to: Block,
+    header: Block,
+    merge: Block,
+    targets: &[Block],
+) -> bool {
+    let mut seen = vec![from];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        for s in func.blocks[b].term.successors() {
+            if s == to {
+                return true;
+            }
+            if s == header || s == merge || targets.contains(&s) || seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            work.push(s);
+        }
+    }
+    false
+}
+
+impl Run<'_, '_> {
+    /// Pushes a new instance of `kind` with `t`'s lanes as participants onto `t`'s stack.
+    pub(crate) fn push_instance(sg: &mut Subgroup, t: &mut Tangle, kind: Kind) {
+        let id = sg.alloc(Instance {
+            kind,
+            participants: t.mask,
+            arrivals: Vec::new(),
+            frames: t.frames.clone(),
+            below: t.stack.clone(),
+        });
+        t.stack.push(id);
+    }
+
+    /// For [`FallthroughPolicy::Merge`](crate::FallthroughPolicy::Merge): pushes a case
+    /// instance for every case target that another case construct falls through into, onto
+    /// the stacks of the groups that can reach it (its own group and those of the chain
+    /// before it), farthest target first.
+    pub(crate) fn case_instances(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        groups: &[(Block, u64, Mask)],
+        stacks: &mut [Vec<usize>],
+    ) {
+        let fr = t.frames.last().expect("frame");
+        let func = &self.module().funcs[fr.func];
+        let Some(Merge::Selection { merge, .. }) = func.blocks[fr.block].merge else {
+            return;
+        };
+        let Terminator::Switch { default, cases, .. } = &func.blocks[fr.block].term else {
+            return;
+        };
+        let mut targets = vec![*default];
+        for (_, b) in cases {
+            if !targets.contains(b) {
+                targets.push(*b);
+            }
+        }
+        targets.retain(|b| *b != merge);
+        // into[i] = the target that target i falls through into.
+        let into: Vec<Option<usize>> = targets
+            .iter()
+            .map(|&from| {
+                (0..targets.len()).find(|&j| {
+                    targets[j] != from
+                        && falls_into(func, from, targets[j], fr.block, merge, &targets)
+                })
+            })
+            .collect();
+        // The targets reachable from each target along the chain, nearest first.
+        let chain = |i: usize| {
+            let mut v = vec![i];
+            let mut k = i;
+            while let Some(n) = into[k] {
+                if v.contains(&n) {
+                    break;
+                }
+                v.push(n);
+                k = n;
+            }
+            v
+        };
+        let has_pred = |j: usize| into.contains(&Some(j));
+        let mut participants = vec![0 as Mask; targets.len()];
+        for (b, _, mask) in groups {
+            if let Some(i) = targets.iter().position(|x| x == b) {
+                for j in chain(i) {
+                    participants[j] |= mask;
+                }
+            }
+        }
+        let mut ids = vec![None; targets.len()];
+        for j in 0..targets.len() {
+            if has_pred(j) && participants[j] != 0 {
+                ids[j] = Some(sg.alloc(Instance {
+                    kind: Kind::Case { target: targets[j] },
+                    participants: participants[j],
+                    arrivals: Vec::new(),
+                    frames: t.frames.clone(),
+                    below: t.stack.clone(),
+                }));
+            }
+        }
+        for ((b, _, _), stack) in groups.iter().zip(stacks.iter_mut()) {
+            if let Some(i) = targets.iter().position(|x| x == b) {
+                for j in chain(i).into_iter().rev() {
+                    if let Some(id) = ids[j] {
+                        stack.push(id);
+                    }
+                }
+            }
+        }
+        // Instances below a case instance on some stacks must list the right `below`.
+        for j in 0..targets.len() {
+            if let Some(id) = ids[j] {
+                let mut below = t.stack.clone();
+                for k in chain(j).into_iter().skip(1).rev() {
+                    if let Some(o) = ids[k] {
+                        below.push(o);
+                    }
+                }
+                sg.inst_mut(id).below = below;
+            }
+        }
+    }
+
+    /// Lanes of `t` end: they leave every instance.
+    pub(crate) fn exit(&mut self, sg: &mut Subgroup, t: &Tangle) -> R<()> {
+        for lane in lanes_of(t.mask) {
+            sg.lanes[lane].alive = false;
+        }
+        for &i in &t.stack {
+            sg.inst_mut(i).participants &= !t.mask;
+        }
+        self.check_all(sg, &t.stack)
+    }
+
+    fn check_all(&mut self, sg: &mut Subgroup, stack: &[usize]) -> R<()> {
+        for &i in stack.iter().rev() {
+            if sg.instances[i].is_some() {
+                self.check(sg, i)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where a branch from tangle `t` to `target` goes.
+    fn dest(&self, sg: &Subgroup, t: &Tangle, target: Block) -> Dest {
+        for (j, &i) in t.stack.iter().enumerate().rev() {
+            match sg.inst(i).kind {
+                Kind::Call { .. } => break,
+                Kind::Iteration { cont } if cont == target => return Dest::Wait(j),
+                Kind::Loop { merge, .. }
+                | Kind::Selection { merge }
+                | Kind::Case { target: merge }
+                    if merge == target =>
+                {
+                    return Dest::Wait(j)
+                }
+                _ => {}
+            }
+        }
+        Dest::Plain
+    }
+
+    /// Moves tangle `t` (positioned at the block it leaves) along an edge to `target`.
+    pub(crate) fn branch(
+        &mut self,
+        sg: &mut Subgroup,
+        mut t: Tangle,
+        target: Block,
+    ) -> R<Option<Tangle>> {
+        let from = t.frames.last().expect("frame").block;
+        for lane in lanes_of(t.mask) {
+            sg.lanes[lane].frames.last_mut().expect("frame").prev = Some(from);
+        }
+        match self.dest(sg, &t, target) {
+            Dest::Wait(j) => {
+                self.escape(sg, &t, j, target)?;
+                Ok(None)
+            }
+            Dest::Plain => {
+                if self.it.config.variant == Variant::BreakNotSplitByIteration {
+                    // Known-wrong: wait for the whole loop at the break block itself.
+                    if let Some(j) = self.break_block_wait(sg, &t, target) {
+                        self.escape(sg, &t, j, target)?;
+                        return Ok(None);
+                    }
+                }
+                t.frames.last_mut().expect("frame").block = target;
+                self.enter(sg, t).map(Some)
+            }
+        }
+    }
+
+    /// For [`Variant::BreakNotSplitByIteration`]: if `target` is a break block (a block that
+    /// branches straight to the merge of the innermost loop on the stack, entered by a
+    /// conditional branch), the stack index of that loop.
+    fn break_block_wait(&self, sg: &Subgroup, t: &Tangle, target: Block) -> Option<usize> {
+        let func = &self.module().funcs[t.frames.last()?.func];
+        let Terminator::Branch(next) = func.blocks[target].term else {
+            return None;
+        };
+        for (j, &i) in t.stack.iter().enumerate().rev() {
+            match sg.inst(i).kind {
+                Kind::Call { .. } => return None,
+                Kind::Loop { merge, .. } => return (merge == next).then_some(j),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Lanes of `t` escape to the instance at stack index `j` and wait there at `at`.
+    pub(crate) fn escape(&mut self, sg: &mut Subgroup, t: &Tangle, j: usize, at: Block) -> R<()> {
+        for &i in &t.stack[j + 1..] {
+            sg.inst_mut(i).participants &= !t.mask;
+        }
+        let target = t.stack[j];
+        let inst = sg.inst_mut(target);
+        match inst.arrivals.iter_mut().find(|(b, _)| *b == at) {
+            Some(a) => a.1 |= t.mask,
+            None => inst.arrivals.push((at, t.mask)),
+        }
+        self.check_all(sg, &t.stack[j..])
+    }
+
+    /// Releases instance `id` if every participant has arrived; drops it if it has none.
+    pub(crate) fn check(&mut self, sg: &mut Subgroup, id: usize) -> R<()> {
+        let inst = sg.inst(id);
+        let arrived = inst.arrivals.iter().fold(0, |m, a| m | a.1);
+        if inst.participants != 0 && arrived != inst.participants {
+            return Ok(());
+        }
+        let inst = sg.instances[id].take().expect("instance");
+        sg.free.push(id);
+        if inst.participants == 0 {
+            return Ok(());
+        }
+        match inst.kind {
+            Kind::Call { .. } => {
+                let mut frames = inst.frames;
+                frames.last_mut().expect("caller").idx += 1;
+                let serial = self.next_serial();
+                sg.tangles.push(Tangle {
+                    serial,
+                    mask: arrived,
+                    frames,
+                    stack: inst.below,
+                    at_barrier: false,
+                });
+            }
+            _ => {
+                let mut below = inst.below.clone();
+                if inst.arrivals.len() > 1 {
+                    // Only under BreakNotSplitByIteration: the groups rejoin at the merge.
+                    let Kind::Loop { merge, .. } = inst.kind else {
+                        unreachable!()
+                    };
+                    let r = sg.alloc(Instance {
+                        kind: Kind::Selection { merge },
+                        participants: arrived,
+                        arrivals: Vec::new(),
+                        frames: inst.frames.clone(),
+                        below: below.clone(),
+                    });
+                    below.push(r);
+                }
+                for (b, mask) in inst.arrivals {
+                    let mut frames = inst.frames.clone();
+                    frames.last_mut().expect("frame").block = b;
+                    let serial = self.next_serial();
+                    let t = Tangle {
+                        serial,
+                        mask,
+                        frames,
+                        stack: below.clone(),
+                        at_barrier: false,
+                    };
+                    // The arrival block may itself be a wait point of an outer instance.
+                    match self.dest(sg, &t, b) {
+                        Dest::Wait(j) => self.escape(sg, &t, j, b)?,
+                        Dest::Plain => {
+                            let t = self.enter(sg, t)?;
+                            sg.tangles.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,77 @@
+//! Typed run errors and the positions they name.
+
+use std::fmt;
+
+use tangle_ir::{Block, Func, Inst};
+
+/// Where an instruction is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The function.
+    pub func: Func,
+    /// The block.
+    pub block: Block,
+    /// The instruction; `None` for the block's terminator.
+    pub inst: Option<Inst>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.inst {
+            Some(i) => write!(f, "{} {} {}", self.func, self.block, i),
+            None => write!(f, "{} {} terminator", self.func, self.block),
+        }
+    }
+}
+
+/// Why a run failed.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum InterpError {
+    /// The configuration or the bindings do not fit the module.
+    #[error("configuration: {0}")]
+    Config(String),
+    /// Something the interpreter does not implement.
+    #[error("unsupported at {at}: {what}")]
+    Unsupported {
+        /// Where.
+        at: Position,
+        /// What.
+        what: String,
+    },
+    /// A memory access outside its buffer or variable.
+    #[error("out-of-bounds access at {at}: {what}")]
+    OutOfBounds {
+        /// Where.
+        at: Position,
+        /// What.
+        what: String,
+    },
+    /// An operation whose result the specification leaves undefined.
+    #[error("undefined behaviour at {at}: {what}")]
+    Undefined {
+        /// Where.
+        at: Position,
+        /// What.
+        what: String,
+    },
+    /// No tangle can run and some lanes have not finished.
+    #[error("deadlock in workgroup {workgroup:?}:\n{tangles}")]
+    Deadlock {
+        /// The workgroup.
+        workgroup: [u32; 3],
+        /// Where every tangle of every subgroup waits.
+        tangles: String,
+    },
+    /// The step budget ran out.
+    #[error("step budget of {budget} exhausted in workgroup {workgroup:?}:\n{tangles}")]
+    Budget {
+        /// The budget.
+        budget: u64,
+        /// The workgroup.
+        workgroup: [u32; 3],
+        /// Where every tangle of every subgroup is.
+        tangles: String,
+    },
+}
+
+pub(crate) type R<T> = Result<T, InterpError>;

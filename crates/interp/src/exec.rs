@@ -1,0 +1,204 @@
+//! Instruction execution: phis on block entry, and every instruction a tangle executes
+//! (terminators are in `terminator.rs`).
+
+use spirv::Scope;
+use tangle_ir::{Inst, Op, Type};
+
+use crate::error::R;
+use crate::group;
+use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
+use crate::trace::TraceEntry;
+use crate::value::{self, OpFail, Val};
+
+impl Run<'_, '_> {
+    /// Executes a block's phis for every lane, then positions the tangle after them.
+    pub(crate) fn enter(&mut self, sg: &mut Subgroup, mut t: Tangle) -> R<Tangle> {
+        let top = t.frames.last_mut().expect("frame");
+        top.idx = 0;
+        let (func, block) = (top.func, top.block);
+        let f = &self.module().funcs[func];
+        let phis: Vec<Inst> = f.blocks[block]
+            .insts
+            .iter()
+            .copied()
+            .take_while(|i| matches!(f.insts[*i].op, Op::Phi(_)))
+            .collect();
+        if !phis.is_empty() {
+            for lane in lanes_of(t.mask) {
+                let prev = sg.lanes[lane].frames.last().expect("frame").prev;
+                let mut vals = Vec::new();
+                for &i in &phis {
+                    let id = &f.insts[i];
+                    let Op::Phi(blocks) = &id.op else {
+                        unreachable!()
+                    };
+                    let k = blocks
+                        .iter()
+                        .position(|b| Some(*b) == prev)
+                        .ok_or_else(|| {
+                            self.fail(
+                                &t,
+                                OpFail::Undefined(format!(
+                                    "phi has no incoming value for {prev:?}"
+                                )),
+                            )
+                        })?;
+                    vals.push(self.operand(sg, &t, lane, id.args[k])?);
+                }
+                for (&i, v) in phis.iter().zip(vals) {
+                    Self::set(sg, lane, f.insts[i].result.expect("phi result"), v);
+                }
+            }
+        }
+        t.frames.last_mut().expect("frame").idx = phis.len();
+        Ok(t)
+    }
+
+    pub(crate) fn exec_inst(
+        &mut self,
+        sg: &mut Subgroup,
+        mut t: Tangle,
+        inst: Inst,
+    ) -> R<Option<Tangle>> {
+        let m = self.it.module;
+        let ty = &m.types;
+        let fr = t.frames.last().expect("frame").clone();
+        let func = &m.funcs[fr.func];
+        let id = &func.insts[inst];
+        let rty = id.result.map(|v| func.values[v].ty);
+        let atys: Vec<Type> = id.args.iter().map(|a| m.operand_type(func, *a)).collect();
+        let advance = |t: &mut Tangle| t.frames.last_mut().expect("frame").idx += 1;
+        match &id.op {
+            Op::Group { op, scope, group } => {
+                if *scope != Scope::Subgroup {
+                    return Err(self.fail(
+                        &t,
+                        OpFail::Unsupported(format!("group op at scope {scope:?}")),
+                    ));
+                }
+                let mut args = vec![Vec::new(); self.it.config.subgroup_size as usize];
+                for lane in lanes_of(t.mask) {
+                    args[lane] = self.operands(sg, &t, lane, &id.args)?;
+                }
+                let out = group::execute(
+                    ty,
+                    *op,
+                    *group,
+                    rty.expect("result"),
+                    atys.first().copied(),
+                    t.mask,
+                    self.it.config.subgroup_size,
+                    &args,
+                )
+                .map_err(|e| self.fail(&t, e))?;
+                for (lane, v) in lanes_of(t.mask).zip(out) {
+                    Self::set(sg, lane, id.result.expect("result"), v);
+                }
+                if self.it.config.record_trace {
+                    self.trace.push(TraceEntry {
+                        workgroup: self.workgroup,
+                        subgroup: sg.index,
+                        func: fr.func,
+                        inst,
+                        mask: t.mask,
+                    });
+                }
+            }
+            Op::ControlBarrier { exec, .. } => {
+                advance(&mut t);
+                if *exec == Scope::Workgroup {
+                    t.at_barrier = true;
+                } else if *exec != Scope::Subgroup {
+                    return Err(self.fail(
+                        &t,
+                        OpFail::Unsupported(format!("control barrier at scope {exec:?}")),
+                    ));
+                }
+                return Ok(Some(t));
+            }
+            Op::MemoryBarrier { .. } => {}
+            Op::Call(callee) => {
+                let cf = &m.funcs[*callee];
+                let entry = cf.entry().ok_or_else(|| {
+                    self.fail(
+                        &t,
+                        OpFail::Unsupported("call of a function without body".into()),
+                    )
+                })?;
+                for lane in lanes_of(t.mask) {
+                    let args = self.operands(sg, &t, lane, &id.args)?;
+                    let mut vals = vec![None; cf.values.len()];
+                    for (p, a) in cf.params.iter().zip(args) {
+                        vals[p.as_u32() as usize] = Some(a);
+                    }
+                    sg.lanes[lane].frames.push(LaneFrame { vals, prev: None });
+                }
+                Self::push_instance(sg, &mut t, Kind::Call { dest: id.result });
+                t.frames.push(TFrame {
+                    func: *callee,
+                    block: entry,
+                    idx: 0,
+                });
+                return self.enter(sg, t).map(Some);
+            }
+            Op::Variable(_) => self.variable(sg, &t, id, rty.expect("result"))?,
+            Op::Plain(tangle_ir::PlainOp::AccessChain) => {
+                self.access_chain(sg, &t, func, id, &atys)?
+            }
+            Op::Load(_) => self.load_inst(sg, &t, id, rty.expect("result"))?,
+            Op::Store(_) => self.store_inst(sg, &t, id, &atys)?,
+            Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, &atys)?,
+            Op::Phi(_) => {}
+            _ => {
+                for lane in lanes_of(t.mask) {
+                    let args = self.operands(sg, &t, lane, &id.args)?;
+                    let r = match &id.op {
+                        Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
+                        Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
+                        Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
+                            .ok_or_else(|| {
+                                OpFail::Undefined("composite index out of range".into())
+                            }),
+                        Op::CompositeInsert(idx) => {
+                            value::composite_insert(&args[1], idx, args[0].clone()).ok_or_else(
+                                || OpFail::Undefined("composite index out of range".into()),
+                            )
+                        }
+                        Op::VectorShuffle(sel) => {
+                            let (Val::Comp(a), Val::Comp(b)) = (&args[0], &args[1]) else {
+                                return Err(self.fail(
+                                    &t,
+                                    OpFail::Unsupported("shuffle of non-vectors".into()),
+                                ));
+                            };
+                            let all: Vec<&Val> = a.iter().chain(b.iter()).collect();
+                            sel.iter()
+                                .map(|s| {
+                                    if *s == u32::MAX {
+                                        Ok(Val::Bits(0))
+                                    } else {
+                                        all.get(*s as usize)
+                                            .map(|v| (*v).clone())
+                                            .ok_or(OpFail::Undefined("shuffle selector".into()))
+                                    }
+                                })
+                                .collect::<Result<Vec<_>, _>>()
+                                .map(Val::Comp)
+                        }
+                        Op::ArrayLength(member) => self.array_length(&args, &atys, *member),
+                        other => Err(OpFail::Unsupported(format!(
+                            "instruction {}",
+                            other.mnemonic()
+                        ))),
+                    };
+                    let v = r.map_err(|e| self.fail(&t, e))?;
+                    if let Some(res) = id.result {
+                        Self::set(sg, lane, res, v);
+                    }
+                }
+            }
+        }
+        advance(&mut t);
+        Ok(Some(t))
+    }
+}

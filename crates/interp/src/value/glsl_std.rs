@@ -1,0 +1,211 @@
+//! GLSL.std.450 extended instructions.
+
+use tangle_ir::glsl::GlslOp;
+use tangle_ir::{Type, TypeData, TypeTable};
+
+use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
+use super::{lift, mask, num_width, sext, unsupported, OpFail, OpResult, Val};
+
+/// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
+/// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
+/// differential tests must not compare their results bit-exactly across implementations).
+pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
+    use GlslOp as G;
+    let refs: Vec<&Val> = args.iter().collect();
+    let w = num_width(types, rty);
+    let f1 = |f: fn(f64) -> f64| {
+        move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
+    };
+    match op {
+        G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
+        G::SAbs => lift(&refs, &mut |v| {
+            Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))
+        }),
+        G::Floor => lift(&refs, &mut f1(f64::floor)),
+        G::Ceil => lift(&refs, &mut f1(f64::ceil)),
+        G::Trunc => lift(&refs, &mut f1(f64::trunc)),
+        G::RoundEven => lift(&refs, &mut f1(f64::round_ties_even)),
+        G::Fract => lift(&refs, &mut f1(|x| x - x.floor())),
+        G::Sqrt => lift(&refs, &mut f1(f64::sqrt)),
+        G::Sin => lift(&refs, &mut f1(f64::sin)),
+        G::Cos => lift(&refs, &mut f1(f64::cos)),
+        G::Exp => lift(&refs, &mut f1(f64::exp)),
+        G::Exp2 => lift(&refs, &mut f1(f64::exp2)),
+        G::Log => lift(&refs, &mut f1(f64::ln)),
+        G::Log2 => lift(&refs, &mut f1(f64::log2)),
+        G::UMin | G::UMax | G::SMin | G::SMax => lift(&refs, &mut |v| {
+            let (a, b) = (v[0].bits(), v[1].bits());
+            let pick_a = match op {
+                G::UMin => a <= b,
+                G::UMax => a >= b,
+                G::SMin => sext(a, w) <= sext(b, w),
+                _ => sext(a, w) >= sext(b, w),
+            };
+            Ok(Val::Bits(if pick_a { a } else { b }))
+        }),
+        G::FMin | G::FMax | G::NMin | G::NMax => lift(&refs, &mut |v| {
+            let (a, b) = (to_f(v[0].bits(), w)?, to_f(v[1].bits(), w)?);
+            // NaN operands: the other operand (the N* behaviour; documented for F* too).
+            let r = if matches!(op, G::FMin | G::NMin) {
+                a.min(b)
+            } else {
+                a.max(b)
+            };
+            Ok(Val::Bits(from_f(r, w)?))
+        }),
+        G::UClamp | G::SClamp => lift(&refs, &mut |v| {
+            let (x, lo, hi) = (v[0].bits(), v[1].bits(), v[2].bits());
+            Ok(Val::Bits(if op == G::UClamp {
+                x.max(lo).min(hi)
+            } else {
+                sext(x, w).max(sext(lo, w)).min(sext(hi, w)) as u64 & mask(w)
+            }))
+        }),
+        G::Fma => lift(&refs, &mut |v| {
+            Ok(Val::Bits(fma(v[0].bits(), v[1].bits(), v[2].bits(), w)?))
+        }),
+        G::FindILsb => lift(&refs, &mut |v| {
+            let x = v[0].bits();
+            Ok(Val::Bits(if x == 0 {
+                mask(w)
+            } else {
+                u64::from(x.trailing_zeros())
+            }))
+        }),
+        G::FindUMsb | G::FindSMsb => lift(&refs, &mut |v| {
+            let mut x = v[0].bits() & mask(w);
+            if op == G::FindSMsb && sext(x, w) < 0 {
+                x = !x & mask(w);
+            }
+            Ok(Val::Bits(if x == 0 {
+                mask(w)
+            } else {
+                u64::from(63 - x.leading_zeros())
+            }))
+        }),
+        G::Round => lift(&refs, &mut f1(f64::round)),
+        G::FSign => lift(
+            &refs,
+            &mut f1(|x| {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    x
+                }
+            }),
+        ),
+        G::SSign => lift(&refs, &mut |v| {
+            Ok(Val::Bits(sext(v[0].bits(), w).signum() as u64 & mask(w)))
+        }),
+        G::Radians => lift(&refs, &mut f1(f64::to_radians)),
+        G::Degrees => lift(&refs, &mut f1(f64::to_degrees)),
+        G::Tan => lift(&refs, &mut f1(f64::tan)),
+        G::Asin => lift(&refs, &mut f1(f64::asin)),
+        G::Acos => lift(&refs, &mut f1(f64::acos)),
+        G::Atan => lift(&refs, &mut f1(f64::atan)),
+        G::Sinh => lift(&refs, &mut f1(f64::sinh)),
+        G::Cosh => lift(&refs, &mut f1(f64::cosh)),
+        G::Tanh => lift(&refs, &mut f1(f64::tanh)),
+        G::Asinh => lift(&refs, &mut f1(f64::asinh)),
+        G::Acosh => lift(&refs, &mut f1(f64::acosh)),
+        G::Atanh => lift(&refs, &mut f1(f64::atanh)),
+        G::InverseSqrt => lift(&refs, &mut f1(|x| 1.0 / x.sqrt())),
+        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
+            let a = to_f(v[0].bits(), w)?;
+            let r = match op {
+                G::Atan2 => a.atan2(to_f(v[1].bits(), w)?),
+                G::Pow => a.powf(to_f(v[1].bits(), w)?),
+                G::Step => {
+                    if to_f(v[1].bits(), w)? < a {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                }
+                _ => a * 2f64.powi(sext(v[1].bits(), 32) as i32),
+            };
+            Ok(Val::Bits(from_f(r, w)?))
+        }),
+        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
+            let (a, b, c) = (
+                to_f(v[0].bits(), w)?,
+                to_f(v[1].bits(), w)?,
+                to_f(v[2].bits(), w)?,
+            );
+            let r = match op {
+                // clamp(x, lo, hi)
+                G::FClamp | G::NClamp => a.max(b).min(c),
+                G::FMix => a * (1.0 - c) + b * c,
+                _ => {
+                    let t = ((c - a) / (b - a)).clamp(0.0, 1.0);
+                    t * t * (3.0 - 2.0 * t)
+                }
+            };
+            Ok(Val::Bits(from_f(r, w)?))
+        }),
+        G::PackHalf2x16 => {
+            let Val::Comp(c) = &args[0] else {
+                return unsupported("packHalf2x16 of a scalar");
+            };
+            let lo = u64::from(f32_to_f16(f32::from_bits(c[0].bits() as u32)));
+            let hi = u64::from(f32_to_f16(f32::from_bits(c[1].bits() as u32)));
+            Ok(Val::Bits(lo | hi << 16))
+        }
+        G::UnpackHalf2x16 => {
+            let b = args[0].bits();
+            let h = |x: u64| Val::Bits(u64::from(f16_to_f32(x as u16).to_bits()));
+            Ok(Val::Comp(vec![h(b & 0xffff), h(b >> 16 & 0xffff)]))
+        }
+        G::Length | G::Distance | G::Normalize | G::Cross | G::Reflect => {
+            // The operands' width: the result's for vector results, and f32/f64 alike for
+            // length and distance (taken from the first component's type via the result).
+            let comps = |v: &Val| -> Result<Vec<f64>, OpFail> {
+                match v {
+                    Val::Comp(c) => c.iter().map(|x| to_f(x.bits(), w)).collect(),
+                    x => Ok(vec![to_f(x.bits(), w)?]),
+                }
+            };
+            let a = comps(&args[0])?;
+            let b = if args.len() > 1 {
+                comps(&args[1])?
+            } else {
+                Vec::new()
+            };
+            let len = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let out: Vec<f64> = match op {
+                G::Length => vec![len(&a)],
+                G::Distance => vec![len(&a
+                    .iter()
+                    .zip(&b)
+                    .map(|(x, y)| x - y)
+                    .collect::<Vec<_>>())],
+                G::Normalize => {
+                    let l = len(&a);
+                    a.iter().map(|x| x / l).collect()
+                }
+                G::Cross => vec![
+                    a[1] * b[2] - b[1] * a[2],
+                    a[2] * b[0] - b[2] * a[0],
+                    a[0] * b[1] - b[0] * a[1],
+                ],
+                _ => {
+                    let d: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+                    a.iter().zip(&b).map(|(i, n)| i - 2.0 * d * n).collect()
+                }
+            };
+            let vals: Vec<Val> = out
+                .into_iter()
+                .map(|x| from_f(x, w).map(Val::Bits))
+                .collect::<Result<_, _>>()?;
+            Ok(if matches!(types.get(rty), TypeData::Vector { .. }) {
+                Val::Comp(vals)
+            } else {
+                vals.into_iter().next().unwrap_or(Val::Bits(0))
+            })
+        }
+        #[allow(unreachable_patterns)]
+        other => unsupported(format!("GLSL.std.450 {}", other.name())),
+    }
+}
