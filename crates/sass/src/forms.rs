@@ -86,6 +86,7 @@ fn build() -> Vec<Form> {
     atomics(&mut v);
     double(&mut v);
     sm75_atomics(&mut v);
+    sm90_float_red(&mut v);
     tail(&mut v);
     v
 }
@@ -349,21 +350,26 @@ fn integer(v: &mut Vec<Form>) {
                 .o(alu_b(sel, simm(32, 32)))
                 .o(p(87).not(90)),
         );
-        // .EX (bit 72): the carry-in predicate 68-70 (negate 71) is printed last (SM80+;
-        // SM75 hides it in some cases, not modelled).
-        v.push(
-            Form::new("ISETP", opc, SM80UP, lo, hi | 1 << 8)
-                .m(76, 3, &cmp)
-                .m(73, 1, &[(1, ""), (0, ".U32")])
-                .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
-                .m(72, 1, &[(1, ".EX")])
-                .o(p(81))
-                .o(p(84))
-                .o(r(24).reuse(0))
-                .o(alu_b(sel, simm(32, 32)))
-                .o(p(87).not(90))
-                .o(p(68).not(71)),
-        );
+        // .EX (bit 72): the carry-in predicate 68-70 (negate 71) is printed last; SM75 does
+        // not print it when it is PT (probed on every SM).
+        for (arches, carry) in [
+            (&[Sm75][..], p(68).not(71).hide(7)),
+            (SM80UP, p(68).not(71)),
+        ] {
+            v.push(
+                Form::new("ISETP", opc, arches, lo, hi | 1 << 8)
+                    .m(76, 3, &cmp)
+                    .m(73, 1, &[(1, ""), (0, ".U32")])
+                    .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+                    .m(72, 1, &[(1, ".EX")])
+                    .o(p(81))
+                    .o(p(84))
+                    .o(r(24).reuse(0))
+                    .o(alu_b(sel, simm(32, 32)))
+                    .o(p(87).not(90))
+                    .o(carry),
+            );
+        }
     }
     // VOTE.mode [Rd,] Pd, Pp: Rd 16-23 (hidden when RZ), mode 72-73, Pd 81-83, Pp 87-90.
     v.push(
@@ -1039,6 +1045,36 @@ fn misc(v: &mut Vec<Form>) {
             }
         }
     }
+    // ULEA[.HI][.X][.SX32] URd, [UPc,] A, B, [C,] shift[, UPp] (0x291, B a uniform register):
+    // as LEA on uniform registers (6-bit fields 16, 24, 32, 64), uniform predicates; A
+    // negate 72, B negate 63 (`~` under .X).
+    for (hi_mod, sx32) in [(false, false), (true, false), (true, true)] {
+        for x in [false, true] {
+            let mut h = 0x000000000f8e003fu64;
+            h |= (hi_mod as u64) << 16 | (sx32 as u64) << 9 | (x as u64) << 10;
+            let (a, b) = if x {
+                (ur(24).not(72), ur(32).not(63))
+            } else {
+                (ur(24).neg(72), ur(32).neg(63))
+            };
+            let mut f = fs("ULEA", ALL, 0x0000000405077291, h)
+                .m(80, 1, if hi_mod { &[(1, ".HI")] } else { &[(0, "")] })
+                .m(74, 1, if x { &[(1, ".X")] } else { &[(0, "")] })
+                .m(73, 1, if sx32 { &[(1, ".SX32")] } else { &[(0, "")] })
+                .o(ur(16))
+                .o(up(81).hide(7))
+                .o(a)
+                .o(b);
+            if hi_mod && !sx32 {
+                f = f.o(ur(64));
+            }
+            f = f.o(uimm(75, 5));
+            if x {
+                f = f.o(up(87).not(90));
+            }
+            v.push(f);
+        }
+    }
     // F2I[.FTZ][.U32][.rnd][.NTZ] Rd, B (F32 to 32-bit integer): .FTZ 80, bit 72 = 1 signed
     // (0 prints .U32), rounding 78-79 (0 none, 1 FLOOR, 2 CEIL, 3 TRUNC), .NTZ 77.
     v.push(
@@ -1233,6 +1269,23 @@ fn atomics(v: &mut Vec<Form>) {
     }
 }
 
+/// SM90's float reduction, REDG.E.op.F32.FTZ.RN.STRONG.GPU desc[URx][Ra.64+off], Rb (0x9a6):
+/// address and data as REDG (0x98e); operation 87-89 with ADD 0, MIN 2, MAX 4 (1 prints
+/// `.INVALID25`); the type bits 73-76 are a constant (.F32.FTZ.RN; other values print
+/// vector types .F32x2/.F32x4/.F16x4, not modelled).
+fn sm90_float_red(v: &mut Vec<Form>) {
+    v.push(
+        fs("REDG", &[Sm90], 0x000000000a0079a6, 0x000000000c10f388)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")])
+            .m(0, 0, &[(0, ".F32.FTZ.RN")])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(mem(MemFmt::GlobalDesc, 64))
+            .o(r(32)),
+    );
+}
+
 fn sm75_atomics(v: &mut Vec<Form>) {
     // SM75 RED/ATOMG with a uniform-register address (bit 91; `[UR4+0x4]`): address
     // register 64-69, offset 40-63; the GPR address field is a constant RZ. Operation,
@@ -1294,6 +1347,22 @@ fn sm75_atomics(v: &mut Vec<Form>) {
             .o(data(r(32))),
         );
     }
+    // SM75 float reduction: type 3 (73-74) prints .F32.FTZ.RN, as on SM80-SM89; ADD only.
+    v.push(
+        fs(
+            "RED",
+            &[Sm75],
+            0x00000405ff00098e,
+            (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | 3 << 9,
+        )
+        .no_write_sb()
+        .m(0, 0, &[(0, ".E")])
+        .m(87, 3, &[(0, ".ADD")])
+        .m(0, 0, &[(0, ".F32.FTZ.RN")])
+        .m(0, 0, &[(0, ".STRONG.GPU")])
+        .o(addr.clone())
+        .o(r(32)),
+    );
     // ATOMG.E.CAS.STRONG.GPU Pd, Rd, [Ra+off], B, C (0x3a9, 32-bit): nvdisasm prints the
     // address without `.64` on every SM; B 32-39, C 64-71; the constant bits differ
     // between SM75 and SM80+.
