@@ -57,6 +57,9 @@ pub struct InfoOffsets {
     pub section: usize,
     /// `(attribute, byte offset)` in attribute order.
     pub offsets: Vec<(u8, u64)>,
+    /// Indirect branches (EIATTR_INDIRECT_BRANCH_TARGETS): the branch's offset and its
+    /// targets' offsets.
+    pub indirect: Vec<(u64, Vec<u64>)>,
 }
 
 /// The `.nv.info` attributes whose values nvdisasm prints as instruction labels (observed on
@@ -64,6 +67,10 @@ pub struct InfoOffsets {
 /// EIATTR_COOP_GROUP_INSTR_OFFSETS (0x28) and EIATTR_INT_WARP_WIDE_INSTR_OFFSETS (0x31). Each
 /// is a list of 32-bit byte offsets into the code section.
 pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
+
+/// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
+/// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
+pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
 
 /// A cubin's architecture (from the ELF header flags), functions, symbols and the instruction
 /// offsets its `.nv.info.*` sections list.
@@ -187,11 +194,12 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
                 words: crate::words_from_bytes(data(s)?)?,
             });
         } else if s.name.starts_with(b".nv.info.") {
-            let offsets = info_offsets(data(s)?)?;
+            let (offsets, indirect) = info_offsets(data(s)?)?;
             info.push(InfoOffsets {
                 info_section: i,
                 section: s.info as usize,
                 offsets,
+                indirect,
             });
         } else if s.kind == SHT_SYMTAB {
             let strs = sections
@@ -238,11 +246,15 @@ fn c_str<'a>(table: &'a [u8], off: usize, what: &str) -> Result<&'a [u8], SassEr
     Ok(&s[..s.iter().position(|&c| c == 0).unwrap_or(s.len())])
 }
 
+/// What [`info_offsets`] finds: `(attribute, offset)` pairs and indirect branches.
+type InfoFound = (Vec<(u8, u64)>, Vec<(u64, Vec<u64>)>);
+
 /// The instruction offsets listed by an `.nv.info.*` section: a sequence of attributes, each
 /// a format byte and an attribute byte; format 4 (a sized value) is followed by a 16-bit
 /// length and that many bytes, every other format by a 16-bit value.
-fn info_offsets(d: &[u8]) -> Result<Vec<(u8, u64)>, SassError> {
+fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
     let mut out = Vec::new();
+    let mut indirect = Vec::new();
     let mut at = 0;
     while at + 4 <= d.len() {
         let (fmt, attr) = (d[at], d[at + 1]);
@@ -258,8 +270,25 @@ fn info_offsets(d: &[u8]) -> Result<Vec<(u8, u64)>, SassError> {
         })?;
         if OFFSET_ATTRIBUTES.contains(&attr) {
             out.extend(body.chunks_exact(4).map(|c| (attr, u32_at(c, 0) as u64)));
+        } else if attr == INDIRECT_BRANCH_TARGETS {
+            let mut k = 0;
+            while k + 12 <= body.len() {
+                let branch = u32_at(body, k) as u64;
+                let n = u32_at(body, k + 8) as usize;
+                let targets = body
+                    .get(k + 12..k + 12 + 4 * n)
+                    .ok_or_else(|| err("indirect branch targets run past their attribute"))?;
+                let targets: Vec<u64> = targets
+                    .chunks_exact(4)
+                    .map(|c| u32_at(c, 0) as u64)
+                    .collect();
+                out.push((attr, branch));
+                out.extend(targets.iter().map(|&t| (attr, t)));
+                indirect.push((branch, targets));
+                k += 12 + 4 * n;
+            }
         }
         at += len;
     }
-    Ok(out)
+    Ok((out, indirect))
 }

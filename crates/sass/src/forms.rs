@@ -151,6 +151,25 @@ fn control_flow(v: &mut Vec<Form>) {
         .o(p(87).not(90).hide(7))
         .o(target(&[(16, 8), (34, 48)])),
     );
+    // BRX[.INC|.DEC] [Pp,] Ra offset: an indirect branch to Ra plus the next instruction's
+    // address plus a signed offset, encoded as BRA's target (x4; SM90 adds bits 16-23 as
+    // offset bits 2-9) but printed as the plain offset after a blank (not at all when 0).
+    // .INC/.DEC 85-86.
+    for (arches, pieces) in [
+        (PRE90, &[(34u8, 48u8)][..]),
+        (&[Sm90][..], &[(16, 8), (34, 48)][..]),
+    ] {
+        let mut off = simm(0, 0).pieces(pieces).scale(2).hide(0);
+        off.blank_before = true;
+        v.push(
+            Form::new("BRX", 0x949, arches, 0x0000000000007949, 0x0000000003800000)
+                .no_sb()
+                .m(85, 2, &[(0, ""), (1, ".INC"), (2, ".DEC")])
+                .o(p(87).not(90).hide(7))
+                .o(r(24))
+                .o(off),
+        );
+    }
     // WARPSYNC with an immediate mask (32-63).
     v.push(
         Form::new(
@@ -192,6 +211,15 @@ fn control_flow(v: &mut Vec<Form>) {
         .o(p(87).not(90).hide(7))
         .o(r(24)),
     );
+    // BMOV.32 Bn, Rb (0x356): restores convergence barrier 24-27 from register 32-39
+    // (bit 84 prints .PQUAD, a constant 0 here). It takes a read scoreboard, no write one.
+    v.push(
+        Form::new("BMOV", 0x356, ALL, 0x0000000000007356, 0x0000000000000000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".32")])
+            .o(bar(24))
+            .o(r(32)),
+    );
     // BMOV.32.CLEAR RZ, Bn: destination 16-23, barrier 24-27.
     v.push(
         Form::new("BMOV", 0x355, ALL, 0x0000000000007355, 0x0000000000100000)
@@ -207,6 +235,13 @@ fn moves(v: &mut Vec<Form>) {
     v.push(
         Form::new("S2R", 0x919, ALL, 0x0000000000007919, 0x0000000000000000)
             .o(r(16))
+            .o(Opnd::new(OpndKind::SReg, 72, 8)),
+    );
+    // CS2R Rd, SR (0x805): a 64-bit read (bit 80 set; clear prints .32, not modelled) of
+    // special register 72-79 into the pair Rd 16-23.
+    v.push(
+        Form::new("CS2R", 0x805, ALL, 0x0000000000007805, 0x000000000001ff00)
+            .o(r(16).pair())
             .o(Opnd::new(OpndKind::SReg, 72, 8)),
     );
     // MOV Rd, Rb / imm32 / c[][] / URb; lane mask 72-75 is 0xf (constant).

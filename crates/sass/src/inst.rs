@@ -219,6 +219,7 @@ pub const SREGS: &[(u64, &str)] = &[
     (0x25, "SR_CTAID.X"),
     (0x26, "SR_CTAID.Y"),
     (0x27, "SR_CTAID.Z"),
+    (0xff, "SRZ"),
 ];
 
 /// Uniform special registers (S2UR's field, bits 72-79).

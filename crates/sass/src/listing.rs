@@ -15,7 +15,8 @@
 //!    each taking a new number (printed only where the end has no symbol and no label yet).
 //!
 //! At an address with a symbol the symbol is printed and no label; with several labels only
-//! the first. Function symbols print as `.global`/`.weak` (non-local ones), `.type` and
+//! the first. An indirect branch (BRX) listed in EIATTR_INDIRECT_BRANCH_TARGETS carries
+//! nvdisasm's annotation of its targets: `` BRX R4 -0xc0 (*"BRANCH_TARGETS .L_x_5,.L_x_6"*) ``. Function symbols print as `.global`/`.weak` (non-local ones), `.type` and
 //! `.size` directives and `name:`; other symbols (the section symbol `.text.name`) as
 //! `name:` after them.
 
@@ -108,7 +109,11 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
         }
     }
     // Pass 2: offsets listed by .nv.info sections.
+    let mut indirect: HashMap<(usize, u64), &[u64]> = HashMap::new();
     for info in &c.info {
+        for (b, targets) in &info.indirect {
+            indirect.insert((info.section, *b), targets);
+        }
         for &(_, off) in &info.offsets {
             names.new_label((info.section, off));
         }
@@ -143,10 +148,24 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
                             None
                         }
                     });
+                    let note = indirect
+                        .get(&(f.section, addr))
+                        .map(|targets| {
+                            let names: Vec<String> = targets
+                                .iter()
+                                .map(|&t| {
+                                    names
+                                        .name((f.section, t))
+                                        .unwrap_or_else(|| format!("{t:#x}"))
+                                })
+                                .collect();
+                            format!(" (*\"BRANCH_TARGETS {}\"*)", names.join(","))
+                        })
+                        .unwrap_or_default();
                     if control {
-                        format!("        /*{addr:04x}*/ {} {text} ;", inst.control())
+                        format!("        /*{addr:04x}*/ {} {text}{note} ;", inst.control())
                     } else {
-                        format!("        /*{addr:04x}*/ {text} ;")
+                        format!("        /*{addr:04x}*/ {text}{note} ;")
                     }
                 }
                 Err(e) => {

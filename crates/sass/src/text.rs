@@ -50,8 +50,11 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> 
         }
         s = rest.trim();
     }
-    if let Some(i) = s.find("/*") {
-        s = s[..i].trim_end();
+    // Trailing comments: `/* ... */` and nvdisasm's annotations `(*"BRANCH_TARGETS ..."*)`.
+    for c in ["/*", "(*"] {
+        if let Some(i) = s.find(c) {
+            s = s[..i].trim_end();
+        }
     }
     if s.is_empty()
         || s.starts_with('.') && !s.contains(' ')
@@ -408,6 +411,8 @@ mod tests {
         assert_eq!(l.text, "@P0 EXIT");
         assert_eq!(l.control.unwrap().to_string(), "[B0-----:R-:W1:Y:S04]");
         assert_eq!(parse_line(".L_x_1:", 1).unwrap(), None);
+        let brx = r#"/*00b0*/ BRX R4 -0xc0   (*"BRANCH_TARGETS .L_x_5,.L_x_6"*);"#;
+        assert_eq!(parse_line(brx, 1).unwrap().unwrap().text, "BRX R4 -0xc0");
         assert_eq!(label_def(".L_x_1:"), Some(".L_x_1"));
         assert_eq!(
             label_def("$loops$collatz_steps:"),
