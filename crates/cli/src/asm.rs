@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use tangle_sass::{assemble, Arch};
 
 /// Assembles `input` (one instruction per line, optional `[B------:R-:W-:Y:S01]` control
-/// annotation, nvdisasm's syntax with absolute branch targets) into little-endian words.
+/// annotation; nvdisasm's syntax, with absolute branch targets or, as nvdisasm prints
+/// cubins, labels: `name:` lines and `` `(name) `` targets, per `.section`) into
+/// little-endian words, the sections' words one after the other.
 pub fn run(input: &Path, arch: &str, output: &Path) -> ExitCode {
     let arch = match arch.parse::<Arch>() {
         Ok(a) => a,

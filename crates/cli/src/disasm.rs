@@ -3,11 +3,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use tangle_sass::{cubin, disassemble, words_from_bytes, Arch};
+use tangle_sass::{cubin, disassemble, listing, words_from_bytes, Arch};
 
-/// Disassembles `input`: a cubin (ELF; every `.text.<function>` section, in section order)
-/// or raw little-endian 16-byte words (then `arch` is required). Branch targets are
-/// absolute byte addresses within each function. Exit status 1 when some word was refused.
+/// Disassembles `input`: a cubin (ELF; every `.text.<function>` section, in section order,
+/// with nvdisasm's labels and symbol directives, see [`listing`]) or raw little-endian
+/// 16-byte words (then `arch` is required; branch targets are absolute byte addresses).
+/// Exit status 1 when some word was refused.
 pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
@@ -17,8 +18,9 @@ pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
         Ok(a) => a,
         Err(e) => return crate::fail(e.to_string()),
     };
-    let mut functions = Vec::new();
-    let arch = if cubin::is_elf(&bytes) {
+    let mut out = String::new();
+    let refused;
+    if cubin::is_elf(&bytes) {
         let c = match cubin::read(&bytes) {
             Ok(c) => c,
             Err(e) => return crate::fail(format!("{}: {e}", input.display())),
@@ -29,28 +31,24 @@ pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
         if arch.is_some_and(|a| a != file_arch) {
             return crate::fail(format!("{}: the cubin is for {file_arch}", input.display()));
         }
-        functions.extend(c.functions.into_iter().map(|f| (Some(f.name), f.words)));
-        file_arch
+        let l = listing::cubin_listing(&c, file_arch, control);
+        out.push_str(&format!("\t.target\t{file_arch}\n"));
+        for line in &l.lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        refused = l.refused;
     } else {
         let Some(arch) = arch else {
             return crate::fail("raw words need --arch sm_XX".to_string());
         };
-        match words_from_bytes(&bytes) {
-            Ok(w) => functions.push((None, w)),
+        let words = match words_from_bytes(&bytes) {
+            Ok(w) => w,
             Err(e) => return crate::fail(format!("{}: {e}", input.display())),
-        }
-        arch
-    };
-    let mut refused = 0;
-    let mut out = String::new();
-    for (name, words) in functions {
-        if let Some(name) = name {
-            out.push_str(&format!("\n// {arch} function {name}\n"));
-        }
-        for line in disassemble(arch, &words, 0, control) {
-            if line.contains("<refused:") {
-                refused += 1;
-            }
+        };
+        let lines = disassemble(arch, &words, 0, control);
+        refused = lines.iter().filter(|l| l.contains("<refused:")).count();
+        for line in lines {
             out.push_str(&line);
             out.push('\n');
         }

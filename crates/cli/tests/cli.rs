@@ -64,6 +64,61 @@ fn asm_then_disasm_round_trips() {
     assert_eq!(printed, text);
 }
 
+/// nvdisasm's cubin syntax (labels defined by `name:` lines, targets written `` `(label) ``)
+/// assembles to the same words as the raw-word syntax with absolute targets.
+#[test]
+fn asm_reads_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let asm = |name: &str, text: &str| {
+        let src = dir.path().join(format!("{name}.sass"));
+        let bin = dir.path().join(format!("{name}.bin"));
+        std::fs::write(&src, text).unwrap();
+        tangle()
+            .args([
+                "asm",
+                src.to_str().unwrap(),
+                "--arch",
+                "sm_86",
+                "-o",
+                bin.to_str().unwrap(),
+            ])
+            .assert()
+            .success();
+        std::fs::read(&bin).unwrap()
+    };
+    let labelled = asm(
+        "labels",
+        "\
+\t.section\t.text.k,\"ax\",@progbits
+        .type           k,@function
+k:
+.text.k:
+        /*0000*/                   BSSY B0, `(.L_x_1) ;
+        /*0010*/               @P0 BRA `(.L_x_0) ;
+.L_x_0:
+        /*0020*/                   BSYNC B0 ;
+.L_x_1:
+        /*0030*/                   EXIT ;
+.L_x_2:
+        /*0040*/                   BRA `(.L_x_2);
+",
+    );
+    let absolute = asm(
+        "absolute",
+        "BSSY B0, 0x30 ;\n@P0 BRA 0x20 ;\nBSYNC B0 ;\nEXIT ;\nBRA 0x40 ;\n",
+    );
+    assert_eq!(labelled, absolute);
+    let src = dir.path().join("bad.sass");
+    std::fs::write(&src, "BRA `(.L_x_9) ;\n").unwrap();
+    let out = tangle()
+        .args(["asm", src.to_str().unwrap(), "--arch", "sm_86", "-o"])
+        .arg(dir.path().join("bad.bin"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("unknown label `.L_x_9`"), "{err}");
+}
+
 #[test]
 fn disasm_of_raw_words_needs_an_arch() {
     let dir = tempfile::tempdir().unwrap();

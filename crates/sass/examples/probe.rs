@@ -1,4 +1,4 @@
-//! Probing nvdisasm as a black box, the way every form in `forms.rs` was found.
+//! Probing nvdisasm as a black box, the way every form in `src/forms/` was found.
 //!
 //! `cargo run -p tangle-sass --example probe -- SM86 0x<lo> 0x<hi>` flips each of bits
 //! 16-104 of the word in turn, disassembles all variants in one nvdisasm call (dropping

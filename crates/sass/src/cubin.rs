@@ -12,11 +12,68 @@ use crate::{Arch, SassError, Word};
 pub struct Function {
     /// The function's name (the section name without `.text.`).
     pub name: String,
+    /// The index of its section in the section table.
+    pub section: usize,
+    /// The section's alignment (`sh_addralign`).
+    pub align: u64,
     /// Its instruction words, from address 0 of the section.
     pub words: Vec<Word>,
 }
 
-/// A cubin's architecture (from the ELF header flags) and functions, in section order.
+/// ELF symbol type `STT_FUNC`.
+pub const STT_FUNC: u8 = 2;
+/// ELF symbol type `STT_SECTION`.
+pub const STT_SECTION: u8 = 3;
+/// ELF symbol binding `STB_LOCAL`.
+pub const STB_LOCAL: u8 = 0;
+/// ELF symbol binding `STB_GLOBAL`.
+pub const STB_GLOBAL: u8 = 1;
+/// ELF symbol binding `STB_WEAK`.
+pub const STB_WEAK: u8 = 2;
+
+/// One entry of the symbol table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// Its name (for a section symbol: the section's name, as nvdisasm prints it).
+    pub name: String,
+    /// Its value: the offset in its section.
+    pub value: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// `STT_*` type (low 4 bits of `st_info`).
+    pub kind: u8,
+    /// `STB_*` binding (high 4 bits of `st_info`).
+    pub bind: u8,
+    /// The index of the section it is defined in (`st_shndx`).
+    pub section: usize,
+}
+
+/// Instruction offsets that an `.nv.info.<function>` section lists for its code section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfoOffsets {
+    /// The index of the `.nv.info.*` section.
+    pub info_section: usize,
+    /// The index of the code section it describes (its `sh_info`).
+    pub section: usize,
+    /// `(attribute, byte offset)` in attribute order.
+    pub offsets: Vec<(u8, u64)>,
+    /// Indirect branches (EIATTR_INDIRECT_BRANCH_TARGETS): the branch's offset and its
+    /// targets' offsets.
+    pub indirect: Vec<(u64, Vec<u64>)>,
+}
+
+/// The `.nv.info` attributes whose values nvdisasm prints as instruction labels (observed on
+/// the corpus: `.word .L_x_25@srel`): EIATTR_EXIT_INSTR_OFFSETS (0x1c),
+/// EIATTR_COOP_GROUP_INSTR_OFFSETS (0x28) and EIATTR_INT_WARP_WIDE_INSTR_OFFSETS (0x31). Each
+/// is a list of 32-bit byte offsets into the code section.
+pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
+
+/// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
+/// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
+pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
+
+/// A cubin's architecture (from the ELF header flags), functions, symbols and the instruction
+/// offsets its `.nv.info.*` sections list.
 #[derive(Clone, Debug)]
 pub struct Cubin {
     /// The architecture, when it is one of the supported ones.
@@ -25,6 +82,10 @@ pub struct Cubin {
     pub sm: u32,
     /// Every `.text.*` section, in section-table order.
     pub functions: Vec<Function>,
+    /// The symbol table, in table order (entry 0, the null symbol, left out).
+    pub symbols: Vec<Symbol>,
+    /// Instruction offsets from `.nv.info.*` sections, in section-table order.
+    pub info: Vec<InfoOffsets>,
 }
 
 /// Whether `bytes` look like an ELF file.
@@ -55,6 +116,22 @@ fn u64_at(b: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
 }
 
+/// One section header.
+struct Section<'a> {
+    name: &'a [u8],
+    kind: u32,
+    offset: u64,
+    size: u64,
+    link: u32,
+    info: u32,
+    align: u64,
+}
+
+/// `SHT_SYMTAB`.
+const SHT_SYMTAB: u32 = 2;
+/// `SHT_NOBITS`.
+const SHT_NOBITS: u32 = 8;
+
 /// Reads a 64-bit little-endian cubin.
 pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let h = slice(bytes, 0, 64).map_err(|_| err("shorter than an ELF header"))?;
@@ -76,30 +153,142 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     if shentsize < 64 {
         return Err(err("section header entries shorter than 64 bytes"));
     }
-    let header = |i: u64| slice(bytes, shoff + i * shentsize, 64);
+    let header = |i: u64| {
+        let at = i
+            .checked_mul(shentsize)
+            .and_then(|o| o.checked_add(shoff))
+            .ok_or_else(|| err("section header offset overflow"))?;
+        slice(bytes, at, 64)
+    };
     let strtab = header(shstrndx)?;
     let names = slice(bytes, u64_at(strtab, 24), u64_at(strtab, 32))?;
-    let mut functions = Vec::new();
+    let mut sections = Vec::new();
     for i in 0..shnum {
         let sh = header(i)?;
-        let name_off = u32_at(sh, 0) as usize;
-        let name = names
-            .get(name_off..)
-            .ok_or_else(|| err("section name outside .shstrtab"))?;
-        let name = &name[..name.iter().position(|&c| c == 0).unwrap_or(name.len())];
-        let Some(fname) = name.strip_prefix(b".text.") else {
-            continue;
-        };
-        let data = slice(bytes, u64_at(sh, 24), u64_at(sh, 32))?;
-        let words = crate::words_from_bytes(data)?;
-        functions.push(Function {
-            name: String::from_utf8_lossy(fname).into_owned(),
-            words,
+        sections.push(Section {
+            name: c_str(names, u32_at(sh, 0) as usize, ".shstrtab")?,
+            kind: u32_at(sh, 4),
+            offset: u64_at(sh, 24),
+            size: u64_at(sh, 32),
+            link: u32_at(sh, 40),
+            info: u32_at(sh, 44),
+            align: u64_at(sh, 48),
         });
+    }
+    let data = |s: &Section<'_>| -> Result<&[u8], SassError> {
+        if s.kind == SHT_NOBITS {
+            Ok(&[])
+        } else {
+            slice(bytes, s.offset, s.size)
+        }
+    };
+    let mut functions = Vec::new();
+    let mut info = Vec::new();
+    let mut symbols = Vec::new();
+    for (i, s) in sections.iter().enumerate() {
+        if let Some(fname) = s.name.strip_prefix(b".text.") {
+            functions.push(Function {
+                name: String::from_utf8_lossy(fname).into_owned(),
+                section: i,
+                align: s.align,
+                words: crate::words_from_bytes(data(s)?)?,
+            });
+        } else if s.name.starts_with(b".nv.info.") {
+            let (offsets, indirect) = info_offsets(data(s)?)?;
+            info.push(InfoOffsets {
+                info_section: i,
+                section: s.info as usize,
+                offsets,
+                indirect,
+            });
+        } else if s.kind == SHT_SYMTAB {
+            let strs = sections
+                .get(s.link as usize)
+                .ok_or_else(|| err("symbol table links to no string table"))?;
+            let strs = data(strs)?;
+            let table = data(s)?;
+            for (k, e) in table.chunks_exact(24).enumerate().skip(1) {
+                let kind = e[4] & 0xf;
+                let shndx = u16_at(e, 6) as usize;
+                let name = if kind == STT_SECTION {
+                    sections
+                        .get(shndx)
+                        .ok_or_else(|| err(format!("symbol {k} names no section")))?
+                        .name
+                } else {
+                    c_str(strs, u32_at(e, 0) as usize, ".strtab")?
+                };
+                symbols.push(Symbol {
+                    name: String::from_utf8_lossy(name).into_owned(),
+                    value: u64_at(e, 8),
+                    size: u64_at(e, 16),
+                    kind,
+                    bind: e[4] >> 4,
+                    section: shndx,
+                });
+            }
+        }
     }
     Ok(Cubin {
         arch: Arch::from_number(sm),
         sm,
         functions,
+        symbols,
+        info,
     })
+}
+
+/// The NUL-terminated string at `off` of a string table.
+fn c_str<'a>(table: &'a [u8], off: usize, what: &str) -> Result<&'a [u8], SassError> {
+    let s = table
+        .get(off..)
+        .ok_or_else(|| err(format!("name offset {off:#x} outside {what}")))?;
+    Ok(&s[..s.iter().position(|&c| c == 0).unwrap_or(s.len())])
+}
+
+/// What [`info_offsets`] finds: `(attribute, offset)` pairs and indirect branches.
+type InfoFound = (Vec<(u8, u64)>, Vec<(u64, Vec<u64>)>);
+
+/// The instruction offsets listed by an `.nv.info.*` section: a sequence of attributes, each
+/// a format byte and an attribute byte; format 4 (a sized value) is followed by a 16-bit
+/// length and that many bytes, every other format by a 16-bit value.
+fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
+    let mut out = Vec::new();
+    let mut indirect = Vec::new();
+    let mut at = 0;
+    while at + 4 <= d.len() {
+        let (fmt, attr) = (d[at], d[at + 1]);
+        let len = u16_at(d, at + 2) as usize;
+        at += 4;
+        if fmt != 4 {
+            continue;
+        }
+        let body = d.get(at..at + len).ok_or_else(|| {
+            err(format!(
+                ".nv.info attribute {attr:#x} runs past its section"
+            ))
+        })?;
+        if OFFSET_ATTRIBUTES.contains(&attr) {
+            out.extend(body.chunks_exact(4).map(|c| (attr, u32_at(c, 0) as u64)));
+        } else if attr == INDIRECT_BRANCH_TARGETS {
+            let mut k = 0;
+            while k + 12 <= body.len() {
+                let branch = u32_at(body, k) as u64;
+                let n = u32_at(body, k + 8) as usize;
+                let targets = body
+                    .get(k + 12..k + 12 + 4 * n)
+                    .ok_or_else(|| err("indirect branch targets run past their attribute"))?;
+                let targets: Vec<u64> = targets
+                    .chunks_exact(4)
+                    .map(|c| u32_at(c, 0) as u64)
+                    .collect();
+                out.push((attr, branch));
+                out.extend(targets.iter().map(|&t| (attr, t)));
+                indirect.push((branch, targets));
+                k += 12 + 4 * n;
+            }
+        }
+        at += len;
+    }
+    Ok((out, indirect))
 }

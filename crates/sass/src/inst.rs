@@ -74,7 +74,7 @@ pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, S
                 addr,
                 text: String::new(),
             };
-            match inst.try_text() {
+            match inst.try_text(None) {
                 Some(t) => {
                     inst.text = t;
                     return Ok(inst);
@@ -112,7 +112,23 @@ impl Inst {
         &self.text
     }
 
-    fn try_text(&self) -> Option<String> {
+    /// The address of the instruction's branch target (BRA, BSSY, CALL, RET), if it has one.
+    pub fn target(&self) -> Option<u64> {
+        let op = self.form.ops.iter().find(|o| o.kind == OpndKind::Target)?;
+        Some(target_addr(op, self.word, self.addr) as u64)
+    }
+
+    /// The text with the branch target named by `name` (nvdisasm's cubin syntax:
+    /// `` BRA `(.L_x_3) ``); where `name` gives no name the absolute address is printed.
+    pub fn text_with_labels(&self, name: &dyn Fn(u64) -> Option<String>) -> String {
+        if self.target().is_none() {
+            return self.text.clone();
+        }
+        self.try_text(Some(name))
+            .unwrap_or_else(|| self.text.clone())
+    }
+
+    fn try_text(&self, labels: Option<&dyn Fn(u64) -> Option<String>>) -> Option<String> {
         let w = self.word;
         let form = self.form;
         // Reuse flags on slots without an operand are unexplained bits.
@@ -141,7 +157,7 @@ impl Inst {
             if op.kind == OpndKind::SUReg && !sureg_on(get_pieces(w, &op.pieces), self.arch) {
                 return None;
             }
-            let Some(t) = print_opnd(op, w, self.addr)? else {
+            let Some(t) = print_opnd(op, w, self.addr, labels)? else {
                 continue;
             };
             let sep = if first || op.blank_before { " " } else { ", " };
@@ -186,7 +202,7 @@ fn sext(v: u64, width: u32) -> i64 {
     }
 }
 
-fn hex_signed(v: i64) -> String {
+pub(crate) fn hex_signed(v: i64) -> String {
     if v < 0 {
         format!("-0x{:x}", v.unsigned_abs())
     } else {
@@ -203,6 +219,7 @@ pub const SREGS: &[(u64, &str)] = &[
     (0x25, "SR_CTAID.X"),
     (0x26, "SR_CTAID.Y"),
     (0x27, "SR_CTAID.Z"),
+    (0xff, "SRZ"),
 ];
 
 /// Uniform special registers (S2UR's field, bits 72-79).
@@ -338,7 +355,20 @@ fn mem_offset(op: &Opnd, w: Word) -> i64 {
 }
 
 /// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
-fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
+/// The absolute address a target operand names (the field is a signed offset from the next
+/// instruction).
+fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
+    let v = get_pieces(w, &op.pieces);
+    let off = sext(v, op.width()) << op.scale;
+    (addr as i64).wrapping_add(16).wrapping_add(off)
+}
+
+fn print_opnd(
+    op: &Opnd,
+    w: Word,
+    addr: u64,
+    labels: Option<&dyn Fn(u64) -> Option<String>>,
+) -> Option<Option<String>> {
     let v = get_pieces(w, &op.pieces);
     if matches!(op.kind, OpndKind::Reg | OpndKind::UReg | OpndKind::Mem(_))
         && op.align > 1
@@ -383,8 +413,11 @@ fn print_opnd(op: &Opnd, w: Word, addr: u64) -> Option<Option<String>> {
         OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
         OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
         OpndKind::Target => {
-            let off = sext(v, op.width()) << op.scale;
-            hex_signed((addr as i64).wrapping_add(16).wrapping_add(off))
+            let a = target_addr(op, w, addr);
+            match labels.and_then(|f| u64::try_from(a).ok().and_then(f)) {
+                Some(name) => format!("`({name})"),
+                None => hex_signed(a),
+            }
         }
         OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
     };

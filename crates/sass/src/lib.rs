@@ -9,7 +9,9 @@
 //!   ([`Inst::text`]); [`assemble_line`] parses that text (with an optional control annotation)
 //!   back into a word. A word whose bits are not all explained by a known form is refused
 //!   with [`SassError::UnknownForm`], never guessed.
-//! * [`cubin`] extracts the code of every function from a cubin (ELF) file.
+//! * [`cubin`] extracts the code of every function from a cubin (ELF) file, its symbols and
+//!   the instruction offsets of its `.nv.info` sections; [`listing`] prints that code with
+//!   nvdisasm's labels (`.L_x_N`) and symbol directives.
 //!
 //! The text syntax, the control annotation and the coverage are described in `docs/sass.md`.
 
@@ -20,6 +22,7 @@ mod error;
 pub mod form;
 pub mod forms;
 mod inst;
+pub mod listing;
 mod text;
 mod word;
 
@@ -29,6 +32,7 @@ pub use error::SassError;
 pub use form::{Form, Mod, Opnd, OpndKind};
 pub use inst::{decode, encode, sureg_on, Inst, SREGS, SUREGS};
 pub use text::{
-    assemble, assemble_line, disassemble, normalize, parse_line, words_from_bytes, Line,
+    assemble, assemble_line, disassemble, label_def, normalize, parse_line, scan, words_from_bytes,
+    Line, SourceInst, SourceSection,
 };
 pub use word::Word;

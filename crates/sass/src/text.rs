@@ -4,7 +4,10 @@
 //! control annotations on, carry `[B------:R-:W0:Y:S04]` before the instruction. The
 //! assembler reads one instruction per line:
 //! `[/*addr*/] [annotation] [@[!]Pn] MNEMONIC[.MOD...] [operand, ...] [;] [/* comment */]`.
-//! Lines that are empty, comments, labels (`name:`) or directives (`.text`) are skipped.
+//! Lines that are empty, comments or directives (`.type`, ...) are skipped. [`scan`] also
+//! reads what nvdisasm prints for cubins: a `.section` directive starts a new section
+//! (addresses from 0 again), `name:` defines a label at the next instruction's address, and
+//! a branch target may name a label or symbol of the same section: `` BRA `(.L_x_3) ``.
 
 use crate::inst::{decode_unchecked, encode_parts};
 use crate::{decode, forms, Arch, Control, SassError, Word};
@@ -47,8 +50,11 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> 
         }
         s = rest.trim();
     }
-    if let Some(i) = s.find("/*") {
-        s = s[..i].trim_end();
+    // Trailing comments: `/* ... */` and nvdisasm's annotations `(*"BRANCH_TARGETS ..."*)`.
+    for c in ["/*", "(*"] {
+        if let Some(i) = s.find(c) {
+            s = s[..i].trim_end();
+        }
     }
     if s.is_empty()
         || s.starts_with('.') && !s.contains(' ')
@@ -80,6 +86,147 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Option<Line>, SassError> 
         control,
         text,
     }))
+}
+
+/// The label a line defines (`.L_x_3:`, `switches:`, `$loops$collatz_steps:`), if any.
+pub fn label_def(line: &str) -> Option<&str> {
+    let s = line.trim();
+    let s = s.find("//").map_or(s, |i| s[..i].trim_end());
+    let name = s.strip_suffix(':')?;
+    (!name.is_empty() && !name.contains(char::is_whitespace) && !name.starts_with("/*"))
+        .then_some(name)
+}
+
+/// The section a `.section name,...` directive starts, if the line is one.
+fn section_def(line: &str) -> Option<&str> {
+    let r = line.trim().strip_prefix(".section")?;
+    if !r.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let r = r.trim_start();
+    Some(r.split(',').next().unwrap_or(r).trim())
+}
+
+/// One instruction of a scanned text, its labels resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceInst {
+    /// 1-based line number.
+    pub line: usize,
+    /// Byte address in its section.
+    pub addr: u64,
+    /// The control annotation, if any.
+    pub control: Option<Control>,
+    /// The instruction text, label operands replaced by absolute addresses
+    /// (`` BRA `(.L_x_3) `` at 0x40 naming 0x90 reads `BRA 0x90`).
+    pub text: String,
+}
+
+/// One section of a scanned text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceSection {
+    /// The name given by `.section`; `None` for instructions before any `.section`.
+    pub name: Option<String>,
+    /// The labels defined in the section and their addresses.
+    pub labels: std::collections::HashMap<String, u64>,
+    /// Its instructions, at consecutive 16-byte addresses from 0.
+    pub insts: Vec<SourceInst>,
+}
+
+/// Reads SASS text into sections: instructions at consecutive addresses (a `/*addr*/` prefix
+/// must agree), labels defined by `name:` lines, label operands `` `(name) `` resolved to
+/// the addresses of labels of the same section (defined before or after the use).
+pub fn scan(text: &str) -> Result<Vec<SourceSection>, SassError> {
+    let mut sections = vec![SourceSection::default()];
+    let mut pending: Vec<(usize, Line)> = Vec::new();
+    let flush = |sec: &mut SourceSection, pending: &mut Vec<(usize, Line)>| {
+        for (lineno, l) in pending.drain(..) {
+            let addr = sec.insts.len() as u64 * 16;
+            let text = resolve_labels(&l.text, &sec.labels, lineno)?;
+            sec.insts.push(SourceInst {
+                line: lineno,
+                addr,
+                control: l.control,
+                text,
+            });
+        }
+        Ok::<(), SassError>(())
+    };
+    for (i, line) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let cur = sections.len() - 1;
+        if let Some(name) = section_def(line) {
+            flush(&mut sections[cur], &mut pending)?;
+            sections.push(SourceSection {
+                name: Some(name.to_string()),
+                ..SourceSection::default()
+            });
+            continue;
+        }
+        let next = 16 * (sections[cur].insts.len() + pending.len()) as u64;
+        if let Some(name) = label_def(line) {
+            if sections[cur]
+                .labels
+                .insert(name.to_string(), next)
+                .is_some()
+            {
+                return Err(SassError::Parse {
+                    line: lineno,
+                    col: 1,
+                    msg: format!("label `{name}` defined twice in one section"),
+                });
+            }
+            continue;
+        }
+        if let Some(l) = parse_line(line, lineno)? {
+            if l.addr.is_some_and(|a| a != next) {
+                return Err(SassError::Parse {
+                    line: lineno,
+                    col: 1,
+                    msg: format!(
+                        "address /*{:04x}*/ but the instruction lands at {next:#06x}",
+                        l.addr.unwrap_or(0)
+                    ),
+                });
+            }
+            pending.push((lineno, l));
+        }
+    }
+    let cur = sections.len() - 1;
+    flush(&mut sections[cur], &mut pending)?;
+    // Sections are resolved when they end: labels may be defined after their use.
+    if sections.len() > 1 && sections[0].insts.is_empty() && sections[0].labels.is_empty() {
+        sections.remove(0);
+    }
+    Ok(sections)
+}
+
+/// Replaces every label operand `` `(name) `` of `text` by the label's absolute address.
+fn resolve_labels(
+    text: &str,
+    labels: &std::collections::HashMap<String, u64>,
+    lineno: usize,
+) -> Result<String, SassError> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("`(") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let end = after.find(')').ok_or_else(|| SassError::Parse {
+            line: lineno,
+            col: text.len() - rest.len() + i + 1,
+            msg: "unterminated label operand `(".to_string(),
+        })?;
+        let name = &after[..end];
+        let addr = labels.get(name).ok_or_else(|| SassError::Parse {
+            line: lineno,
+            col: text.len() - rest.len() + i + 1,
+            msg: format!("unknown label `{name}` (labels are per section)"),
+        })?;
+        out.push_str(&crate::inst::hex_signed(*addr as i64));
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Splits operand text at commas outside brackets; `R2 -0x300` (RET) splits at the blank.
@@ -194,32 +341,23 @@ pub fn assemble_line(
         return Ok(None);
     };
     let addr = l.addr.unwrap_or(addr);
-    encode_text(arch, &l.text, l.control.unwrap_or_default(), addr, lineno).map(Some)
+    let text = resolve_labels(&l.text, &Default::default(), lineno)?;
+    encode_text(arch, &text, l.control.unwrap_or_default(), addr, lineno).map(Some)
 }
 
-/// Assembles a whole text; instructions are placed at consecutive 16-byte addresses from 0
-/// (a `/*addr*/` prefix must agree with that).
+/// Assembles a whole text (see [`scan`]): the words of every section, one after the other.
+/// Within a section instructions are placed at consecutive 16-byte addresses from 0 (a
+/// `/*addr*/` prefix must agree with that).
 pub fn assemble(arch: Arch, text: &str) -> Result<Vec<Word>, SassError> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let addr = out.len() as u64 * 16;
-        if let Some(l) = parse_line(line, i + 1)? {
-            if l.addr.is_some_and(|a| a != addr) {
-                return Err(SassError::Parse {
-                    line: i + 1,
-                    col: 1,
-                    msg: format!(
-                        "address /*{:04x}*/ but the instruction lands at {addr:#06x}",
-                        l.addr.unwrap_or(0)
-                    ),
-                });
-            }
+    for sec in scan(text)? {
+        for i in &sec.insts {
             out.push(encode_text(
                 arch,
-                &l.text,
-                l.control.unwrap_or_default(),
-                addr,
-                i + 1,
+                &i.text,
+                i.control.unwrap_or_default(),
+                i.addr,
+                i.line,
             )?);
         }
     }
@@ -273,8 +411,41 @@ mod tests {
         assert_eq!(l.text, "@P0 EXIT");
         assert_eq!(l.control.unwrap().to_string(), "[B0-----:R-:W1:Y:S04]");
         assert_eq!(parse_line(".L_x_1:", 1).unwrap(), None);
+        let brx = r#"/*00b0*/ BRX R4 -0xc0   (*"BRANCH_TARGETS .L_x_5,.L_x_6"*);"#;
+        assert_eq!(parse_line(brx, 1).unwrap().unwrap().text, "BRX R4 -0xc0");
+        assert_eq!(label_def(".L_x_1:"), Some(".L_x_1"));
+        assert_eq!(
+            label_def("$loops$collatz_steps:"),
+            Some("$loops$collatz_steps")
+        );
+        assert_eq!(label_def("/*0010*/ NOP ;"), None);
         assert_eq!(parse_line("   ", 1).unwrap(), None);
         assert_eq!(parse_line("// hi", 1).unwrap(), None);
+    }
+
+    #[test]
+    fn labels_resolve_per_section() {
+        let text = "\
+\t.section\t.text.k,\"ax\",@progbits
+k:
+        /*0000*/                   BRA `(.L_x_1) ;
+.L_x_0:
+        /*0010*/                   BRA `(.L_x_0) ;
+.L_x_1:
+        /*0020*/                   RET.REL.NODEC R2 `(k) ;
+\t.section\t.text.j,\"ax\",@progbits
+        /*0000*/                   BRA `(.L_x_9) ;
+.L_x_9:
+";
+        let s = scan(text).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].name.as_deref(), Some(".text.k"));
+        let texts: Vec<_> = s[0].insts.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["BRA 0x20", "BRA 0x10", "RET.REL.NODEC R2 0x0"]);
+        assert_eq!(s[1].insts[0].text, "BRA 0x10");
+        let err = scan("BRA `(.L_x_7) ;").unwrap_err();
+        assert!(err.to_string().contains("unknown label"), "{err}");
+        assert!(assemble_line(Arch::Sm90, "BRA `(x) ;", 1, 0).is_err());
     }
 
     #[test]

@@ -1,0 +1,383 @@
+//! Memory: global and shared loads and stores, reductions and atomics (RED/REDG, ATOMG,
+//! ATOMS), per SM.
+
+use super::*;
+
+pub(super) fn memory(v: &mut Vec<Form>) {
+    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (4 = 32-bit,
+    // 5 = .64); address register 24-31, signed byte offset 40-63. Cache, scope and
+    // predicate fields are constants (ptxas's defaults). SM75 prints `.SYS` and the address
+    // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
+    // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
+    // is in bits 32-37 for loads and 64-69 for stores (whose data register is at 32).
+    type Global = (&'static [Arch], u16, u16, u64, u64, MemFmt, &'static str);
+    let globals: [Global; 6] = [
+        (
+            &[Sm75],
+            0x381,
+            0x386,
+            0x00000000001ee900,
+            0x000000000010e900,
+            MemFmt::Global,
+            ".SYS",
+        ),
+        (
+            SM80_89,
+            0x981,
+            0x986,
+            0x000000000c1e1900,
+            0x000000000c101904,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            0x981,
+            0x986,
+            0x000000000c1e1900,
+            0x000000000c101904,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
+    ];
+    for (arches, ld, st, ld_hi, st_hi, fmt, scope) in globals {
+        if arches.is_empty() {
+            continue;
+        }
+        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        for (size, sfx) in [(4u64, ""), (5, ".64")] {
+            let size_bits = |hi: u64| (hi & !(7 << 9)) | size << 9;
+            let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+            v.push(
+                Form::new("LDG", ld, arches, ld as u64 | 0x7000 | ur, size_bits(ld_hi))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(0, 0, &[(0, sfx)])
+                    .m(0, 0, &[(0, scope)])
+                    .o(data(r(16)))
+                    .o(mem(fmt, 32)),
+            );
+            v.push(
+                Form::new("STG", st, arches, st as u64 | 0x7000 | ur, size_bits(st_hi))
+                    .no_write_sb()
+                    .m(0, 0, &[(0, ".E")])
+                    .m(0, 0, &[(0, sfx)])
+                    .m(0, 0, &[(0, scope)])
+                    .o(mem(fmt, 64))
+                    .o(data(r(32))),
+            );
+        }
+    }
+    // Shared loads and stores: address register 24-31, offset 40-63. LDS (0x984): with
+    // bit 91 set a uniform register (32-37) is added to the address; .U at bit 76. STS:
+    // 0x388 register data at 32; 0x988 (bit 91 set) adds a uniform register at 64-69.
+    // nvdisasm prints .U only on SM75; elsewhere bit 76 is a constant 0 here.
+    for (bit91, ur_ld) in [(0u64, None), (1 << 27, Some(32))] {
+        v.push(
+            Form::new(
+                "LDS",
+                0x984,
+                &[Sm75],
+                0x0000000000007984,
+                0x0000000000000800 | bit91,
+            )
+            .m(76, 1, &[(0, ""), (1, ".U")])
+            .o(r(16))
+            .o(shared_x4(ur_ld)),
+        );
+        v.push(
+            Form::new(
+                "LDS",
+                0x984,
+                SM80UP,
+                0x0000000000007984,
+                0x0000000000000800 | bit91,
+            )
+            .o(r(16))
+            .o(shared_x4(ur_ld)),
+        );
+    }
+    v.push(
+        Form::new("STS", 0x388, ALL, 0x0000000000007388, 0x0000000000000800)
+            .no_write_sb()
+            .o(shared_x4(None))
+            .o(r(32)),
+    );
+    v.push(
+        Form::new("STS", 0x988, ALL, 0x0000000000007988, 0x0000000008000800)
+            .no_write_sb()
+            .o(shared_x4(Some(64)))
+            .o(r(32)),
+    );
+}
+
+pub(super) fn atomics(v: &mut Vec<Form>) {
+    // RED (REDG on SM90) [addr], data and ATOMG Pd, Rd, [addr], data: address 24-31 with
+    // offset 40-63 as LDG's, data 32-39, operation 87-89 (RED) / 87-90 (ATOMG), type 73-74
+    // (0 U32 prints nothing, 1 .S32, 2 .64 with register pairs); .STRONG.GPU and cache bits
+    // are constants. The descriptor register sits in 64-69 (unprinted UR4 on SM75-SM89,
+    // `desc[URx]` on SM90). ATOMG's Pd 81-83 is always printed. SM75 reads these constant
+    // bits differently (.SYS, an added UR4): not modelled there yet.
+    let red_ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+    ];
+    let atom_ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    let types: [(u64, &'static str, &[u64]); 3] =
+        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
+    for (arches, red, fmt, red_hi, atom_hi) in [
+        (
+            SM80_89,
+            "RED",
+            MemFmt::Global64,
+            0x000000000c10e184u64,
+            0x00000000081ee1c4u64,
+        ),
+        (
+            &[Sm90][..],
+            "REDG",
+            MemFmt::GlobalDesc,
+            0x000000000c10e188,
+            0x00000000081ee1c8,
+        ),
+    ] {
+        // Float reduction: type 3 prints .F32.FTZ.RN (ADD only) on SM80-SM89; on SM90 the
+        // same bits print .S64 (SM90's float reduction is opcode 0x9a6, not modelled).
+        if red == "RED" {
+            v.push(
+                fs(
+                    red,
+                    arches,
+                    0x000004090400098e,
+                    ((red_hi & !(0xf << 9)) | 3 << 9) & !(7 << 23),
+                )
+                .no_write_sb()
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 3, &[(0, ".ADD")])
+                .m(0, 0, &[(0, ".F32.FTZ.RN")])
+                .m(0, 0, &[(0, ".STRONG.GPU")])
+                .o(mem(fmt, 64))
+                .o(r(32)),
+            );
+        }
+        for (ty, ty_name, only) in types {
+            let pick = |ops: &[(u64, &'static str)]| -> Vec<(u64, &'static str)> {
+                ops.iter()
+                    .copied()
+                    .filter(|(o, _)| only.is_empty() || only.contains(o))
+                    .collect()
+            };
+            let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
+            let hi_t = |hi: u64| (hi & !(0xf << 9)) | ty << 9;
+            v.push(
+                fs(red, arches, 0x000004090400098e, hi_t(red_hi) & !(7 << 23))
+                    .no_write_sb()
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 3, &pick(red_ops))
+                    .m(0, 0, &[(0, ty_name)])
+                    .m(0, 0, &[(0, ".STRONG.GPU")])
+                    .o(mem(fmt, 64))
+                    .o(data(r(32))),
+            );
+            v.push(
+                fs(
+                    "ATOMG",
+                    arches,
+                    0x00000003040f89a8,
+                    hi_t(atom_hi) & !(0xf << 23),
+                )
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 4, &pick(atom_ops))
+                .m(0, 0, &[(0, ty_name)])
+                .m(0, 0, &[(0, ".STRONG.GPU")])
+                .o(p(81))
+                .o(data(r(16)))
+                .o(Opnd {
+                    rz_ok: false,
+                    ..mem(fmt, 64)
+                })
+                .o(data(r(32))),
+            );
+        }
+    }
+}
+
+/// SM90's float reduction, REDG.E.op.F32.FTZ.RN.STRONG.GPU desc[URx][Ra.64+off], Rb (0x9a6):
+/// address and data as REDG (0x98e); operation 87-89 with ADD 0, MIN 2, MAX 4 (1 prints
+/// `.INVALID25`); the type bits 73-76 are a constant (.F32.FTZ.RN; other values print
+/// vector types .F32x2/.F32x4/.F16x4, not modelled).
+pub(super) fn sm90_float_red(v: &mut Vec<Form>) {
+    v.push(
+        fs("REDG", &[Sm90], 0x000000000a0079a6, 0x000000000c10f388)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")])
+            .m(0, 0, &[(0, ".F32.FTZ.RN")])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(mem(MemFmt::GlobalDesc, 64))
+            .o(r(32)),
+    );
+}
+
+pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
+    // SM75 RED/ATOMG with a uniform-register address (bit 91; `[UR4+0x4]`): address
+    // register 64-69, offset 40-63; the GPR address field is a constant RZ. Operation,
+    // type and the printed .STRONG.GPU as on SM80.
+    let mut addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
+    addr.offset = vec![(40, 24)];
+    addr.ureg = Some((64, 6));
+    let ops: &[(u64, &'static str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    let types: [(u64, &'static str, &[u64]); 3] =
+        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
+    for (ty, ty_name, only) in types {
+        let pick = |n: usize| -> Vec<(u64, &'static str)> {
+            ops[..n]
+                .iter()
+                .copied()
+                .filter(|(o, _)| only.is_empty() || only.contains(o))
+                .collect()
+        };
+        let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
+        v.push(
+            fs(
+                "RED",
+                &[Sm75],
+                0x00000405ff00098e,
+                (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | ty << 9,
+            )
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, &pick(8))
+            .m(0, 0, &[(0, ty_name)])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(addr.clone())
+            .o(data(r(32))),
+        );
+        v.push(
+            fs(
+                "ATOMG",
+                &[Sm75],
+                0x00000003ff0489a8,
+                (0x00000000081f4144 & !(0xf << 9) & !(0xf << 23)) | ty << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, &pick(9))
+            .m(0, 0, &[(0, ty_name)])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(p(81))
+            .o(data(r(16)))
+            .o(addr.clone())
+            .o(data(r(32))),
+        );
+    }
+    // SM75 float reduction: type 3 (73-74) prints .F32.FTZ.RN, as on SM80-SM89; ADD only.
+    v.push(
+        fs(
+            "RED",
+            &[Sm75],
+            0x00000405ff00098e,
+            (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | 3 << 9,
+        )
+        .no_write_sb()
+        .m(0, 0, &[(0, ".E")])
+        .m(87, 3, &[(0, ".ADD")])
+        .m(0, 0, &[(0, ".F32.FTZ.RN")])
+        .m(0, 0, &[(0, ".STRONG.GPU")])
+        .o(addr.clone())
+        .o(r(32)),
+    );
+    // ATOMG.E.CAS.STRONG.GPU Pd, Rd, [Ra+off], B, C (0x3a9, 32-bit): nvdisasm prints the
+    // address without `.64` on every SM; B 32-39, C 64-71; the constant bits differ
+    // between SM75 and SM80+.
+    for (arches, hi) in [
+        (&[Sm75][..], 0x00000000001f4103u64),
+        (SM80UP, 0x00000000001ee103),
+    ] {
+        v.push(
+            fs("ATOMG", arches, 0x00000c02061173a9, hi)
+                .m(0, 0, &[(0, ".E.CAS.STRONG.GPU")])
+                .o(p(81))
+                .o(r(16))
+                .o(Opnd {
+                    rz_ok: false,
+                    ..mem(MemFmt::Global, 0)
+                })
+                // SM75 prints a B of RZ as `???255`: refused there.
+                .o(Opnd {
+                    rz_ok: arches != [Sm75],
+                    ..r(32)
+                })
+                .o(r(64)),
+        );
+    }
+    // SM75 ATOMS: as on SM80+, but ptxas leaves bits 64-71 at 0xff.
+    let atom_ops = ops.to_vec();
+    v.push(
+        fs("ATOMS", &[Sm75], 0x00040008ffff038c, 0x00000000000000ff)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(None))
+            .o(r(32)),
+    );
+}
+
+pub(super) fn atoms(v: &mut Vec<Form>) {
+    // ATOMS.op[.type] Rd, [Ra+off], data (0x38c): operation 87-90 (as ATOMG), type 73-74.
+    let atom_ops = [
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+    ];
+    // ATOMS with a uniform register added to the address (0x98c, bit 91; UR 64-69).
+    v.push(
+        fs("ATOMS", ALL, 0x00000006ffff098c, 0x0000000008000004)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(Some(64)))
+            .o(r(32)),
+    );
+    v.push(
+        fs("ATOMS", SM80UP, 0x00040008ffff038c, 0x0000000000000000)
+            .m(87, 4, &atom_ops)
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(r(16))
+            .o(shared(None))
+            .o(r(32)),
+    );
+}

@@ -1,0 +1,234 @@
+//! The table of instruction forms, with the facts behind each one.
+//!
+//! Every form was checked with nvdisasm 13.5 (`nvdisasm -b SMxx` on words flipped bit by bit
+//! from a ptxas-emitted sample) on the architectures it lists. Bits not named by a field are
+//! constants of the form: the sample's value, the only one accepted.
+//!
+//! One file per instruction family: `control`, `moves`, `integer`, `uniform`, `float`,
+//! `memory` and `warp`; this file has the operand helpers they share, the order in which
+//! the families' forms enter the table, and the lookup tables.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::form::{Form, MemFmt, Opnd, OpndKind};
+use crate::{Arch, Word};
+
+use Arch::*;
+
+const ALL: &[Arch] = &Arch::ALL;
+const PRE90: &[Arch] = &[Sm75, Sm80, Sm86, Sm89];
+const SM80UP: &[Arch] = &[Sm80, Sm86, Sm89, Sm90];
+const SM80_89: &[Arch] = &[Sm80, Sm86, Sm89];
+
+fn r(at: u8) -> Opnd {
+    Opnd::new(OpndKind::Reg, at, 8)
+}
+fn ur(at: u8) -> Opnd {
+    Opnd::new(OpndKind::UReg, at, 6)
+}
+fn p(at: u8) -> Opnd {
+    Opnd::new(OpndKind::Pred, at, 3)
+}
+fn up(at: u8) -> Opnd {
+    Opnd::new(OpndKind::UPred, at, 3)
+}
+fn bar(at: u8) -> Opnd {
+    Opnd::new(OpndKind::Bar, at, 4)
+}
+fn uimm(at: u8, w: u8) -> Opnd {
+    Opnd::new(OpndKind::UImm, at, w)
+}
+fn simm(at: u8, w: u8) -> Opnd {
+    Opnd::new(OpndKind::SImm, at, w)
+}
+fn f32i(at: u8) -> Opnd {
+    Opnd::new(OpndKind::F32, at, 32)
+}
+fn cb() -> Opnd {
+    Opnd::new(OpndKind::CBank, 38, 16).pieces(&[(38, 16), (54, 5)])
+}
+fn target(pieces: &[(u8, u8)]) -> Opnd {
+    Opnd::new(OpndKind::Target, 0, 0).pieces(pieces).scale(2)
+}
+fn mem(fmt: MemFmt, desc_at: u8) -> Opnd {
+    let mut o = Opnd::new(OpndKind::Mem(fmt), 24, 8);
+    o.offset = vec![(40, 24)];
+    if fmt == MemFmt::GlobalDesc {
+        o.ureg = Some((desc_at, 6));
+    }
+    o
+}
+
+fn shared(ur_at: Option<u8>) -> Opnd {
+    let mut o = Opnd::new(OpndKind::Mem(MemFmt::Shared), 24, 8);
+    o.offset = vec![(40, 24)];
+    o.ureg = ur_at.map(|a| (a, 6));
+    o
+}
+
+/// A shared-memory address whose register may be scaled by 4 (bit 78: `[R0.X4]`).
+fn shared_x4(ur_at: Option<u8>) -> Opnd {
+    Opnd {
+        x4: Some(78),
+        ..shared(ur_at)
+    }
+}
+
+mod control;
+mod float;
+mod integer;
+mod memory;
+mod moves;
+mod uniform;
+mod warp;
+
+/// Builds the table. The order is the decode priority among forms with the same opcode
+/// and the encode order among forms with the same name.
+fn build() -> Vec<Form> {
+    let mut v = Vec::new();
+    control::control_flow(&mut v);
+    moves::moves(&mut v);
+    integer::integer(&mut v);
+    memory::memory(&mut v);
+    integer::more_integer(&mut v);
+    float::float(&mut v);
+    warp::warp(&mut v);
+    control::calls(&mut v);
+    integer::viadd(&mut v);
+    warp::warp2(&mut v);
+    integer::lea(&mut v);
+    uniform::ulea(&mut v);
+    float::conversions(&mut v);
+    integer::iabs_prmt(&mut v);
+    warp::membar(&mut v);
+    moves::uniform_moves(&mut v);
+    memory::atomics(&mut v);
+    float::double(&mut v);
+    memory::atoms(&mut v);
+    memory::sm75_atomics(&mut v);
+    memory::sm90_float_red(&mut v);
+    float::dfma(&mut v);
+    float::more_conversions(&mut v);
+    uniform::uiadd3_uflo(&mut v);
+    integer::vimnmx(&mut v);
+    float::hfma2_mma(&mut v);
+    control::yield_op(&mut v);
+    v
+}
+
+/// The second source (`B`) of a three-source ALU op by operand-form selector (bits 9-11):
+/// 0x2 register 32-39, 0x8 immediate 32-63, 0xa constant bank, 0xc uniform register 32-37.
+fn alu_b(sel: u16, imm: Opnd) -> Opnd {
+    match sel {
+        0x2 => r(32).reuse(1),
+        0x8 => imm,
+        0xa => cb(),
+        _ => ur(32),
+    }
+}
+
+/// Operands A, B, C of a three-source op for operand-form selector `sel` (bits 9-11):
+/// 0x2 B=R32 C=R64; 0x4 B=R64 C=imm32; 0x6 B=R64 C=c[][]; 0x8 B=imm32 C=R64;
+/// 0xa B=c[][] C=R64; 0xc B=UR32 C=R64; 0xe B=R64 C=UR32. C in bits 64-71 may be negated
+/// (bit 75); reuse slots are 0, 1, 2 for A, B, C where they are registers in 24/32/64.
+fn abc(sel: u16, imm: Opnd, neg_c: bool) -> [Opnd; 3] {
+    let a = r(24).reuse(0);
+    let rc = if neg_c {
+        r(64).neg(75).reuse(2)
+    } else {
+        r(64).reuse(2)
+    };
+    match sel {
+        0x2 => [a, r(32).reuse(1), rc],
+        0x4 => [a, r(64).reuse(1), imm],
+        0x6 => [a, r(64).reuse(1), cb()],
+        0x8 => [a, imm, rc],
+        0xa => [a, cb(), rc],
+        0xc => [a, ur(32), rc],
+        _ => [a, r(64).reuse(1), ur(32)],
+    }
+}
+
+/// A form from a ptxas sample word `(lo, hi)`; the opcode is taken from the sample.
+fn fs(name: &'static str, arches: &[Arch], lo: u64, hi: u64) -> Form {
+    Form::new(name, (lo & 0xfff) as u16, arches, lo, hi)
+}
+
+/// Every form, in decode priority order.
+pub fn all() -> &'static [Form] {
+    &table().forms
+}
+
+struct Table {
+    forms: Vec<Form>,
+    by_opcode: HashMap<u16, Vec<usize>>,
+    by_name: HashMap<&'static str, Vec<usize>>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut forms = build();
+        for f in &mut forms {
+            f.cached_mask = f.const_mask();
+        }
+        let mut by_opcode: HashMap<u16, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        for (i, f) in forms.iter().enumerate() {
+            by_opcode.entry(f.opcode).or_default().push(i);
+            by_name.entry(f.name).or_default().push(i);
+        }
+        Table {
+            forms,
+            by_opcode,
+            by_name,
+        }
+    })
+}
+
+/// The forms of `arch` with opcode bits `opcode`, in table order.
+pub fn for_opcode(arch: Arch, opcode: u16) -> impl Iterator<Item = &'static Form> {
+    let t = table();
+    t.by_opcode
+        .get(&opcode)
+        .into_iter()
+        .flatten()
+        .map(|&i| &t.forms[i])
+        .filter(move |f| f.on(arch))
+}
+
+/// The forms of `arch` whose base mnemonic is `name`, in table order.
+pub fn by_name(arch: Arch, name: &str) -> impl Iterator<Item = &'static Form> + '_ {
+    let t = table();
+    t.by_name
+        .get(name)
+        .into_iter()
+        .flatten()
+        .map(|&i| &t.forms[i])
+        .filter(move |f| f.on(arch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::{pieces_mask, GUARD_BITS};
+
+    #[test]
+    fn fields_do_not_overlap_and_samples_decode() {
+        for f in all() {
+            let mut seen: u128 = GUARD_BITS;
+            let mut check = |m: u128, what: &str| {
+                assert_eq!(seen & m, 0, "{} {:#x}: {what} overlaps", f.name, f.opcode);
+                seen |= m;
+            };
+            for m in &f.mods {
+                check(pieces_mask(&m.pieces), "modifier");
+            }
+            for o in &f.ops {
+                check(o.bits(), "operand");
+            }
+            assert_eq!(f.sample.get(0, 12) as u16, f.opcode, "{}", f.name);
+        }
+    }
+}

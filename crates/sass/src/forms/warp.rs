@@ -1,0 +1,147 @@
+//! Warp-level and synchronisation operations: SHFL, BAR, PLOP3, VOTEU, REDUX, MATCH,
+//! WARPSYNC.ALL (SM90), CCTL, MEMBAR, ERRBAR and CGAERRBAR.
+
+use super::*;
+
+pub(super) fn warp(v: &mut Vec<Form>) {
+    // SHFL.mode Pd, Rd, A, lane, clamp: mode 58-59 (0 IDX, 1 UP, 2 DOWN, 3 BFLY), Pd 81-83
+    // (always printed), A 24. 0xf89: lane immediate 53-57, clamp immediate 40-52;
+    // 0x989: lane immediate, clamp register 64; 0x589: lane register 32, clamp immediate.
+    let modes = [(0, ".IDX"), (1, ".UP"), (2, ".DOWN"), (3, ".BFLY")];
+    for (lo, hi) in [
+        (0x0c201f0000077f89u64, 0x00006200000e0000u64),
+        (0x0420000003087989, 0x000e6200000000ff),
+        (0x00001f0609067589, 0x000e2400000e0000),
+    ] {
+        let (lane, clamp) = match lo & 0xf00 {
+            0xf00 => (uimm(53, 5), uimm(40, 13)),
+            0x900 => (uimm(53, 5), r(64)),
+            _ => (r(32), uimm(40, 13)),
+        };
+        v.push(
+            fs("SHFL", ALL, lo, hi)
+                .m(58, 2, &modes)
+                .o(p(81))
+                .o(r(16))
+                .o(r(24))
+                .o(lane)
+                .o(clamp),
+        );
+    }
+    // BAR.SYNC id[, count]: barrier id 54-57, thread count 42-53 (hidden when 0).
+    // SM80+: bit 80 set prints .DEFER_BLOCKING; SM75 prints plain BAR.SYNC (bit 80 clear).
+    v.push(
+        fs("BAR", &[Sm75], 0x0000000000007b1d, 0x0000000000000000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".SYNC")])
+            .o(uimm(54, 4))
+            .o(uimm(42, 12).hide(0)),
+    );
+    v.push(
+        fs("BAR", SM80UP, 0x0000000000007b1d, 0x0000000000010000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".SYNC")])
+            .m(80, 1, &[(0, ""), (1, ".DEFER_BLOCKING")])
+            .o(uimm(54, 4))
+            .o(uimm(42, 12).hide(0)),
+    );
+}
+
+pub(super) fn ur6(at: u8) -> Opnd {
+    ur(at)
+}
+
+pub(super) fn warp2(v: &mut Vec<Form>) {
+    // PLOP3.LUT Pd, Pq, Pa, Pb, Pc, lut, lut2: Pd 81-83, Pq 84-86, Pa 87-89 (! 90),
+    // Pb 77-79 (! 80), Pc 68-70 (! 71), lut bits 0-2 at 64-66 and 3-7 at 72-76, second
+    // lut 16-23. Bit 67 (uniform Pc) is a constant 0 here.
+    v.push(
+        fs("PLOP3", ALL, 0x000000000000781c, 0x0000000000703c20)
+            .m(0, 0, &[(0, ".LUT")])
+            .o(p(81))
+            .o(p(84))
+            .o(p(87).not(90))
+            .o(p(77).not(80))
+            .o(p(68).not(71))
+            .o(uimm(0, 0).pieces(&[(64, 3), (72, 5)]))
+            .o(uimm(16, 8)),
+    );
+    // VOTEU.mode [URd,] UPd, Pp (checked on every SM): URd 16-21 (hidden when URZ), mode
+    // 72-73 (0 ALL, 1 ANY, 2 EQ), UPd 81-83, Pp 87-90.
+    v.push(
+        fs("VOTEU", ALL, 0x0000000000047886, 0x00000000038e0100)
+            .m(72, 2, &[(0, ".ALL"), (1, ".ANY"), (2, ".EQ")])
+            .o(ur6(16).hide(63))
+            .o(up(81))
+            .o(p(87).not(90)),
+    );
+    // REDUX[.op][.S32] URd, A (SM80+): op 78-80 (0 AND prints nothing, 1 OR, 2 XOR, 3 SUM,
+    // 4 MIN, 5 MAX), .S32 73, URd 16-21, A 24.
+    v.push(
+        fs("REDUX", SM80UP, 0x00000000060573c4, 0x000000000000c000)
+            .m(
+                78,
+                3,
+                &[
+                    (0, ""),
+                    (1, ".OR"),
+                    (2, ".XOR"),
+                    (3, ".SUM"),
+                    (4, ".MIN"),
+                    (5, ".MAX"),
+                ],
+            )
+            .m(73, 1, &[(0, ""), (1, ".S32")])
+            .o(ur6(16))
+            .o(r(24)),
+    );
+    // MATCH.ANY[.U64] Rd, A and MATCH.ALL[.U64] Pd, Rd, A: bit 79 set = ANY, clear = ALL
+    // (with Pd 81-83); .U64 73 (A is a pair).
+    for (u64, sfx) in [(0u64, ""), (1 << 9, ".U64")] {
+        let a = if u64 != 0 { r(24).pair() } else { r(24) };
+        v.push(
+            fs("MATCH", ALL, 0x00000000020073a1, 0x00000000000e8000 | u64)
+                .m(0, 0, &[(0, ".ANY")])
+                .m(0, 0, &[(0, sfx)])
+                .o(r(16))
+                .o(a.clone()),
+        );
+        v.push(
+            fs(
+                "MATCH",
+                ALL,
+                0x00000000020073a1,
+                (0x00000000000e8000 | u64) & !(1 << 15),
+            )
+            .m(0, 0, &[(0, ".ALL")])
+            .m(0, 0, &[(0, sfx)])
+            .o(p(81))
+            .o(r(16))
+            .o(a),
+        );
+    }
+    // SM90 WARPSYNC.ALL [Pp]: the immediate-mask opcode 0x948 prints no mask on SM90.
+    v.push(
+        fs("WARPSYNC", &[Sm90], 0x0000000000007948, 0x0000000003800000)
+            .no_sb()
+            .m(0, 0, &[(0, ".ALL")])
+            .o(p(87).not(90).hide(7)),
+    );
+}
+
+pub(super) fn membar(v: &mut Vec<Form>) {
+    // MEMBAR.SC.{CTA,GPU}: scope 76-77 (0 CTA, 2 GPU).
+    v.push(
+        fs("MEMBAR", ALL, 0x0000000000007992, 0x0000000000000000)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".SC")])
+            .m(76, 2, &[(0, ".CTA"), (2, ".GPU")]),
+    );
+    v.push(fs("ERRBAR", ALL, 0x00000000000079ab, 0x0000000000000000));
+    v.push(
+        fs("CCTL", ALL, 0x00000000ff00798f, 0x0000000002000000)
+            .no_sb()
+            .m(0, 0, &[(0, ".IVALL")]),
+    );
+    v.push(fs("CGAERRBAR", &[Sm90], 0x00000000000075ab, 0x0000000000000000).no_sb());
+}

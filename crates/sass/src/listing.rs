@@ -1,0 +1,208 @@
+//! Cubin listings with nvdisasm's labels.
+//!
+//! For a cubin nvdisasm names branch targets instead of printing addresses: a target that is
+//! a symbol prints as the symbol (`` CALL.REL.NOINC `($loops$collatz_steps) ``,
+//! `` RET.REL.NODEC R2 `(loops) ``), any other as a label `.L_x_N`, and a line `.L_x_N:`
+//! stands before the instruction it names. The numbers run over the whole file, in three
+//! passes (measured with nvdisasm 13.5 on the corpus, every SM):
+//!
+//! 1. branch targets: the code sections in section-table order, each instruction in address
+//!    order; a target that has a symbol or already has a label gets no new number;
+//! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`]), sections in table order,
+//!    entries in order: *every* entry takes a new number, even where the address already
+//!    has a label or a symbol (the number is then never printed: the first name wins);
+//! 3. function ends, for the `.size` directives: function symbols in symbol-table order,
+//!    each taking a new number (printed only where the end has no symbol and no label yet).
+//!
+//! At an address with a symbol the symbol is printed and no label; with several labels only
+//! the first. An indirect branch (BRX) listed in EIATTR_INDIRECT_BRANCH_TARGETS carries
+//! nvdisasm's annotation of its targets: `` BRX R4 -0xc0 (*"BRANCH_TARGETS .L_x_5,.L_x_6"*) ``. Function symbols print as `.global`/`.weak` (non-local ones), `.type` and
+//! `.size` directives and `name:`; other symbols (the section symbol `.text.name`) as
+//! `name:` after them.
+
+use std::collections::HashMap;
+
+use crate::cubin::{self, Cubin, Symbol, STB_GLOBAL, STB_WEAK, STT_FUNC};
+use crate::{decode, Arch, Inst, SassError};
+
+/// A cubin's code as text.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// The lines, without line ends.
+    pub lines: Vec<String>,
+    /// How many words were refused (printed as `<refused: ...>` lines).
+    pub refused: usize,
+}
+
+/// Labels of a whole cubin: `(section, byte address)` to label numbers, first one printed.
+struct Names<'a> {
+    labels: HashMap<(usize, u64), Vec<u32>>,
+    /// Symbols per `(section, address)`: function symbols first (in table order), then the
+    /// others.
+    symbols: HashMap<(usize, u64), Vec<&'a Symbol>>,
+    next: u32,
+}
+
+impl<'a> Names<'a> {
+    fn new(c: &'a Cubin) -> Names<'a> {
+        let mut symbols: HashMap<(usize, u64), Vec<&Symbol>> = HashMap::new();
+        let code: Vec<usize> = c.functions.iter().map(|f| f.section).collect();
+        for s in c.symbols.iter().filter(|s| code.contains(&s.section)) {
+            symbols.entry((s.section, s.value)).or_default().push(s);
+        }
+        for v in symbols.values_mut() {
+            v.sort_by_key(|s| s.kind != STT_FUNC);
+        }
+        Names {
+            labels: HashMap::new(),
+            symbols,
+            next: 0,
+        }
+    }
+
+    fn new_label(&mut self, at: (usize, u64)) {
+        self.labels.entry(at).or_default().push(self.next);
+        self.next += 1;
+    }
+
+    /// What an address prints as: its first symbol, else its first label.
+    fn name(&self, at: (usize, u64)) -> Option<String> {
+        if let Some(s) = self.symbols.get(&at).and_then(|v| v.first()) {
+            return Some(s.name.clone());
+        }
+        self.labels
+            .get(&at)
+            .and_then(|v| v.first())
+            .map(|n| format!(".L_x_{n}"))
+    }
+}
+
+/// The instructions of one code section, decoded.
+type Decoded = Vec<Result<Inst, SassError>>;
+
+/// Disassembles every code section of `c` (decoded for `arch`) with nvdisasm's labels and
+/// symbol directives; with `control`, each instruction carries its control annotation.
+pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
+    let decoded: Vec<Decoded> = c
+        .functions
+        .iter()
+        .map(|f| {
+            f.words
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| decode(arch, w, 16 * i as u64))
+                .collect()
+        })
+        .collect();
+    let mut names = Names::new(c);
+    let in_code = |f: &cubin::Function, t: u64| t % 16 == 0 && t <= 16 * f.words.len() as u64;
+    // Pass 1: branch targets.
+    for (f, insts) in c.functions.iter().zip(&decoded) {
+        for inst in insts.iter().flatten() {
+            let Some(t) = inst.target().filter(|&t| in_code(f, t)) else {
+                continue;
+            };
+            let at = (f.section, t);
+            if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
+                names.new_label(at);
+            }
+        }
+    }
+    // Pass 2: offsets listed by .nv.info sections.
+    let mut indirect: HashMap<(usize, u64), &[u64]> = HashMap::new();
+    for info in &c.info {
+        for (b, targets) in &info.indirect {
+            indirect.insert((info.section, *b), targets);
+        }
+        for &(_, off) in &info.offsets {
+            names.new_label((info.section, off));
+        }
+    }
+    // Pass 3: function ends.
+    for s in c.symbols.iter().filter(|s| s.kind == STT_FUNC) {
+        if !c.functions.iter().any(|f| f.section == s.section) {
+            continue;
+        }
+        names.new_label((s.section, s.value.wrapping_add(s.size)));
+    }
+
+    let mut out = Listing::default();
+    for (f, insts) in c.functions.iter().zip(&decoded) {
+        out.lines.push(String::new());
+        out.lines.push(format!(
+            "//--------------------- .text.{} --------------------------",
+            f.name
+        ));
+        for i in 0..=insts.len() {
+            let addr = 16 * i as u64;
+            names_at(&names, f.section, addr, &mut out.lines);
+            let Some(inst) = insts.get(i) else {
+                continue;
+            };
+            let line = match inst {
+                Ok(inst) => {
+                    let text = inst.text_with_labels(&|t| {
+                        if in_code(f, t) {
+                            names.name((f.section, t))
+                        } else {
+                            None
+                        }
+                    });
+                    let note = indirect
+                        .get(&(f.section, addr))
+                        .map(|targets| {
+                            let names: Vec<String> = targets
+                                .iter()
+                                .map(|&t| {
+                                    names
+                                        .name((f.section, t))
+                                        .unwrap_or_else(|| format!("{t:#x}"))
+                                })
+                                .collect();
+                            format!(" (*\"BRANCH_TARGETS {}\"*)", names.join(","))
+                        })
+                        .unwrap_or_default();
+                    if control {
+                        format!("        /*{addr:04x}*/ {} {text}{note} ;", inst.control())
+                    } else {
+                        format!("        /*{addr:04x}*/ {text}{note} ;")
+                    }
+                }
+                Err(e) => {
+                    out.refused += 1;
+                    format!("        /*{addr:04x}*/ <refused: {e}> /* {} */", f.words[i])
+                }
+            };
+            out.lines.push(line);
+        }
+    }
+    out
+}
+
+/// The directive and label lines that stand before address `addr` of section `sec`.
+fn names_at(names: &Names<'_>, sec: usize, addr: u64, lines: &mut Vec<String>) {
+    if let Some(syms) = names.symbols.get(&(sec, addr)) {
+        for s in syms {
+            if s.kind == STT_FUNC {
+                match s.bind {
+                    STB_GLOBAL => lines.push(format!("        .global         {}", s.name)),
+                    STB_WEAK => lines.push(format!("        .weak           {}", s.name)),
+                    _ => {}
+                }
+                lines.push(format!("        .type           {},@function", s.name));
+                let end = names
+                    .name((sec, s.value.wrapping_add(s.size)))
+                    .unwrap_or_else(|| format!("{:#x}", s.value.wrapping_add(s.size)));
+                lines.push(format!(
+                    "        .size           {},({end} - {})",
+                    s.name, s.name
+                ));
+            }
+            lines.push(format!("{}:", s.name));
+        }
+        return;
+    }
+    if let Some(n) = names.labels.get(&(sec, addr)).and_then(|v| v.first()) {
+        lines.push(format!(".L_x_{n}:"));
+    }
+}
