@@ -265,3 +265,34 @@ fn an_invalid_module_is_refused_with_status_1() {
     );
     assert_eq!(err.exit_code(), 1);
 }
+
+#[test]
+fn float_results_with_a_uniform_buffer_vectors_and_tolerance() {
+    let shader = include_str!("data/float.spvasm");
+    // |(3,4)| = 5, |(6,8)| = 10, |(5,12)| = 13, |(8,15)| = 17, all exact in float;
+    // times scale 1, 2, 3, 4 plus bias 0.5: 5.5, 20.5, 39.5, 68.5.
+    // sin(0..3) = 0, 0.841471, 0.909297, 0.141120 (to 6 places).
+    let text = format!(
+        "#!amber\nSHADER compute s SPIRV-ASM TARGET_ENV spv1.3\n{shader}END\n\
+         BUFFER params DATA_TYPE float DATA 1 2 3 4 0.5 END\n\
+         BUFFER in DATA_TYPE vec2<float> DATA 3 4 6 8 5 12 8 15 END\n\
+         BUFFER out DATA_TYPE float SIZE 4 FILL 0\n\
+         BUFFER wave DATA_TYPE float SIZE 4 FILL 0\n\
+         PIPELINE compute p\n  ATTACH s\n\
+         BIND BUFFER params AS uniform DESCRIPTOR_SET 0 BINDING 0\n\
+         BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 1\n\
+         BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 2\n\
+         BIND BUFFER wave AS storage DESCRIPTOR_SET 0 BINDING 3\nEND\n\
+         RUN p 1 1 1\n\
+         EXPECT out IDX 0 EQ 5.5 20.5 39.5 68.5\n\
+         EXPECT wave IDX 0 TOLERANCE 0.000001 EQ 0 0.841471 0.909297 0.141120\n\
+         EXPECT wave IDX 4 TOLERANCE 0.0001% EQ 0.841471\n\
+         EXPECT wave IDX 8 TOLERANCE 0.0000001 EQ 0.909\n"
+    );
+    let report = run(&text).unwrap();
+    let fails = failures(&report);
+    // The last check's tolerance is too tight for 0.909: it must fail, and only it.
+    assert_eq!(fails.len(), 1, "{fails:?}");
+    assert!(fails[0].contains("0.909"), "{fails:?}");
+    assert_eq!(report.counts(), (1, 3, 1));
+}
