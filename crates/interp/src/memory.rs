@@ -222,7 +222,10 @@ impl Run<'_, '_> {
             .and_then(|m| value::read(&self.module().types, m, *off, ty))
             .ok_or_else(|| InterpError::OutOfBounds {
                 at: self.pos(t),
-                what: format!("lane {lane}: load at byte {off} of region {mem}"),
+                what: format!(
+                    "lane {lane}: load at byte {off} of {}",
+                    self.region_name(*mem)
+                ),
             })
     }
 
@@ -241,8 +244,26 @@ impl Run<'_, '_> {
         } else {
             Err(InterpError::OutOfBounds {
                 at: self.pos(t),
-                what: format!("lane {lane}: store at byte {off} of region {mem}"),
+                what: format!(
+                    "lane {lane}: store at byte {off} of {}",
+                    self.region_name(*mem)
+                ),
             })
+        }
+    }
+
+    /// Names a memory region for messages: regions 0..n are the bound buffers in (set,
+    /// binding) order, then the push constants, then variables.
+    fn region_name(&self, mem: u32) -> String {
+        let size = self.mems.get(mem as usize).map_or(0, Vec::len);
+        let bound = self.it.bindings.len();
+        match (mem as usize).cmp(&bound) {
+            std::cmp::Ordering::Less => {
+                let (set, binding) = self.it.bindings.keys().nth(mem as usize).expect("bound");
+                format!("the buffer at set {set} binding {binding} ({size} bytes)")
+            }
+            std::cmp::Ordering::Equal => format!("the push constants ({size} bytes)"),
+            std::cmp::Ordering::Greater => format!("a variable ({size} bytes)"),
         }
     }
 }

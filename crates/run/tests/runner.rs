@@ -244,10 +244,11 @@ fn a_run_that_fails_ends_the_script() {
         "BUFFER out DATA_TYPE uint32 SIZE 2 FILL 0",
     );
     let report = run(&small).unwrap();
+    let fails = failures(&report);
     assert!(
-        failures(&report)[0].contains("out-of-bounds"),
-        "{:?}",
-        failures(&report)
+        fails[0].contains("out-of-bounds")
+            && fails[0].contains("of the buffer at set 0 binding 1 (8 bytes)"),
+        "{fails:?}"
     );
 }
 
