@@ -168,12 +168,28 @@ fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The README's first command: the bundled example validates and prints as IR that asks for
-/// maximal reconvergence and votes after the loop.
+/// The README's first command: the bundled example validates, its AmberScript test passes on
+/// the interpreter, and it prints as IR that asks for maximal reconvergence and votes after
+/// the loop.
 #[test]
 fn readme_main_job_on_the_bundled_example() {
+    // The README's first command is exactly the one tested here.
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"),
+    )
+    .unwrap();
+    assert!(readme.contains(
+        "\ncargo run -q -p tangle-cli -- validate examples/loop_break.spvasm && \
+         cargo run -q -p tangle-cli -- run -v examples/loop_break.amber\n"
+    ));
     let path = example("loop_break.spvasm");
     tangle().args(["validate", &path]).assert().success();
+    let out = tangle()
+        .args(["run", "-v", &example("loop_break.amber")])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("PASS (1 RUN, 1 EXPECT)"), "{text}");
     let out = tangle().args(["ir", &path]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
