@@ -165,7 +165,8 @@ pub struct RunArgs {
     /// Shader mode: how to write the buffers.
     #[arg(long, value_enum, default_value = "hex")]
     format: OutFormat,
-    /// Shader mode: also write the trace (the lane mask of every subgroup operation).
+    /// Also write the trace: the lane mask of every dynamic subgroup operation (for scripts,
+    /// after each RUN's line).
     #[arg(long)]
     trace: bool,
     /// Shader mode: write to this file instead of stdout.
@@ -231,14 +232,13 @@ fn scripts(args: &RunArgs, device: Device, engine: Config) -> ExitCode {
         || args.push_constants.is_some()
         || !args.specs.is_empty()
         || args.workgroups != "1,1,1"
-        || args.trace
         || args.output.is_some()
         || args.format != OutFormat::Hex
         || args.entry != "main";
     if shader_only {
         return usage(
-            "--buffer, --push-constants, --spec, --workgroups, --entry, --trace, --format and \
-             -o apply to a shader, not to .amber scripts"
+            "--buffer, --push-constants, --spec, --workgroups, --entry, --format and -o apply \
+             to a shader, not to .amber scripts"
                 .into(),
         );
     }
@@ -281,7 +281,10 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
     };
     let options = ScriptOptions {
         device: device.clone(),
-        engine: engine.clone(),
+        engine: Config {
+            record_trace: args.trace,
+            ..engine.clone()
+        },
         target_env: args.target_env.clone(),
         base_dir: tangle_run::script::script_dir(path),
     };
@@ -301,12 +304,18 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 local_size: [lx, ly, lz],
                 subgroup_size,
                 lane_steps,
+                trace,
                 ..
-            } if args.verbose => println!(
-                "{name}: Line {}: RUN {pipeline} {x} {y} {z}: workgroup {lx}x{ly}x{lz}, \
-                 subgroup size {subgroup_size}, {lane_steps} lane-instructions",
-                pos.line
-            ),
+            } if args.verbose || args.trace => {
+                println!(
+                    "{name}: Line {}: RUN {pipeline} {x} {y} {z}: workgroup {lx}x{ly}x{lz}, \
+                     subgroup size {subgroup_size}, {lane_steps} lane-instructions",
+                    pos.line
+                );
+                for t in trace {
+                    println!("{}", trace_line(t));
+                }
+            }
             Event::RunFailed {
                 pos,
                 pipeline,
@@ -513,12 +522,7 @@ fn hex_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> Strin
     if config.record_trace {
         let _ = writeln!(s, "# trace: {} subgroup operations", outcome.trace.len());
         for t in &outcome.trace {
-            let [x, y, z] = t.workgroup;
-            let _ = writeln!(
-                s,
-                "workgroup {x},{y},{z} subgroup {} {} {} mask {:#x}",
-                t.subgroup, t.func, t.inst, t.mask
-            );
+            let _ = writeln!(s, "{}", trace_line(t));
         }
     }
     s
@@ -559,4 +563,13 @@ fn json_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> Stri
     let mut text = serde_json::to_string_pretty(&report).expect("JSON values serialize");
     text.push('\n');
     text
+}
+
+/// One trace entry as text: `workgroup x,y,z subgroup s f0 i12 mask 0xff`.
+fn trace_line(t: &tangle_interp::TraceEntry) -> String {
+    let [x, y, z] = t.workgroup;
+    format!(
+        "workgroup {x},{y},{z} subgroup {} {} {} mask {:#x}",
+        t.subgroup, t.func, t.inst, t.mask
+    )
 }

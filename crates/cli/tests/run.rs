@@ -255,3 +255,24 @@ fn the_bundled_rule_scripts_pass_and_a_wrong_semantics_fails_one() {
     let (_, stderr) = out(&a);
     assert!(stderr.contains("Line "), "{stderr}");
 }
+
+#[test]
+fn a_script_prints_its_trace_on_request() {
+    let a = tangle()
+        .args(["run", "--trace"])
+        .arg(repo("examples/loop_break.amber"))
+        .assert()
+        .code(0);
+    let (stdout, _) = out(&a);
+    // One ballot, after the loop, by the whole subgroup.
+    let trace: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("workgroup "))
+        .collect();
+    assert_eq!(trace.len(), 1, "{stdout}");
+    assert!(
+        trace[0].starts_with("workgroup 0,0,0 subgroup 0 f")
+            && trace[0].ends_with(" mask 0xffffffff"),
+        "{stdout}"
+    );
+}

@@ -15,7 +15,7 @@ use tangle_amber::{
     check_expect, Command, DescriptorKind, ExpectFailure, Pipeline, Pos, Script, ShaderFormat,
     ShaderSource,
 };
-use tangle_interp::{Config, InterpError, Interpreter};
+use tangle_interp::{Config, InterpError, Interpreter, TraceEntry};
 use tangle_ir::Module;
 
 use crate::device::{Device, DeviceError};
@@ -136,6 +136,8 @@ pub enum Event {
         steps: u64,
         /// Lane-instructions executed.
         lane_steps: u64,
+        /// The subgroup operations and their tangles, when `engine.record_trace` is set.
+        trace: Vec<TraceEntry>,
     },
     /// A `RUN` failed at run time; the script stopped there.
     RunFailed {
@@ -462,6 +464,7 @@ impl Runner<'_> {
                     subgroup_size,
                     steps: outcome.steps,
                     lane_steps: outcome.lane_steps,
+                    trace: outcome.trace,
                 });
                 Ok(true)
             }
