@@ -79,6 +79,8 @@ pub enum OpndKind {
     Target,
     /// Memory operand; see [`MemFmt`].
     Mem(MemFmt),
+    /// Fixed text that owns no bits (P2R/R2P's predicate-register file `PR`).
+    Fixed(&'static str),
 }
 
 /// Layouts of memory operands.
@@ -201,6 +203,13 @@ impl Opnd {
         self.scale = s;
         self
     }
+    /// Text that owns no bits, printed as is (`PR`).
+    pub fn fixed(text: &'static str) -> Opnd {
+        Opnd {
+            pieces: Vec::new(),
+            ..Opnd::new(OpndKind::Fixed(text), 0, 0)
+        }
+    }
     /// Total width of the main field.
     pub fn width(&self) -> u32 {
         self.pieces.iter().map(|p| p.1 as u32).sum()
@@ -274,6 +283,11 @@ pub struct Form {
     pub write_sb: bool,
     /// Whether the control code may name a read scoreboard.
     pub read_sb: bool,
+    /// Whether the guard is a uniform predicate (`@!UP0`): operations of the uniform
+    /// datapath (mnemonics starting with `U`, and S2UR) print bits 12-15 as `UPn`; R2UR,
+    /// VOTEU and REDUX, which write uniform registers from the vector pipe, keep `Pn`.
+    /// Probed with nvdisasm on every SM.
+    pub uniform_guard: bool,
     /// [`Form::const_mask`], filled in once the table is built (0 until then).
     pub cached_mask: u128,
 }
@@ -295,6 +309,7 @@ impl Form {
             ops: Vec::new(),
             write_sb: true,
             read_sb: true,
+            uniform_guard: name.starts_with('U') || name == "S2UR",
             cached_mask: 0,
         }
     }

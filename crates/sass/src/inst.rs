@@ -143,7 +143,7 @@ impl Inst {
             if gn {
                 s.push('!');
             }
-            s.push_str(&pred_name(g, ""));
+            s.push_str(&pred_name(g, if form.uniform_guard { "U" } else { "" }));
             s.push(' ');
         }
         s.push_str(form.name);
@@ -420,6 +420,7 @@ fn print_opnd(
             }
         }
         OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
+        OpndKind::Fixed(text) => text.to_string(),
     };
     if neg {
         s.push('-');
@@ -768,6 +769,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
         OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
         OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
+        OpndKind::Fixed(text) => return (t == text).then_some(()),
     };
     set_pieces(w, &op.pieces, v).then_some(())
 }

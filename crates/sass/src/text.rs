@@ -288,6 +288,9 @@ pub(crate) fn encode_text(
             Some(g) => (true, g),
             None => (false, g),
         };
+        // `@UP0` on uniform-datapath forms; the round trip below checks which one the
+        // form prints.
+        let g = g.strip_prefix('U').unwrap_or(g);
         let p = match g {
             "PT" => 7,
             _ => g

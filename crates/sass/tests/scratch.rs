@@ -15,7 +15,8 @@ const F32S: [f32; 5] = [0.5, -2.5, 100.0, 1.0, -126.0];
 
 fn variant(arch: Arch, form: &Form, k: usize) -> Word {
     let mut w = Word(form.sample.0 & form.const_mask());
-    w.set(12, 4, 7);
+    // Guards: none, `@P2`/`@UP2`, `@!P5`/`@!UP5` (uniform-datapath forms print `UP`).
+    w.set(12, 4, [7, 2, 7, 0xd][k % 4]);
     // Cycle through legal control codes too.
     let ctl = Control {
         stall: (k % 11 + 1) as u8,
@@ -78,6 +79,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 }
                 v
             }
+            OpndKind::Fixed(_) => continue,
             OpndKind::Target => fit([0x40u64 >> op.scale, u64::MAX << 2 >> op.scale, 0][j % 3]),
             OpndKind::Mem(fmt) => {
                 if let Some(u) = op.ureg {

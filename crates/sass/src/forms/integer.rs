@@ -63,12 +63,15 @@ pub(super) fn integer(v: &mut Vec<Form>) {
                 .o(p(87).not(90)),
         );
     }
-    // ISETP.cmp[.U32].logic Pd, Pq, Ra, B, Pp: compare 76-78, .U32 73, logic 74-75,
+    // ISETP.cmp[.U32].logic Pd, Pq, Ra, B, Pp: compare 76-78 (0 F, 1 LT, 2 EQ, 3 LE, 4 GT,
+    // 5 NE, 6 GE, 7 T), .U32 73, logic 74-75,
     // Pd 81-83, Pq 84-86, Pp 87-89 (negate 90). .EX (72) is a constant 0 here. Bit 73 is
     // *signed*: 1 prints nothing, 0 prints .U32.
     let cmp = [
+        (0, ".F"),
         (1, ".LT"),
         (2, ".EQ"),
+        (3, ".LE"),
         (4, ".GT"),
         (5, ".NE"),
         (6, ".GE"),

@@ -1,5 +1,5 @@
-//! Memory: global and shared loads and stores, reductions and atomics (RED/REDG, ATOMG,
-//! ATOMS), per SM.
+//! Memory: global, shared and local loads and stores, reductions and atomics (RED/REDG,
+//! ATOMG, ATOMS), per SM.
 
 use super::*;
 
@@ -377,6 +377,47 @@ pub(super) fn atoms(v: &mut Vec<Form>) {
             .m(87, 4, &atom_ops)
             .m(73, 1, &[(0, ""), (1, ".S32")])
             .o(r(16))
+            .o(shared(None))
+            .o(r(32)),
+    );
+}
+
+pub(super) fn local(v: &mut Vec<Form>) {
+    // LDL[.cache][.size] Rd, [Ra+off] (0x983) and STL[.cache][.size] [Ra+off], Rb (0x387),
+    // the same on every SM: address register 24-31 (RZ is dropped before an offset, as in
+    // shared addresses), signed offset 40-63, size 73-75, cache 84-86 (ptxas leaves 1, which
+    // prints nothing); STL's data at 32. nvdisasm accepts odd registers for .64 and .128.
+    // Bit 91 would add a uniform register to the address (not emitted by ptxas; a
+    // constant 0 here).
+    let sizes = [
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (4, ""),
+        (5, ".64"),
+        (6, ".128"),
+    ];
+    let cache = [
+        (0, ".EF"),
+        (1, ""),
+        (2, ".EL"),
+        (3, ".LU"),
+        (4, ".EU"),
+        (5, ".NA"),
+    ];
+    v.push(
+        fs("LDL", ALL, 0x000050000c047983, 0x0000000000100400)
+            .m(84, 3, &cache)
+            .m(73, 3, &sizes)
+            .o(r(16))
+            .o(shared(None)),
+    );
+    v.push(
+        fs("STL", ALL, 0x0000000a15007387, 0x0000000000100a00)
+            .no_write_sb()
+            .m(84, 3, &cache)
+            .m(73, 3, &sizes)
             .o(shared(None))
             .o(r(32)),
     );

@@ -114,6 +114,9 @@ fn build() -> Vec<Form> {
     integer::vimnmx(&mut v);
     float::hfma2_mma(&mut v);
     control::yield_op(&mut v);
+    moves::p2r_r2p(&mut v);
+    memory::local(&mut v);
+    uniform::uniform_alu(&mut v);
     v
 }
 

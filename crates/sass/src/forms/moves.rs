@@ -1,7 +1,17 @@
-//! Moves between register files and constant loads: S2R, CS2R, MOV, LDC, ULDC, and the
-//! uniform datapath's UMOV, R2UR and S2UR.
+//! Moves between register files and constant loads: S2R, CS2R, MOV, LDC, ULDC, P2R and R2P
+//! (predicates to and from a register), and the uniform datapath's UMOV, R2UR and S2UR.
 
 use super::*;
+
+/// LDC/ULDC sizes (bits 73-75), probed on every SM.
+const CONST_SIZES: &[(u64, &str)] = &[
+    (0, ".U8"),
+    (1, ".S8"),
+    (2, ".U16"),
+    (3, ".S16"),
+    (4, ""),
+    (5, ".64"),
+];
 
 pub(super) fn moves(v: &mut Vec<Form>) {
     // S2R Rd, SR: destination 16-23, special register 72-79.
@@ -38,21 +48,21 @@ pub(super) fn moves(v: &mut Vec<Form>) {
             .o(r(16))
             .o(ur(32)),
     );
-    // LDC Rd, c[bank][Ra+off]: size 72-74 (.64 = 5), index register 24-31, offset 38-53,
-    // bank 54-58.
+    // LDC Rd, c[bank][Ra+off]: size 73-75 (0 .U8, 1 .S8, 2 .U16, 3 .S16, 4 32-bit, 5 .64;
+    // 6 and 7 print .INVALID6/7), index register 24-31, offset 38-53, bank 54-58.
     let mut ldc_src = Opnd::new(OpndKind::Mem(MemFmt::CIndexed), 24, 8);
     ldc_src.offset = vec![(38, 16)];
     ldc_src.ureg = Some((54, 5));
     v.push(
         Form::new("LDC", 0xb82, ALL, 0x0000000000007b82, 0x0000000000000800)
-            .m(73, 3, &[(4, ""), (5, ".64")])
+            .m(73, 3, CONST_SIZES)
             .o(r(16))
             .o(ldc_src),
     );
-    // ULDC URd, c[bank][off] (.64 at 73).
+    // ULDC URd, c[bank][off]: size 73-75 as LDC's.
     v.push(
         Form::new("ULDC", 0xab9, ALL, 0x0000000000007ab9, 0x0000000000000800)
-            .m(73, 3, &[(4, ""), (5, ".64")])
+            .m(73, 3, CONST_SIZES)
             .o(ur(16))
             .o(cb()),
     );
@@ -78,4 +88,33 @@ pub(super) fn uniform_moves(v: &mut Vec<Form>) {
             .o(ur(16))
             .o(Opnd::new(OpndKind::SUReg, 72, 8)),
     );
+}
+
+pub(super) fn p2r_r2p(v: &mut Vec<Form>) {
+    // P2R[.Bn] Rd, PR, Ra, mask (0x803): the predicates selected by the 32-bit mask (bits
+    // 32-63) are written into byte n (76-77: .B1-.B3, 0 prints nothing) of Ra's value, the
+    // result to Rd (16-23); Ra at 24 (reuse slot 0). SM75-SM89 print the mask signed
+    // (`-0x7ffffffc`), SM90 unsigned (`0x80000004`).
+    let bytes = [(0, ""), (1, ".B1"), (2, ".B2"), (3, ".B3")];
+    for (arches, mask) in [(PRE90, simm(32, 32)), (&[Sm90][..], uimm(32, 32))] {
+        v.push(
+            fs("P2R", arches, 0x00000004ff087803, 0x0000000000000000)
+                .m(76, 2, &bytes)
+                .o(r(16))
+                .o(Opnd::fixed("PR"))
+                .o(r(24).reuse(0))
+                .o(mask),
+        );
+    }
+    // R2P PR, Ra[.Bn], mask (0x804): byte n of Ra (76-77) sets the predicates the mask
+    // (32-63, unsigned) selects. The byte prints after the register, so each value is a
+    // form of its own (bits 76-77 a constant); bits 16-23 are ignored by nvdisasm (zero).
+    for (b, sfx) in bytes {
+        v.push(
+            fs("R2P", ALL, 0x0000000708007804, b << 12)
+                .o(Opnd::fixed("PR"))
+                .o(r(24).reuse(0).suffix(sfx))
+                .o(uimm(32, 32)),
+        );
+    }
 }
