@@ -60,6 +60,9 @@ pub struct InfoOffsets {
     /// Indirect branches (EIATTR_INDIRECT_BRANCH_TARGETS): the branch's offset and its
     /// targets' offsets.
     pub indirect: Vec<(u64, Vec<u64>)>,
+    /// Spill stores and reloads (EIATTR_ANNOTATIONS entries of kind [`SPILL_REFILL`]): their
+    /// offsets, in attribute order.
+    pub spills: Vec<u64>,
 }
 
 /// The `.nv.info` attributes whose values nvdisasm prints as instruction labels (observed on
@@ -71,6 +74,17 @@ pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
 /// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
 /// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
 pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
+
+/// EIATTR_ANNOTATIONS: ptxas lists its spill stores and reloads here (`-maxrregcount`,
+/// `__maxnreg__`). Probed with cuobjdump and nvdisasm on patched cubins: entries of a 32-bit
+/// kind and a 32-bit byte offset. Kind 1 is SpillRefill; nvdisasm gives every entry a label
+/// (numbered with the other offset lists, in attribute order) and prints the note
+/// `(*"SpillRefill"*)` after the instruction. Kinds 2 (InstructionInfo) and 3
+/// (FunctionInfo) have longer entries of a layout not modelled here.
+pub const ANNOTATIONS: u8 = 0x55;
+
+/// The EIATTR_ANNOTATIONS kind of a spill store or reload.
+pub const SPILL_REFILL: u32 = 1;
 
 /// A cubin's architecture (from the ELF header flags), functions, symbols and the instruction
 /// offsets its `.nv.info.*` sections list.
@@ -194,12 +208,13 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
                 words: crate::words_from_bytes(data(s)?)?,
             });
         } else if s.name.starts_with(b".nv.info.") {
-            let (offsets, indirect) = info_offsets(data(s)?)?;
+            let (offsets, indirect, spills) = info_offsets(data(s)?)?;
             info.push(InfoOffsets {
                 info_section: i,
                 section: s.info as usize,
                 offsets,
                 indirect,
+                spills,
             });
         } else if s.kind == SHT_SYMTAB {
             let strs = sections
@@ -246,8 +261,8 @@ fn c_str<'a>(table: &'a [u8], off: usize, what: &str) -> Result<&'a [u8], SassEr
     Ok(&s[..s.iter().position(|&c| c == 0).unwrap_or(s.len())])
 }
 
-/// What [`info_offsets`] finds: `(attribute, offset)` pairs and indirect branches.
-type InfoFound = (Vec<(u8, u64)>, Vec<(u64, Vec<u64>)>);
+/// What [`info_offsets`] finds: `(attribute, offset)` pairs, indirect branches and spills.
+type InfoFound = (Vec<(u8, u64)>, Vec<(u64, Vec<u64>)>, Vec<u64>);
 
 /// The instruction offsets listed by an `.nv.info.*` section: a sequence of attributes, each
 /// a format byte and an attribute byte; format 4 (a sized value) is followed by a 16-bit
@@ -255,6 +270,7 @@ type InfoFound = (Vec<(u8, u64)>, Vec<(u64, Vec<u64>)>);
 fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
     let mut out = Vec::new();
     let mut indirect = Vec::new();
+    let mut spills = Vec::new();
     let mut at = 0;
     while at + 4 <= d.len() {
         let (fmt, attr) = (d[at], d[at + 1]);
@@ -287,8 +303,56 @@ fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
                 indirect.push((branch, targets));
                 k += 12 + 4 * n;
             }
+        } else if attr == ANNOTATIONS {
+            if body.len() % 8 != 0 {
+                return Err(err(format!(
+                    "EIATTR_ANNOTATIONS of {} bytes is not a list of 8-byte entries",
+                    body.len()
+                )));
+            }
+            for e in body.chunks_exact(8) {
+                let (kind, off) = (u32_at(e, 0), u32_at(e, 4) as u64);
+                if kind != SPILL_REFILL {
+                    return Err(err(format!(
+                        "EIATTR_ANNOTATIONS entry of kind {kind} (at offset {off:#x}) is not \
+                         modelled (kind 1, SpillRefill, is)"
+                    )));
+                }
+                out.push((attr, off));
+                spills.push(off);
+            }
         }
         at += len;
     }
-    Ok((out, indirect))
+    Ok((out, indirect, spills))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attr(fmt: u8, attr: u8, body: &[u32]) -> Vec<u8> {
+        let mut v = vec![fmt, attr];
+        v.extend(((4 * body.len()) as u16).to_le_bytes());
+        v.extend(body.iter().flat_map(|x| x.to_le_bytes()));
+        v
+    }
+
+    #[test]
+    fn annotations_list_spills_in_attribute_order() {
+        let mut d = attr(4, ANNOTATIONS, &[1, 0x2c0, 1, 0x2e0]);
+        d.extend(attr(4, 0x1c, &[0xf30]));
+        let (offsets, indirect, spills) = info_offsets(&d).unwrap();
+        assert_eq!(offsets, [(0x55, 0x2c0), (0x55, 0x2e0), (0x1c, 0xf30)]);
+        assert!(indirect.is_empty());
+        assert_eq!(spills, [0x2c0, 0x2e0]);
+    }
+
+    #[test]
+    fn other_annotation_kinds_are_refused() {
+        let d = attr(4, ANNOTATIONS, &[2, 0x2c0]);
+        assert!(matches!(info_offsets(&d), Err(SassError::Cubin(_))));
+        let d = attr(4, ANNOTATIONS, &[1, 0x2c0, 1]);
+        assert!(matches!(info_offsets(&d), Err(SassError::Cubin(_))));
+    }
 }

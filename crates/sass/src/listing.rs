@@ -8,19 +8,22 @@
 //!
 //! 1. branch targets: the code sections in section-table order, each instruction in address
 //!    order; a target that has a symbol or already has a label gets no new number;
-//! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`]), sections in table order,
-//!    entries in order: *every* entry takes a new number, even where the address already
+//! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`], the branches and
+//!    targets of [`cubin::INDIRECT_BRANCH_TARGETS`], the spills of [`cubin::ANNOTATIONS`]),
+//!    sections in table order, attributes and their entries in order: *every* entry takes a new number, even where the address already
 //!    has a label or a symbol (the number is then never printed: the first name wins);
 //! 3. function ends, for the `.size` directives: function symbols in symbol-table order,
 //!    each taking a new number (printed only where the end has no symbol and no label yet).
 //!
 //! At an address with a symbol the symbol is printed and no label; with several labels only
 //! the first. An indirect branch (BRX) listed in EIATTR_INDIRECT_BRANCH_TARGETS carries
-//! nvdisasm's annotation of its targets: `` BRX R4 -0xc0 (*"BRANCH_TARGETS .L_x_5,.L_x_6"*) ``. Function symbols print as `.global`/`.weak` (non-local ones), `.type` and
+//! nvdisasm's annotation of its targets: `` BRX R4 -0xc0 (*"BRANCH_TARGETS .L_x_5,.L_x_6"*) ``;
+//! a spill store or reload listed in EIATTR_ANNOTATIONS carries `(*"SpillRefill"*)` (once,
+//! however often the offset is listed). Function symbols print as `.global`/`.weak` (non-local ones), `.type` and
 //! `.size` directives and `name:`; other symbols (the section symbol `.text.name`) as
 //! `name:` after them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::cubin::{self, Cubin, Symbol, STB_GLOBAL, STB_WEAK, STT_FUNC};
 use crate::{decode, Arch, Inst, SassError};
@@ -110,7 +113,9 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
     }
     // Pass 2: offsets listed by .nv.info sections.
     let mut indirect: HashMap<(usize, u64), &[u64]> = HashMap::new();
+    let mut spills: HashSet<(usize, u64)> = HashSet::new();
     for info in &c.info {
+        spills.extend(info.spills.iter().map(|&off| (info.section, off)));
         for (b, targets) in &info.indirect {
             indirect.insert((info.section, *b), targets);
         }
@@ -162,6 +167,12 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
                             format!(" (*\"BRANCH_TARGETS {}\"*)", names.join(","))
                         })
                         .unwrap_or_default();
+                    let spill = if spills.contains(&(f.section, addr)) {
+                        " (*\"SpillRefill\"*)"
+                    } else {
+                        ""
+                    };
+                    let note = format!("{note}{spill}");
                     if control {
                         format!("        /*{addr:04x}*/ {} {text}{note} ;", inst.control())
                     } else {

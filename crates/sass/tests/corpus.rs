@@ -35,6 +35,17 @@ fn corpus_dir() -> PathBuf {
         .join("corpus")
 }
 
+/// Extra compiler options of a corpus source: the words of its `// corpus-flags:` lines
+/// (`// corpus-flags: -maxrregcount=24` makes a kernel spill), passed to nvcc or ptxas.
+fn corpus_flags(src: &Path) -> Vec<String> {
+    std::fs::read_to_string(src)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// corpus-flags:"))
+        .flat_map(|l| l.split_whitespace().map(str::to_string))
+        .collect()
+}
+
 /// Compiles every corpus source for `arch`; returns the cubins' paths and bytes.
 fn compile(
     nvcc: &Oracle,
@@ -53,22 +64,18 @@ fn compile(
         let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
         let cubin = dir.join(format!("{stem}_{}.cubin", arch.number()));
         let sm = format!("sm_{}", arch.number());
-        if src.extension().unwrap() == "cu" {
-            nvcc.run_ok([
-                "-cubin".as_ref(),
-                format!("-arch={sm}").as_ref(),
-                "-O3".as_ref(),
-                "-o".as_ref(),
-                cubin.as_os_str(),
-                src.as_os_str(),
-            ]);
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        let cu = src.extension().unwrap() == "cu";
+        if cu {
+            args.extend(["-cubin".into(), "-O3".into()]);
+        }
+        args.push(format!("-arch={sm}").into());
+        args.extend(corpus_flags(&src).into_iter().map(Into::into));
+        args.extend(["-o".into(), cubin.clone().into(), src.clone().into()]);
+        if cu {
+            nvcc.run_ok(&args);
         } else {
-            ptxas.run_ok([
-                format!("-arch={sm}").as_ref(),
-                "-o".as_ref(),
-                cubin.as_os_str(),
-                src.as_os_str(),
-            ]);
+            ptxas.run_ok(&args);
         }
         let bytes = std::fs::read(&cubin).unwrap();
         out.push((stem, cubin, bytes));
