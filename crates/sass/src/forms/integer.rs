@@ -317,7 +317,8 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
 
 pub(super) fn lea(v: &mut Vec<Form>) {
     // LEA[.HI][.X][.SX32] Rd, [Pc,] A, B, [C,] shift[, Pp]: Pc 81-83 (hidden when PT), A 24
-    // (negate 72, `~` under .X), B by selector, shift 75-79, .X 74 (adds Pp 87-90), .HI 80
+    // (negate 72, `~` under .X), B by selector (a register, constant or uniform register B
+    // has its negate at 63, `~` under .X), shift 75-79, .X 74 (adds Pp 87-90), .HI 80
     // (adds C at 64 unless .SX32, bit 73).
     for (sel, lo, hi) in [
         (0x2u16, 0x0000000902027211u64, 0x000000000780f0ffu64),
@@ -325,10 +326,15 @@ pub(super) fn lea(v: &mut Vec<Form>) {
         (0xa, 0x0000580005027a11, 0x000000000780f0ff),
         (0xc, 0x0000000605027c11, 0x000000000f80f0ff),
     ] {
-        let [_, b, _] = abc(sel, uimm(32, 32), false);
+        let [_, b0, _] = abc(sel, uimm(32, 32), false);
         for (hi_mod, sx32) in [(false, false), (true, false), (true, true)] {
             for x in [false, true] {
                 let a = if x { r(24).not(72) } else { r(24).neg(72) }.reuse(0);
+                let b = match (sel, x) {
+                    (0x8, _) => b0.clone(),
+                    (_, false) => b0.clone().neg(63),
+                    (_, true) => b0.clone().not(63),
+                };
                 let mut h = hi & !(0x1f << 11) & !(1 << 16) & !(1 << 9) & !(1 << 10);
                 h |= (hi_mod as u64) << 16 | (sx32 as u64) << 9 | (x as u64) << 10;
                 let mut f = fs("LEA", ALL, lo, h)
@@ -353,11 +359,11 @@ pub(super) fn lea(v: &mut Vec<Form>) {
 }
 
 pub(super) fn iabs_prmt(v: &mut Vec<Form>) {
-    // IABS Rd, B.
+    // IABS Rd, B: B at 32 (reuse slot 1).
     v.push(
         fs("IABS", ALL, 0x00000007000a7213, 0x0000000000000000)
             .o(r(16))
-            .o(r(32)),
+            .o(r(32).reuse(1)),
     );
     // PRMT Rd, A, B, C (selectors 0x2, 0x6).
     for (lo, hi) in [

@@ -81,6 +81,7 @@ mod integer;
 mod memory;
 mod moves;
 mod uniform;
+mod variants;
 mod warp;
 
 /// Builds the table. The order is the decode priority among forms with the same opcode
@@ -117,6 +118,10 @@ fn build() -> Vec<Form> {
     moves::p2r_r2p(&mut v);
     memory::local(&mut v);
     uniform::uniform_alu(&mut v);
+    variants::float_variants(&mut v);
+    variants::integer_variants(&mut v);
+    uniform::uniform_more(&mut v);
+    warp::depbar(&mut v);
     v
 }
 

@@ -250,3 +250,51 @@ pub(super) fn uniform_alu(v: &mut Vec<Form>) {
             .o(uimm(16, 8)),
     );
 }
+
+pub(super) fn uniform_more(v: &mut Vec<Form>) {
+    // UISETP with B a signed immediate (0x88c, 32-63): otherwise as with a uniform register.
+    let cmp = [
+        (0, ".F"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".T"),
+    ];
+    for ex in [false, true] {
+        let mut f = fs(
+            "UISETP",
+            ALL,
+            0x000000041600788c,
+            0x000fe2000bf61270 | (ex as u64) << 8,
+        )
+        .m(76, 3, &cmp)
+        .m(73, 1, &[(1, ""), (0, ".U32")])
+        .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+        .m(72, 1, if ex { &[(1, ".EX")] } else { &[(0, "")] })
+        .o(up(81))
+        .o(up(84))
+        .o(ur(24))
+        .o(simm(32, 32))
+        .o(up(87).not(90));
+        if ex {
+            f = f.o(up(68).not(71));
+        }
+        v.push(f);
+    }
+    // UPLOP3.LUT UPd, UPq, UPa, UPb, UPc, lut, lut2 (0x89c): PLOP3's layout on uniform
+    // predicates (81, 84, 87 ! 90, 77 ! 80, 68 ! 71; lut 64-66 and 72-76, lut2 16-23).
+    v.push(
+        fs("UPLOP3", ALL, 0x000000000000789c, 0x0000000003f2f008)
+            .m(0, 0, &[(0, ".LUT")])
+            .o(up(81))
+            .o(up(84))
+            .o(up(87).not(90))
+            .o(up(77).not(80))
+            .o(up(68).not(71))
+            .o(uimm(0, 0).pieces(&[(64, 3), (72, 5)]))
+            .o(uimm(16, 8)),
+    );
+}

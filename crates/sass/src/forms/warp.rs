@@ -145,3 +145,27 @@ pub(super) fn membar(v: &mut Vec<Form>) {
     );
     v.push(fs("CGAERRBAR", &[Sm90], 0x00000000000075ab, 0x0000000000000000).no_sb());
 }
+
+pub(super) fn depbar(v: &mut Vec<Form>) {
+    // DEPBAR.LE SBn, count (0x91a): wait until scoreboard n (44-46) counts at most `count`
+    // (38-43); bit 47 is .LE (clear, nvdisasm prints a bare `DEPBAR`, not modelled). Bits
+    // 32-37 add a list of scoreboards (`, {0}`), not modelled (constant 0). One form per
+    // scoreboard, whose name is part of the operand text. It takes no scoreboards of its
+    // own (nvdisasm rejects a DEPBAR with a write scoreboard). Values 6 and 7 print
+    // `INVALID6`/`INVALID7` and are refused.
+    const SB: [&str; 6] = ["SB0", "SB1", "SB2", "SB3", "SB4", "SB5"];
+    for (n, name) in SB.iter().enumerate() {
+        v.push(
+            fs(
+                "DEPBAR",
+                ALL,
+                0x000080000000791a | (n as u64) << 44,
+                0x000fe20000800000,
+            )
+            .no_sb()
+            .m(0, 0, &[(0, ".LE")])
+            .o(Opnd::fixed(name))
+            .o(uimm(38, 6)),
+        );
+    }
+}
