@@ -4,7 +4,9 @@
 //! Rules are grouped by [`Rule`] so that callers (and the comparison with spirv-val) can tell
 //! which kind of rule a module breaks.
 
+mod builtins;
 mod continue_construct;
+mod environment;
 mod module_rules;
 mod ssa;
 mod structure;
@@ -155,6 +157,8 @@ impl Sink {
 pub fn verify(module: &Module) -> Result<(), VerifyErrors> {
     let mut sink = Sink { errors: Vec::new() };
     module_rules::check(module, &mut sink);
+    builtins::check(module, &mut sink);
+    environment::check(module, &mut sink);
     // Function checks rely on references being sound; skip a function whose references
     // are broken rather than index out of bounds.
     for (f, func) in module.funcs.iter() {

@@ -48,6 +48,14 @@ fn same_shape(types: &TypeTable, a: Type, b: Type) -> bool {
             && is_vector(types, a) == is_vector(types, b))
 }
 
+/// An unsigned integer scalar or a vector of them.
+fn unsigned(types: &TypeTable, ty: Type) -> bool {
+    matches!(
+        types.get(types.scalar_of(ty)),
+        TypeData::Int { signed: false, .. }
+    )
+}
+
 fn int_scalar(types: &TypeTable, ty: Type) -> bool {
     matches!(types.get(ty), TypeData::Int { .. })
 }
@@ -330,8 +338,9 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
     let ok = match p {
         SNegate | Not | BitReverse => kind(types, r) == Kind::Int && same_shape(types, a[0], r),
         FNegate => kind(types, r) == Kind::Float && a[0] == r,
-        IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | BitwiseAnd | BitwiseOr
-        | BitwiseXor => {
+        // Unsigned division takes and gives the (unsigned) result type itself.
+        UDiv | UMod => unsigned(types, r) && a[0] == r && a[1] == r,
+        IAdd | ISub | IMul | SDiv | SRem | SMod | BitwiseAnd | BitwiseOr | BitwiseXor => {
             kind(types, r) == Kind::Int && same_shape(types, a[0], r) && same_shape(types, a[1], r)
         }
         ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic => {
@@ -361,6 +370,8 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
                 members.len() == 2
                     && members.iter().all(|m| m.ty == members[0].ty)
                     && kind(types, members[0].ty) == Kind::Int
+                    && (!matches!(p, IAddCarry | ISubBorrow | UMulExtended)
+                        || unsigned(types, members[0].ty))
                     && a[0] == members[0].ty
                     && a[1] == members[0].ty
             }
@@ -428,10 +439,19 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
                 && a[0] == a[1]
                 && types.component_count(a[0]) == types.component_count(r)
         }
-        ConvertFToU | ConvertFToS => convert(types, a[0], r, Kind::Float, Kind::Int),
+        ConvertFToU => convert(types, a[0], r, Kind::Float, Kind::Int) && unsigned(types, r),
+        ConvertFToS => convert(types, a[0], r, Kind::Float, Kind::Int),
         ConvertSToF | ConvertUToF => convert(types, a[0], r, Kind::Int, Kind::Float),
-        UConvert | SConvert => convert(types, a[0], r, Kind::Int, Kind::Int),
-        FConvert => convert(types, a[0], r, Kind::Float, Kind::Float),
+        // Width conversions change the width; UConvert gives an unsigned type.
+        UConvert | SConvert => {
+            convert(types, a[0], r, Kind::Int, Kind::Int)
+                && types.bit_width(a[0]) != types.bit_width(r)
+                && (p == SConvert || unsigned(types, r))
+        }
+        FConvert => {
+            convert(types, a[0], r, Kind::Float, Kind::Float)
+                && types.bit_width(a[0]) != types.bit_width(r)
+        }
         Bitcast => {
             let bits =
                 |t: Type| u64::from(types.bit_width(t)) * u64::from(types.component_count(t));
