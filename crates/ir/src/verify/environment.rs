@@ -104,9 +104,24 @@ fn check_capabilities(module: &Module, sink: &mut Sink) {
     }
 }
 
-/// Up to SPIR-V 1.3, entry point interfaces list only Input and Output variables.
+/// Up to SPIR-V 1.3, entry point interfaces list only Input and Output variables; from 1.4
+/// on they list every global the entry point uses, each once.
 fn check_interfaces(module: &Module, sink: &mut Sink) {
     if module.version >= (1, 4) {
+        for e in &module.entry_points {
+            for (k, g) in e.interface.iter().enumerate() {
+                if e.interface[..k].contains(g) {
+                    sink.report(
+                        Rule::Module,
+                        Location::default(),
+                        format!(
+                            "entry point {:?}: {g} is listed twice in the interface",
+                            e.name
+                        ),
+                    );
+                }
+            }
+        }
         return;
     }
     for e in &module.entry_points {

@@ -4,6 +4,7 @@
 //! Rules are grouped by [`Rule`] so that callers (and the comparison with spirv-val) can tell
 //! which kind of rule a module breaks.
 
+mod block_layout;
 mod builtins;
 mod continue_construct;
 mod environment;

@@ -259,10 +259,10 @@ fn literals(raw: &RawModule, defs: &HashMap<u32, &Instruction>) -> Res {
     let narrow = |ty: u32| -> Option<(u32, bool)> {
         let def = defs.get(&ty)?;
         match (def.class.opcode, def.operands.as_slice()) {
-            (SpvOp::TypeInt, [RawOp::LiteralBit32(w), RawOp::LiteralBit32(s)]) if *w < 32 => {
+            (SpvOp::TypeInt, [RawOp::LiteralBit32(w @ (8 | 16)), RawOp::LiteralBit32(s)]) => {
                 Some((*w, *s == 1))
             }
-            (SpvOp::TypeFloat, [RawOp::LiteralBit32(w), ..]) if *w < 32 => Some((*w, false)),
+            (SpvOp::TypeFloat, [RawOp::LiteralBit32(16), ..]) => Some((16, false)),
             _ => None,
         }
     };
