@@ -15,7 +15,8 @@
 //!   read, `docs/spirv-frontend.md`) are counted and printed, not failed.
 //!
 //! `TANGLE_VALIDATE_MUTANTS` sets the number of mutants (default 1,500: about 20 s);
-//! `TANGLE_VALIDATE_DUMP=<dir>` writes each disagreement's first example there.
+//! `TANGLE_VALIDATE_DUMP=<dir>` writes each disagreement's first example there, and the first
+//! example of each read refusal.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -35,6 +36,16 @@ const STRICTER: &[(&str, &str)] = &[
     (
         "LocalSize components must be at least 1",
         "a Vulkan pipeline rule: a workgroup with no invocations cannot be dispatched",
+    ),
+    (
+        "group_quad_swap: the direction must be a constant 0, 1 or 2",
+        "SPIR-V defines the directions 0 (horizontal), 1 (vertical) and 2 (diagonal) only; \
+         the interpreter could not give another one a meaning",
+    ),
+    (
+        "does not take 2 operands",
+        "a cluster size operand on a group operation other than clustered_reduce: SPIR-V \
+         gives it no meaning, tangle's IR has no place for it",
     ),
     (
         "the cluster size must be a constant power of two",
@@ -219,7 +230,12 @@ fn tangle_rejects_what_spirv_val_rejects_on_mutated_shaders() {
             },
             (true, Tangle::Unreadable(e)) => {
                 let what = e.split_once(": ").map_or(e.as_str(), |(_, w)| w);
-                *refusals.entry(shape(what)).or_default() += 1;
+                let n = refusals.entry(shape(what)).or_default();
+                *n += 1;
+                if let (Some(dir), 1) = (&dump, *n) {
+                    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    std::fs::write(dir.join(format!("refused_{round}.spv")), bytes).unwrap();
+                }
             }
             _ => {}
         }

@@ -33,7 +33,11 @@ impl Shape {
 fn compute_builtin(b: BuiltIn) -> Option<(Shape, &'static [Capability])> {
     use BuiltIn::*;
     const NONE: &[Capability] = &[];
-    const BASIC: &[Capability] = &[Capability::GroupNonUniform, Capability::SubgroupBallotKHR];
+    const BASIC: &[Capability] = &[
+        Capability::Kernel,
+        Capability::GroupNonUniform,
+        Capability::SubgroupBallotKHR,
+    ];
     const BALLOT: &[Capability] = &[
         Capability::GroupNonUniformBallot,
         Capability::SubgroupBallotKHR,
@@ -44,7 +48,10 @@ fn compute_builtin(b: BuiltIn) -> Option<(Shape, &'static [Capability])> {
         }
         LocalInvocationIndex => (Shape::Scalar, NONE),
         SubgroupSize | SubgroupLocalInvocationId => (Shape::Scalar, BASIC),
-        NumSubgroups | SubgroupId => (Shape::Scalar, &[Capability::GroupNonUniform]),
+        NumSubgroups | SubgroupId => (
+            Shape::Scalar,
+            &[Capability::Kernel, Capability::GroupNonUniform],
+        ),
         SubgroupEqMask | SubgroupGeMask | SubgroupGtMask | SubgroupLeMask | SubgroupLtMask => {
             (Shape::Vector(4), BALLOT)
         }
@@ -79,9 +86,8 @@ fn fits(module: &Module, ty: Type, shape: Shape) -> bool {
 
 pub(super) fn check(module: &Module, sink: &mut Sink) {
     let at = Location::default();
-    let has = |caps: &[Capability]| {
-        caps.is_empty() || caps.iter().any(|c| module.capabilities.contains(c))
-    };
+    let has =
+        |caps: &[Capability]| caps.is_empty() || caps.iter().any(|c| super::declares(module, *c));
     for (g, data) in module.globals.iter() {
         let Some(b) = data.decorations.builtin else {
             continue;
@@ -146,6 +152,25 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
         }
     }
     for (c, data) in module.consts.iter() {
+        if let (Some(BuiltIn::WorkgroupSize), crate::module::ConstValue::Composite(parts)) =
+            (data.builtin, &data.value)
+        {
+            // A specialization composite may still be given other sizes (spirv-val too
+            // checks only constant composites).
+            let fixed = !data.spec;
+            let zero = parts.iter().any(|p| {
+                module.consts.get(*p).is_some_and(|k| {
+                    !k.spec && matches!(k.value, crate::module::ConstValue::Bits(0))
+                })
+            });
+            if fixed && zero {
+                sink.report(
+                    Rule::Module,
+                    at,
+                    format!("{c} (BuiltIn WorkgroupSize): a component is 0, so the workgroup has no invocations"),
+                );
+            }
+        }
         if data.builtin == Some(BuiltIn::WorkgroupSize)
             && module.types.contains(data.ty)
             && !fits(module, data.ty, Shape::Vector(3))

@@ -3,7 +3,7 @@
 //! execute, what entry point interfaces may list, the capabilities the memory model and
 //! storage capabilities need, and loop controls newer than the module's version.
 
-use spirv::{Capability, LoopControl, Scope, StorageClass};
+use spirv::{Capability, LoopControl, MemorySemantics, Scope, StorageClass};
 
 use super::{Location, Point, Rule, Sink};
 use crate::module::{Merge, Module, Terminator};
@@ -50,7 +50,7 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
 }
 
 fn has(module: &Module, cap: Capability) -> bool {
-    module.capabilities.contains(&cap)
+    super::declares(module, cap)
 }
 
 fn has_extension(module: &Module, name: &str) -> bool {
@@ -148,6 +148,35 @@ fn check_interfaces(module: &Module, sink: &mut Sink) {
 /// workgroup or subgroup scope, and no memory scope is cross-device.
 fn check_scopes(op: &Op, loc: Location, sink: &mut Sink) {
     let mut memory = None;
+    let semantics: Vec<MemorySemantics> = match op {
+        Op::ControlBarrier { semantics, .. } | Op::MemoryBarrier { semantics, .. } => {
+            vec![*semantics]
+        }
+        Op::Atomic {
+            semantics, unequal, ..
+        } => vec![*semantics, *unequal],
+        _ => Vec::new(),
+    };
+    let ordered =
+        MemorySemantics::ACQUIRE | MemorySemantics::RELEASE | MemorySemantics::ACQUIRE_RELEASE;
+    let storage = MemorySemantics::UNIFORM_MEMORY
+        | MemorySemantics::WORKGROUP_MEMORY
+        | MemorySemantics::IMAGE_MEMORY
+        | MemorySemantics::OUTPUT_MEMORY;
+    if semantics
+        .iter()
+        .any(|s| s.intersects(ordered) && !s.intersects(storage))
+    {
+        sink.report(
+            Rule::Module,
+            loc,
+            format!(
+                "{}: in a Vulkan environment an acquire or release needs a storage class \
+                 bit (uniform, workgroup, image or output memory)",
+                op.mnemonic()
+            ),
+        );
+    }
     match op {
         // The core rule (subgroup or workgroup) is the typing pass's; a workgroup scope is
         // Vulkan's to refuse.

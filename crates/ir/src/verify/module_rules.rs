@@ -23,7 +23,7 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
 }
 
 fn has(module: &Module, cap: Capability) -> bool {
-    module.capabilities.contains(&cap)
+    super::declares(module, cap)
 }
 
 fn check_types(module: &Module, sink: &mut Sink) {
@@ -184,6 +184,17 @@ fn check_consts(module: &Module, sink: &mut Sink) {
             continue;
         }
         let ty = types.get(data.ty);
+        if matches!(
+            ty,
+            TypeData::Void | TypeData::Function { .. } | TypeData::Pointer { .. }
+        ) {
+            sink.report(
+                Rule::Type,
+                at,
+                format!("{c}: a constant cannot have type {}", data.ty),
+            );
+            continue;
+        }
         match &data.value {
             ConstValue::Bool(_) => {
                 if *ty != TypeData::Bool {

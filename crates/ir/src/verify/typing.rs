@@ -99,7 +99,7 @@ impl Ctx<'_> {
 
     /// Reports unless the module declares at least one of `caps`.
     fn need_cap(&mut self, caps: &[Capability], what: &str) {
-        if !caps.iter().any(|c| self.module.capabilities.contains(c)) {
+        if !caps.iter().any(|c| super::declares(self.module, *c)) {
             let names: Vec<String> = caps.iter().map(|c| format!("{c:?}")).collect();
             self.sink.report(
                 Rule::Module,
@@ -253,6 +253,15 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
             };
             cx.need(ok && matches!(types.get(r), TypeData::Int { width: 32, signed: false }),
                 "array_length: needs a pointer to a struct whose last member is a runtime array, and gives u32");
+        }
+        Op::Load(access) | Op::Store(access)
+            if access.aligned.is_some_and(|n| !n.is_power_of_two()) =>
+        {
+            cx.fail(format!(
+                "{}: the Aligned operand {} is not a power of two",
+                op.mnemonic(),
+                access.aligned.unwrap_or(0)
+            ));
         }
         Op::Load(_) => match types.pointer(a[0]) {
             Some((_, p)) => cx.need(
@@ -579,6 +588,11 @@ fn check_glsl(cx: &mut Ctx<'_>, g: GlslOp, a: &[Type], r: Type) {
                 && int_scalar(types, a[0])
         }
         Cross => kind(types, r) == Kind::Float && types.component_count(r) == 3 && all_r,
+        // Angle, trigonometric and exponential functions: 16- or 32-bit floats only.
+        Radians | Degrees | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh
+        | Acosh | Atanh | Atan2 | Pow | Exp | Log | Exp2 | Log2 => {
+            kind(types, r) == Kind::Float && types.bit_width(r) <= 32 && all_r
+        }
         _ => kind(types, r) == Kind::Float && all_r,
     };
     if !ok {
@@ -615,7 +629,8 @@ fn check_group(
         InverseBallot => bool_scalar(r) && uvec4(a[0]),
         BallotBitExtract => bool_scalar(r) && uvec4(a[0]) && int_scalar(types, a[1]),
         BallotBitCount | BallotFindLsb | BallotFindMsb => int_scalar(types, r) && uvec4(a[0]),
-        IAdd | IMul | SMin | UMin | SMax | UMax | BitwiseAnd | BitwiseOr | BitwiseXor => {
+        UMin | UMax => a[0] == r && unsigned(types, r),
+        IAdd | IMul | SMin | SMax | BitwiseAnd | BitwiseOr | BitwiseXor => {
             a[0] == r && kind(types, r) == Kind::Int
         }
         FAdd | FMul | FMin | FMax => a[0] == r && kind(types, r) == Kind::Float,

@@ -260,7 +260,7 @@ fn literals(raw: &RawModule, defs: &HashMap<u32, &Instruction>) -> Res {
         let def = defs.get(&ty)?;
         match (def.class.opcode, def.operands.as_slice()) {
             (SpvOp::TypeInt, [RawOp::LiteralBit32(w @ (8 | 16)), RawOp::LiteralBit32(s)]) => {
-                Some((*w, *s == 1))
+                Some((*w, *s != 0))
             }
             (SpvOp::TypeFloat, [RawOp::LiteralBit32(16), ..]) => Some((16, false)),
             _ => None,
