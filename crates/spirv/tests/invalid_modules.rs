@@ -35,6 +35,8 @@ fn spirv_val_category(message: &str) -> &'static str {
         ("static product of zero", "module"),
         ("is not a power of two", "type"),
         ("Result must be an unsigned", "type"),
+        ("must be a constant instruction", "type"),
+        ("must not both be specified", "module"),
         ("MaximallyReconvergesKHR", "maximal-reconvergence"),
         ("merge block", "structure"),
         ("Back-edge", "structure"),

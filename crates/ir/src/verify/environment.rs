@@ -235,8 +235,15 @@ fn check_terminator(term: &Terminator, loc: Location, sink: &mut Sink) {
     );
 }
 
-/// Loop controls by the SPIR-V version that introduced them.
+/// Loop controls by the SPIR-V version that introduced them, and not both unroll hints.
 fn check_loop_control(module: &Module, control: LoopControl, loc: Location, sink: &mut Sink) {
+    if control.contains(LoopControl::UNROLL | LoopControl::DONT_UNROLL) {
+        sink.report(
+            Rule::Module,
+            loc,
+            "loop controls unroll and dont_unroll must not both be given",
+        );
+    }
     let since: [(LoopControl, (u8, u8)); 7] = [
         (LoopControl::DEPENDENCY_INFINITE, (1, 1)),
         (LoopControl::DEPENDENCY_LENGTH, (1, 1)),

@@ -300,6 +300,9 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
         }
         Op::Atomic { op, .. } => match types.pointer(a[0]) {
             Some((_, p)) => {
+                if types.bit_width(p) == 64 {
+                    cx.need_cap(&[Capability::Int64Atomics], "a 64-bit atomic");
+                }
                 cx.need(
                     int_scalar(types, p),
                     "atomics: the pointee must be an integer scalar",
@@ -656,6 +659,29 @@ fn check_group(
     }
     if op == BallotBitCount && group == Some(GroupOperation::ClusteredReduce) {
         cx.fail("group_ballot_bit_count: clustered reduce is not allowed");
+    }
+    if matches!(
+        group,
+        Some(
+            GroupOperation::Reduce | GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan
+        )
+    ) {
+        let caps = [
+            Capability::Kernel,
+            Capability::GroupNonUniformArithmetic,
+            Capability::GroupNonUniformBallot,
+        ];
+        cx.need_cap(&caps, "a reduce or scan group operation");
+    }
+    // Before SPIR-V 1.5 the lane of a broadcast is a constant.
+    if matches!(op, Broadcast | QuadBroadcast)
+        && cx.module.version < (1, 5)
+        && !matches!(ops[1], Operand::Const(_))
+    {
+        cx.fail(format!(
+            "{}: before SPIR-V 1.5 the lane must be a constant",
+            op.name()
+        ));
     }
     if group == Some(GroupOperation::ClusteredReduce) {
         let size = cx.const_int(ops[1]);

@@ -628,6 +628,8 @@ fn lower_constant(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()
                 cx.module.consts[c].spec_id = Some(*n)
             }
             (Decoration::BuiltIn, [RawOp::BuiltIn(b)]) => cx.module.consts[c].builtin = Some(*b),
+            // Permits lower precision only; tangle computes at full precision.
+            (Decoration::RelaxedPrecision, []) => {}
             (other, _) => return unsupported(d.pos, format!("decoration {other:?} on a constant")),
         }
     }
