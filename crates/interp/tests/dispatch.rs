@@ -313,7 +313,9 @@ b0:
   return
 }
 "#;
-    let m = module(&text);
+    // The verifier refuses a workgroup-scope group operation (Vulkan allows only subgroup
+    // scope); the interpreter must still refuse it by position rather than misbehave.
+    let m = tangle_ir::text::parse(&text).unwrap();
     let e = run(&m, "main", cfg(32), 1, &[]).unwrap_err();
     assert!(matches!(e, InterpError::Unsupported { .. }), "{e}");
     assert!(e.to_string().starts_with("unsupported at f0 b0 i2"), "{e}");

@@ -11,7 +11,7 @@ use tangle_ir::{Module, Op};
 ///   in Workgroup memory), g5: SubgroupId.
 pub fn prelude(local_size: u32, entries: &[(&str, u32)]) -> String {
     let mut s = String::from(
-        r#"spirv 1.3
+        r#"spirv 1.4
 memory_model GLSL450
 capability Shader
 capability GroupNonUniform

@@ -4,7 +4,10 @@
 //! Rules are grouped by [`Rule`] so that callers (and the comparison with spirv-val) can tell
 //! which kind of rule a module breaks.
 
+mod block_layout;
+mod builtins;
 mod continue_construct;
+mod environment;
 mod module_rules;
 mod ssa;
 mod structure;
@@ -151,10 +154,38 @@ impl Sink {
     }
 }
 
+/// Whether `module` declares `cap`, directly or through a capability that implicitly
+/// declares it (SPIR-V's capability dependencies, for the capabilities tangle reads).
+pub(crate) fn declares(module: &Module, cap: spirv::Capability) -> bool {
+    use spirv::Capability as C;
+    let implied_by = |c: C| -> &'static [C] {
+        match c {
+            C::GroupNonUniform => &[
+                C::GroupNonUniformVote,
+                C::GroupNonUniformArithmetic,
+                C::GroupNonUniformBallot,
+                C::GroupNonUniformShuffle,
+                C::GroupNonUniformShuffleRelative,
+                C::GroupNonUniformClustered,
+                C::GroupNonUniformQuad,
+                C::GroupNonUniformPartitionedNV,
+            ],
+            C::Int64 => &[C::Int64Atomics],
+            C::StorageBuffer8BitAccess => &[C::UniformAndStorageBuffer8BitAccess],
+            C::StorageBuffer16BitAccess => &[C::UniformAndStorageBuffer16BitAccess],
+            C::Matrix => &[C::Shader],
+            _ => &[],
+        }
+    };
+    module.capabilities.contains(&cap) || implied_by(cap).iter().any(|c| declares(module, *c))
+}
+
 /// Checks every rule; `Ok` when none is broken.
 pub fn verify(module: &Module) -> Result<(), VerifyErrors> {
     let mut sink = Sink { errors: Vec::new() };
     module_rules::check(module, &mut sink);
+    builtins::check(module, &mut sink);
+    environment::check(module, &mut sink);
     // Function checks rely on references being sound; skip a function whose references
     // are broken rather than index out of bounds.
     for (f, func) in module.funcs.iter() {

@@ -23,7 +23,7 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
 }
 
 fn has(module: &Module, cap: Capability) -> bool {
-    module.capabilities.contains(&cap)
+    super::declares(module, cap)
 }
 
 fn check_types(module: &Module, sink: &mut Sink) {
@@ -184,6 +184,17 @@ fn check_consts(module: &Module, sink: &mut Sink) {
             continue;
         }
         let ty = types.get(data.ty);
+        if matches!(
+            ty,
+            TypeData::Void | TypeData::Function { .. } | TypeData::Pointer { .. }
+        ) {
+            sink.report(
+                Rule::Type,
+                at,
+                format!("{c}: a constant cannot have type {}", data.ty),
+            );
+            continue;
+        }
         match &data.value {
             ConstValue::Bool(_) => {
                 if *ty != TypeData::Bool {
@@ -293,85 +304,6 @@ fn check_consts(module: &Module, sink: &mut Sink) {
     }
 }
 
-/// The size in bytes of `ty` under its explicit layout, when it has one.
-pub(crate) fn explicit_size(module: &Module, ty: Type) -> Option<u64> {
-    let types = &module.types;
-    match types.get(ty) {
-        TypeData::Bool | TypeData::Void | TypeData::Pointer { .. } | TypeData::Function { .. } => {
-            None
-        }
-        TypeData::Int { width, .. } | TypeData::Float { width } => Some(u64::from(*width) / 8),
-        TypeData::Vector { elem, count } => Some(explicit_size(module, *elem)? * u64::from(*count)),
-        TypeData::Array { len, stride, .. } => Some(u64::from((*stride)?) * u64::from(*len)),
-        TypeData::RuntimeArray { .. } => Some(0),
-        TypeData::Struct { members, .. } => {
-            let last = members.last()?;
-            Some(u64::from(last.offset?) + explicit_size(module, last.ty)?)
-        }
-    }
-}
-
-/// Checks that `ty` (reached inside an interface block) has offsets and strides everywhere.
-fn check_explicit_layout(module: &Module, ty: Type, what: &str, sink: &mut Sink) {
-    let at = Location::default();
-    match module.types.get(ty) {
-        TypeData::Array { elem, stride, .. } | TypeData::RuntimeArray { elem, stride } => {
-            if stride.is_none() {
-                sink.report(
-                    Rule::Layout,
-                    at,
-                    format!("{what}: array {ty} needs an ArrayStride"),
-                );
-            }
-            if let (Some(s), Some(size)) = (stride, explicit_size(module, *elem)) {
-                if u64::from(*s) < size {
-                    sink.report(Rule::Layout, at, format!("{what}: array {ty} stride {s} is smaller than its element ({size} bytes)"));
-                }
-            }
-            check_explicit_layout(module, *elem, what, sink);
-        }
-        TypeData::Struct { members, .. } => {
-            let mut end = 0u64;
-            for (i, m) in members.iter().enumerate() {
-                match m.offset {
-                    None => sink.report(
-                        Rule::Layout,
-                        at,
-                        format!("{what}: member {i} of {ty} needs an Offset"),
-                    ),
-                    Some(o) => {
-                        let align = scalar_alignment(module, m.ty);
-                        if u64::from(o) < end {
-                            sink.report(Rule::Layout, at, format!("{what}: member {i} of {ty} at offset {o} overlaps the previous member"));
-                        } else if align > 0 && u64::from(o) % align != 0 {
-                            sink.report(Rule::Layout, at, format!("{what}: member {i} of {ty} at offset {o} is not aligned to {align}"));
-                        }
-                        end = u64::from(o) + explicit_size(module, m.ty).unwrap_or(0);
-                    }
-                }
-                check_explicit_layout(module, m.ty, what, sink);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The alignment of the largest scalar in `ty` (the scalar block layout's requirement).
-fn scalar_alignment(module: &Module, ty: Type) -> u64 {
-    match module.types.get(ty) {
-        TypeData::Int { width, .. } | TypeData::Float { width } => u64::from(*width) / 8,
-        TypeData::Vector { elem, .. }
-        | TypeData::Array { elem, .. }
-        | TypeData::RuntimeArray { elem, .. } => scalar_alignment(module, *elem),
-        TypeData::Struct { members, .. } => members
-            .iter()
-            .map(|m| scalar_alignment(module, m.ty))
-            .max()
-            .unwrap_or(0),
-        _ => 0,
-    }
-}
-
 fn check_globals(module: &Module, sink: &mut Sink) {
     let types = &module.types;
     let at = Location::default();
@@ -421,7 +353,7 @@ fn check_globals(module: &Module, sink: &mut Sink) {
                         format!("{g}: a {storage:?} variable must point to a Block struct"),
                     );
                 }
-                check_explicit_layout(module, pointee, &g.to_string(), sink);
+                super::block_layout::check(module, pointee, storage, &g.to_string(), sink);
                 if storage != StorageClass::PushConstant
                     && (data.decorations.set.is_none() || data.decorations.binding.is_none())
                 {

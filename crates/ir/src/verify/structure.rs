@@ -147,12 +147,14 @@ pub(super) fn check(
             .any(|&k| constructs[k].merge == t || constructs[k].cont == Some(t))
     };
 
-    // Back edges and unstructured conditional branches.
+    // Back edges and unstructured conditional branches. Back edges are found among the
+    // blocks reachable in the structured graph, as spirv-val finds them: a continue target
+    // that no branch reaches still gives its loop the back edge it branches along.
     let mut back_edges: HashMap<Block, Vec<Block>> = HashMap::new();
-    for &b in dom.rpo() {
+    for &b in sdom.rpo() {
         let block = &func.blocks[b];
         for &s in cfg.succs(b) {
-            if dom.dominates(s, b) {
+            if sdom.dominates(s, b) {
                 back_edges.entry(s).or_default().push(b);
                 if !loop_headers.contains(&s) {
                     sink.report(
@@ -164,7 +166,7 @@ pub(super) fn check(
                     continue_target, ..
                 }) = func.blocks[s].merge
                 {
-                    if !dom.dominates(continue_target, b) {
+                    if !sdom.dominates(continue_target, b) {
                         sink.report(
                             Rule::Structure,
                             at(b),
@@ -174,7 +176,7 @@ pub(super) fn check(
                 }
             }
         }
-        if block.merge.is_none() {
+        if block.merge.is_none() && dom.is_reachable(b) {
             match &block.term {
                 Terminator::Switch { .. } => {
                     sink.report(

@@ -48,6 +48,14 @@ fn same_shape(types: &TypeTable, a: Type, b: Type) -> bool {
             && is_vector(types, a) == is_vector(types, b))
 }
 
+/// An unsigned integer scalar or a vector of them.
+fn unsigned(types: &TypeTable, ty: Type) -> bool {
+    matches!(
+        types.get(types.scalar_of(ty)),
+        TypeData::Int { signed: false, .. }
+    )
+}
+
 fn int_scalar(types: &TypeTable, ty: Type) -> bool {
     matches!(types.get(ty), TypeData::Int { .. })
 }
@@ -91,7 +99,7 @@ impl Ctx<'_> {
 
     /// Reports unless the module declares at least one of `caps`.
     fn need_cap(&mut self, caps: &[Capability], what: &str) {
-        if !caps.iter().any(|c| self.module.capabilities.contains(c)) {
+        if !caps.iter().any(|c| super::declares(self.module, *c)) {
             let names: Vec<String> = caps.iter().map(|c| format!("{c:?}")).collect();
             self.sink.report(
                 Rule::Module,
@@ -246,6 +254,15 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
             cx.need(ok && matches!(types.get(r), TypeData::Int { width: 32, signed: false }),
                 "array_length: needs a pointer to a struct whose last member is a runtime array, and gives u32");
         }
+        Op::Load(access) | Op::Store(access)
+            if access.aligned.is_some_and(|n| !n.is_power_of_two()) =>
+        {
+            cx.fail(format!(
+                "{}: the Aligned operand {} is not a power of two",
+                op.mnemonic(),
+                access.aligned.unwrap_or(0)
+            ));
+        }
         Op::Load(_) => match types.pointer(a[0]) {
             Some((_, p)) => cx.need(
                 p == r,
@@ -283,6 +300,9 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
         }
         Op::Atomic { op, .. } => match types.pointer(a[0]) {
             Some((_, p)) => {
+                if types.bit_width(p) == 64 {
+                    cx.need_cap(&[Capability::Int64Atomics], "a 64-bit atomic");
+                }
                 cx.need(
                     int_scalar(types, p),
                     "atomics: the pointee must be an integer scalar",
@@ -330,8 +350,9 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
     let ok = match p {
         SNegate | Not | BitReverse => kind(types, r) == Kind::Int && same_shape(types, a[0], r),
         FNegate => kind(types, r) == Kind::Float && a[0] == r,
-        IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | BitwiseAnd | BitwiseOr
-        | BitwiseXor => {
+        // Unsigned division takes and gives the (unsigned) result type itself.
+        UDiv | UMod => unsigned(types, r) && a[0] == r && a[1] == r,
+        IAdd | ISub | IMul | SDiv | SRem | SMod | BitwiseAnd | BitwiseOr | BitwiseXor => {
             kind(types, r) == Kind::Int && same_shape(types, a[0], r) && same_shape(types, a[1], r)
         }
         ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic => {
@@ -361,6 +382,8 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
                 members.len() == 2
                     && members.iter().all(|m| m.ty == members[0].ty)
                     && kind(types, members[0].ty) == Kind::Int
+                    && (!matches!(p, IAddCarry | ISubBorrow | UMulExtended)
+                        || unsigned(types, members[0].ty))
                     && a[0] == members[0].ty
                     && a[1] == members[0].ty
             }
@@ -428,10 +451,19 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
                 && a[0] == a[1]
                 && types.component_count(a[0]) == types.component_count(r)
         }
-        ConvertFToU | ConvertFToS => convert(types, a[0], r, Kind::Float, Kind::Int),
+        ConvertFToU => convert(types, a[0], r, Kind::Float, Kind::Int) && unsigned(types, r),
+        ConvertFToS => convert(types, a[0], r, Kind::Float, Kind::Int),
         ConvertSToF | ConvertUToF => convert(types, a[0], r, Kind::Int, Kind::Float),
-        UConvert | SConvert => convert(types, a[0], r, Kind::Int, Kind::Int),
-        FConvert => convert(types, a[0], r, Kind::Float, Kind::Float),
+        // Width conversions change the width; UConvert gives an unsigned type.
+        UConvert | SConvert => {
+            convert(types, a[0], r, Kind::Int, Kind::Int)
+                && types.bit_width(a[0]) != types.bit_width(r)
+                && (p == SConvert || unsigned(types, r))
+        }
+        FConvert => {
+            convert(types, a[0], r, Kind::Float, Kind::Float)
+                && types.bit_width(a[0]) != types.bit_width(r)
+        }
         Bitcast => {
             let bits =
                 |t: Type| u64::from(types.bit_width(t)) * u64::from(types.component_count(t));
@@ -559,6 +591,11 @@ fn check_glsl(cx: &mut Ctx<'_>, g: GlslOp, a: &[Type], r: Type) {
                 && int_scalar(types, a[0])
         }
         Cross => kind(types, r) == Kind::Float && types.component_count(r) == 3 && all_r,
+        // Angle, trigonometric and exponential functions: 16- or 32-bit floats only.
+        Radians | Degrees | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh
+        | Acosh | Atanh | Atan2 | Pow | Exp | Log | Exp2 | Log2 => {
+            kind(types, r) == Kind::Float && types.bit_width(r) <= 32 && all_r
+        }
         _ => kind(types, r) == Kind::Float && all_r,
     };
     if !ok {
@@ -595,7 +632,8 @@ fn check_group(
         InverseBallot => bool_scalar(r) && uvec4(a[0]),
         BallotBitExtract => bool_scalar(r) && uvec4(a[0]) && int_scalar(types, a[1]),
         BallotBitCount | BallotFindLsb | BallotFindMsb => int_scalar(types, r) && uvec4(a[0]),
-        IAdd | IMul | SMin | UMin | SMax | UMax | BitwiseAnd | BitwiseOr | BitwiseXor => {
+        UMin | UMax => a[0] == r && unsigned(types, r),
+        IAdd | IMul | SMin | SMax | BitwiseAnd | BitwiseOr | BitwiseXor => {
             a[0] == r && kind(types, r) == Kind::Int
         }
         FAdd | FMul | FMin | FMax => a[0] == r && kind(types, r) == Kind::Float,
@@ -621,6 +659,29 @@ fn check_group(
     }
     if op == BallotBitCount && group == Some(GroupOperation::ClusteredReduce) {
         cx.fail("group_ballot_bit_count: clustered reduce is not allowed");
+    }
+    if matches!(
+        group,
+        Some(
+            GroupOperation::Reduce | GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan
+        )
+    ) {
+        let caps = [
+            Capability::Kernel,
+            Capability::GroupNonUniformArithmetic,
+            Capability::GroupNonUniformBallot,
+        ];
+        cx.need_cap(&caps, "a reduce or scan group operation");
+    }
+    // Before SPIR-V 1.5 the lane of a broadcast is a constant.
+    if matches!(op, Broadcast | QuadBroadcast)
+        && cx.module.version < (1, 5)
+        && !matches!(ops[1], Operand::Const(_))
+    {
+        cx.fail(format!(
+            "{}: before SPIR-V 1.5 the lane must be a constant",
+            op.name()
+        ));
     }
     if group == Some(GroupOperation::ClusteredReduce) {
         let size = cx.const_int(ops[1]);

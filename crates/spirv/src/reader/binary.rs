@@ -14,6 +14,8 @@ pub(crate) struct Located {
 /// A parsed binary: header fields and instructions in order.
 pub(crate) struct RawModule {
     pub(crate) version: (u8, u8),
+    /// The header's id bound: every id is below it.
+    pub(crate) bound: u32,
     pub(crate) insts: Vec<Located>,
 }
 
@@ -155,6 +157,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
         .collect();
     Ok(RawModule {
         version: (major, minor),
+        bound: words[3],
         insts,
     })
 }

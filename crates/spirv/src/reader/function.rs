@@ -301,7 +301,12 @@ fn semantics(
 ) -> Res<spirv::MemorySemantics> {
     let v = cx.const_u32(id_at(inst, k, pos)?, pos)?;
     spirv::MemorySemantics::from_bits(v).map_or_else(
-        || malformed(pos, format!("{v:#x} is not a memory semantics mask")),
+        || {
+            unsupported(
+                pos,
+                format!("memory semantics {v:#x}, which sets bits SPIR-V does not define"),
+            )
+        },
         Ok,
     )
 }

@@ -5,6 +5,7 @@
 //! (`tangle_ir::verify`) reports those.
 
 mod binary;
+mod check;
 mod function;
 pub mod fuzz;
 mod module;
@@ -48,6 +49,8 @@ pub enum ReadErrorKind {
     UndefinedId(u32),
     /// An id defined twice.
     Redefined(u32),
+    /// A declaration SPIR-V allows only once: a non-aggregate type, a decoration on one target.
+    Duplicate(String),
     /// An id of the wrong kind (e.g. a value where a type is needed).
     WrongId {
         /// The id.
@@ -72,6 +75,7 @@ impl fmt::Display for ReadErrorKind {
             ReadErrorKind::Malformed(s) => write!(f, "malformed instruction: {s}"),
             ReadErrorKind::UndefinedId(id) => write!(f, "id %{id} is never defined"),
             ReadErrorKind::Redefined(id) => write!(f, "id %{id} is defined twice"),
+            ReadErrorKind::Duplicate(s) => write!(f, "duplicate declaration: {s}"),
             ReadErrorKind::WrongId { id, expected } => {
                 write!(f, "id %{id} is not {expected}")
             }
@@ -130,6 +134,7 @@ pub const SUPPORTED_CAPABILITIES: &[spirv::Capability] = &[
 /// Reads a binary SPIR-V module (little-endian bytes).
 pub fn read_binary(bytes: &[u8]) -> Result<Module, ReadError> {
     let raw = binary::parse(bytes)?;
+    check::check(&raw)?;
     module::lower(&raw)
 }
 

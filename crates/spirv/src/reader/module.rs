@@ -402,8 +402,14 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
         SpvOp::TypeInt => {
             let width = lit_at(inst, 0, pos)?;
             let signed = lit_at(inst, 1, pos)?;
-            if !matches!(width, 8 | 16 | 32 | 64) || signed > 1 {
+            if !matches!(width, 8 | 16 | 32 | 64) {
                 return unsupported(pos, format!("integer type of width {width}"));
+            }
+            if signed > 1 {
+                return unsupported(
+                    pos,
+                    format!("integer signedness {signed} (SPIR-V defines 0 and 1)"),
+                );
             }
             TypeData::Int {
                 width: width as u8,
@@ -622,6 +628,8 @@ fn lower_constant(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()
                 cx.module.consts[c].spec_id = Some(*n)
             }
             (Decoration::BuiltIn, [RawOp::BuiltIn(b)]) => cx.module.consts[c].builtin = Some(*b),
+            // Permits lower precision only; tangle computes at full precision.
+            (Decoration::RelaxedPrecision, []) => {}
             (other, _) => return unsupported(d.pos, format!("decoration {other:?} on a constant")),
         }
     }
