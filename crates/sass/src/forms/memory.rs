@@ -3,6 +3,19 @@
 
 use super::*;
 
+/// The operations of ATOMG, ATOMS and RED in bits 87-90, the same on every SM.
+const ATOM_OPS: &[(u64, &str)] = &[
+    (0, ".ADD"),
+    (1, ".MIN"),
+    (2, ".MAX"),
+    (3, ".INC"),
+    (4, ".DEC"),
+    (5, ".AND"),
+    (6, ".OR"),
+    (7, ".XOR"),
+    (8, ".EXCH"),
+];
+
 pub(super) fn memory(v: &mut Vec<Form>) {
     // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (4 = 32-bit,
     // 5 = .64); address register 24-31, signed byte offset 40-63. Cache, scope and
@@ -130,17 +143,6 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
         (6, ".OR"),
         (7, ".XOR"),
     ];
-    let atom_ops: &[(u64, &'static str)] = &[
-        (0, ".ADD"),
-        (1, ".MIN"),
-        (2, ".MAX"),
-        (3, ".INC"),
-        (4, ".DEC"),
-        (5, ".AND"),
-        (6, ".OR"),
-        (7, ".XOR"),
-        (8, ".EXCH"),
-    ];
     let types: [(u64, &'static str, &[u64]); 3] =
         [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
     for (arches, red, fmt, red_hi, atom_hi) in [
@@ -205,7 +207,7 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
                     hi_t(atom_hi) & !(0xf << 23),
                 )
                 .m(0, 0, &[(0, ".E")])
-                .m(87, 4, &pick(atom_ops))
+                .m(87, 4, &pick(ATOM_OPS))
                 .m(0, 0, &[(0, ty_name)])
                 .m(0, 0, &[(0, ".STRONG.GPU")])
                 .o(p(81))
@@ -244,22 +246,11 @@ pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
     let mut addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
     addr.offset = vec![(40, 24)];
     addr.ureg = Some((64, 6));
-    let ops: &[(u64, &'static str)] = &[
-        (0, ".ADD"),
-        (1, ".MIN"),
-        (2, ".MAX"),
-        (3, ".INC"),
-        (4, ".DEC"),
-        (5, ".AND"),
-        (6, ".OR"),
-        (7, ".XOR"),
-        (8, ".EXCH"),
-    ];
     let types: [(u64, &'static str, &[u64]); 3] =
         [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
     for (ty, ty_name, only) in types {
         let pick = |n: usize| -> Vec<(u64, &'static str)> {
-            ops[..n]
+            ATOM_OPS[..n]
                 .iter()
                 .copied()
                 .filter(|(o, _)| only.is_empty() || only.contains(o))
@@ -339,10 +330,9 @@ pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
         );
     }
     // SM75 ATOMS: as on SM80+, but ptxas leaves bits 64-71 at 0xff.
-    let atom_ops = ops.to_vec();
     v.push(
         fs("ATOMS", &[Sm75], 0x00040008ffff038c, 0x00000000000000ff)
-            .m(87, 4, &atom_ops)
+            .m(87, 4, ATOM_OPS)
             .m(73, 1, &[(0, ""), (1, ".S32")])
             .o(r(16))
             .o(shared(None))
@@ -352,21 +342,10 @@ pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
 
 pub(super) fn atoms(v: &mut Vec<Form>) {
     // ATOMS.op[.type] Rd, [Ra+off], data (0x38c): operation 87-90 (as ATOMG), type 73-74.
-    let atom_ops = [
-        (0, ".ADD"),
-        (1, ".MIN"),
-        (2, ".MAX"),
-        (3, ".INC"),
-        (4, ".DEC"),
-        (5, ".AND"),
-        (6, ".OR"),
-        (7, ".XOR"),
-        (8, ".EXCH"),
-    ];
     // ATOMS with a uniform register added to the address (0x98c, bit 91; UR 64-69).
     v.push(
         fs("ATOMS", ALL, 0x00000006ffff098c, 0x0000000008000004)
-            .m(87, 4, &atom_ops)
+            .m(87, 4, ATOM_OPS)
             .m(73, 1, &[(0, ""), (1, ".S32")])
             .o(r(16))
             .o(shared(Some(64)))
@@ -374,7 +353,7 @@ pub(super) fn atoms(v: &mut Vec<Form>) {
     );
     v.push(
         fs("ATOMS", SM80UP, 0x00040008ffff038c, 0x0000000000000000)
-            .m(87, 4, &atom_ops)
+            .m(87, 4, ATOM_OPS)
             .m(73, 1, &[(0, ""), (1, ".S32")])
             .o(r(16))
             .o(shared(None))
