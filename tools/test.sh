@@ -10,4 +10,7 @@ export TANGLE_ORACLES="${TANGLE_ORACLES:-$root/.oracles}"
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked "$@"
+# Every target: libraries, binaries, tests, examples and benches (criterion benches run
+# each benchmark once in test mode). --all-targets leaves out doc tests, so they run apart.
+cargo test --workspace --all-targets --locked "$@"
+cargo test --workspace --doc --locked "$@"
