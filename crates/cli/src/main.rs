@@ -156,10 +156,13 @@ fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>) -> ExitCode {
                 eprintln!("error: --emit spirv needs -o <file>");
                 return ExitCode::from(EXIT_USAGE);
             }
-            tangle_spirv::writer::write(&module)
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect()
+            match tangle_spirv::writer::write(&module) {
+                Ok(words) => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(EXIT_INVALID);
+                }
+            }
         }
     };
     let written = match &output {

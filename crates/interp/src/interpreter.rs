@@ -31,6 +31,16 @@ impl<'m> Interpreter<'m> {
             .iter()
             .find(|e| e.name == entry)
             .ok_or_else(|| InterpError::Config(format!("no entry point named {entry:?}")))?;
+        // The interpreter follows structured control flow (merge blocks are where tangles
+        // reconverge); a lowered function has none to follow.
+        if let Some((f, _)) = module.funcs.iter().find(|(f, func)| {
+            func.form == tangle_ir::Form::Lowered
+                && tangle_ir::cfg::call_graph_reaches(module, ep.func, *f)
+        }) {
+            return Err(InterpError::Config(format!(
+                "function {f} is lowered; the reference interpreter runs structured functions only"
+            )));
+        }
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
             return Err(InterpError::Config(format!(

@@ -15,9 +15,12 @@ pub mod types;
 pub mod verify;
 
 pub use module::{
-    Block, BlockData, Const, ConstData, ConstValue, EntryPoint, ExecMode, Func, Function, Global,
-    GlobalData, GlobalDecorations, Inst, InstData, Merge, Module, Operand, Terminator, Value,
-    ValueData, ValueDef,
+    Block, BlockData, Const, ConstData, ConstValue, EntryPoint, ExecMode, Form, Func, Function,
+    Global, GlobalData, GlobalDecorations, Inst, InstData, Merge, Module, Operand, Terminator,
+    Value, ValueData, ValueDef,
 };
-pub use ops::{AtomicOp, GroupOp, GroupOperation, MemAccess, Op, PlainOp};
+pub use ops::{
+    AtomicOp, ConvOperand, Forms, GroupOp, GroupOperation, MemAccess, Op, PlainOp, TangleOp,
+    ValueKind,
+};
 pub use types::{Member, MemberFlag, Type, TypeData, TypeTable};

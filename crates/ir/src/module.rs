@@ -333,6 +333,56 @@ pub struct InstData {
     pub args: Vec<Operand>,
     /// Its result, if the operation has one.
     pub result: Option<Value>,
+    /// Its convergence-control operand: a value of token type that says which invocations
+    /// execute this convergent operation together (LLVM's `convergencectrl` bundle). Only
+    /// operations whose [`Op::conv_operand`] allows one may carry it.
+    pub conv: Option<Value>,
+}
+
+impl InstData {
+    /// An instruction without a convergence-control operand.
+    pub fn new(op: Op, args: Vec<Operand>, result: Option<Value>) -> Self {
+        InstData {
+            op,
+            args,
+            result,
+            conv: None,
+        }
+    }
+}
+
+/// Which rules a function's control flow follows.
+///
+/// A *structured* function is what SPIR-V can express: merge annotations on headers,
+/// constructs, and the maximal-reconvergence rules. A *lowered* function is what the
+/// reconvergence lowering produces: plain `br`/`br_if`/`switch` with no merge annotations,
+/// where the warp-barrier operations (`bar_set`, `bar_sync`, ...) may appear.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// SPIR-V's structured control flow (the default; what the front end produces).
+    #[default]
+    Structured,
+    /// Unstructured control flow with tangle-only warp-barrier operations.
+    Lowered,
+}
+
+impl Form {
+    /// The text-form spelling (`structured` / `lowered`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Structured => "structured",
+            Form::Lowered => "lowered",
+        }
+    }
+
+    /// The form spelled `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "structured" => Some(Form::Structured),
+            "lowered" => Some(Form::Lowered),
+            _ => None,
+        }
+    }
 }
 
 /// A function.
@@ -354,6 +404,8 @@ pub struct Function {
     pub blocks: EntityVec<Block, BlockData>,
     /// The blocks of the function body in order; the first is the entry block.
     pub layout: Vec<Block>,
+    /// Which control-flow rules it follows.
+    pub form: Form,
 }
 
 impl Function {
@@ -368,6 +420,7 @@ impl Function {
             insts: EntityVec::new(),
             blocks: EntityVec::new(),
             layout: Vec::new(),
+            form: Form::Structured,
         }
     }
 
@@ -403,11 +456,7 @@ impl Function {
         args: Vec<Operand>,
         ty: Option<Type>,
     ) -> Option<Value> {
-        let inst = self.insts.push(InstData {
-            op,
-            args,
-            result: None,
-        });
+        let inst = self.insts.push(InstData::new(op, args, None));
         let result = ty.map(|ty| {
             self.values.push(ValueData {
                 ty,

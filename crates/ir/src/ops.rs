@@ -248,6 +248,144 @@ impl GroupOp {
     }
 }
 
+/// Which function forms may contain an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forms {
+    /// Structured and lowered functions.
+    Both,
+    /// Lowered functions only (the warp-barrier operations).
+    LoweredOnly,
+}
+
+/// Whether an operation takes a convergence-control operand (a token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConvOperand {
+    /// Never (`conv_entry` and `conv_anchor` define a token from nothing; non-convergent
+    /// operations have no use for one).
+    Forbidden,
+    /// Optionally (every convergent operation).
+    Optional,
+    /// Always (`conv_loop`: its operand is the token it is relative to).
+    Required,
+}
+
+/// The kind of value an operand or result of a tangle-only operation has; the verifier
+/// checks operand and result types against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// `bool`.
+    Bool,
+    /// The convergence-control `token` type.
+    Token,
+    /// The warp-barrier type `barrier`.
+    Barrier,
+}
+
+impl ValueKind {
+    /// The type data a value of this kind has.
+    pub fn type_data(self) -> crate::types::TypeData {
+        match self {
+            ValueKind::Bool => crate::types::TypeData::Bool,
+            ValueKind::Token => crate::types::TypeData::Token,
+            ValueKind::Barrier => crate::types::TypeData::Barrier,
+        }
+    }
+
+    /// The text spelling of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Bool => "bool",
+            ValueKind::Token => "token",
+            ValueKind::Barrier => "barrier",
+        }
+    }
+}
+
+macro_rules! tangle_op_table {
+    ($(#[$attr:meta])* $name:ident {
+        $($(#[$vattr:meta])* $variant:ident = $text:literal,
+            forms $forms:ident, conv $conv:ident, convergent $convergent:literal,
+            ($($operand:ident),*) -> $result:expr;)*
+    }) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vattr])* $variant,)*
+        }
+
+        impl $name {
+            /// Every operation of this table.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The text-form mnemonic.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text,)* }
+            }
+
+            /// The operation with mnemonic `text`.
+            pub fn from_name(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)* _ => None }
+            }
+
+            /// The function forms that may contain it.
+            pub fn forms(self) -> Forms {
+                match self { $($name::$variant => Forms::$forms,)* }
+            }
+
+            /// Whether it takes a convergence-control operand.
+            pub fn conv_operand(self) -> ConvOperand {
+                match self { $($name::$variant => ConvOperand::$conv,)* }
+            }
+
+            /// Whether its effect depends on which invocations execute it together.
+            pub fn is_convergent(self) -> bool {
+                match self { $($name::$variant => $convergent,)* }
+            }
+
+            /// The kinds of its value operands, in order.
+            pub fn operands(self) -> &'static [ValueKind] {
+                match self { $($name::$variant => &[$(ValueKind::$operand),*],)* }
+            }
+
+            /// The kind of its result, if it has one.
+            pub fn result(self) -> Option<ValueKind> {
+                use ValueKind::*;
+                match self { $($name::$variant => $result,)* }
+            }
+        }
+    };
+}
+
+tangle_op_table!(
+    /// Operations with no SPIR-V opcode: convergence-control tokens (in the spirit of LLVM's
+    /// `llvm.experimental.convergence.*`) and NVIDIA's warp convergence barriers. One entry
+    /// gives an operation its text, its typing (operand and result kinds) and where the
+    /// verifier allows it; the SPIR-V writer refuses every one of them.
+    TangleOp {
+        /// `v = conv_entry token`: the invocations that entered the function together.
+        ConvEntry = "conv_entry", forms Both, conv Forbidden, convergent true, () -> Some(Token);
+        /// `v = conv_anchor token`: an implementation-chosen set of the invocations that
+        /// reach it together.
+        ConvAnchor = "conv_anchor", forms Both, conv Forbidden, convergent true, () -> Some(Token);
+        /// `v = conv_loop token conv(t)`: the invocations that reach it together in the same
+        /// iteration, relative to the token `t` (a loop *heart* when `t` comes from outside
+        /// the cycle).
+        ConvLoop = "conv_loop", forms Both, conv Required, convergent true, () -> Some(Token);
+        /// `b = bar_set barrier`: opens a convergence barrier (`BSSY`) whose participants
+        /// are the invocations executing it.
+        BarSet = "bar_set", forms LoweredOnly, conv Optional, convergent true, () -> Some(Barrier);
+        /// `bar_sync b`: waits until every participant of `b` that has not left it (by
+        /// `bar_break` or `exit`) arrives, then they go on together (`BSYNC`).
+        BarSync = "bar_sync", forms LoweredOnly, conv Optional, convergent true, (Barrier) -> None;
+        /// `bar_break b, c`: the invocations executing it whose condition `c` is true leave
+        /// barrier `b` (`BREAK`); the others stay participants.
+        BarBreak = "bar_break", forms LoweredOnly, conv Optional, convergent true, (Barrier, Bool) -> None;
+        /// `exit c`: the invocations whose condition `c` is true end (`EXIT`); they no longer
+        /// count as participants of any barrier. The others go on.
+        Exit = "exit", forms LoweredOnly, conv Forbidden, convergent false, (Bool) -> None;
+    }
+);
+
 /// The group operation of a reduction or scan (`GroupOperation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GroupOperation {
@@ -381,6 +519,8 @@ pub enum Op {
         /// The memory semantics.
         semantics: MemorySemantics,
     },
+    /// An operation without a SPIR-V opcode (tokens, warp barriers).
+    Tangle(TangleOp),
 }
 
 impl Op {
@@ -402,6 +542,7 @@ impl Op {
             Op::Group { op, .. } => op.name(),
             Op::ControlBarrier { .. } => "control_barrier",
             Op::MemoryBarrier { .. } => "memory_barrier",
+            Op::Tangle(t) => t.name(),
         }
     }
 
@@ -424,11 +565,15 @@ impl Op {
                 None => op.arity(),
             },
             Op::ControlBarrier { .. } | Op::MemoryBarrier { .. } => Fixed(0),
+            Op::Tangle(t) => Fixed(t.operands().len()),
         }
     }
 
     /// Whether the operation produces a result value.
     pub fn has_result(&self) -> bool {
+        if let Op::Tangle(t) = self {
+            return t.result().is_some();
+        }
         !matches!(
             self,
             Op::Store(_)
@@ -444,10 +589,36 @@ impl Op {
     /// Whether the operation's result depends on which invocations execute it together
     /// (subgroup operations, and calls, which may contain them).
     pub fn is_convergent(&self) -> bool {
-        matches!(
-            self,
-            Op::Group { .. } | Op::Call(_) | Op::ControlBarrier { .. }
-        )
+        match self {
+            Op::Tangle(t) => t.is_convergent(),
+            _ => matches!(
+                self,
+                Op::Group { .. } | Op::Call(_) | Op::ControlBarrier { .. }
+            ),
+        }
+    }
+
+    /// Whether the operation may carry a convergence-control operand: every convergent
+    /// operation, except the token operations that define a token from nothing.
+    pub fn conv_operand(&self) -> ConvOperand {
+        match self {
+            Op::Tangle(t) => t.conv_operand(),
+            _ if self.is_convergent() => ConvOperand::Optional,
+            _ => ConvOperand::Forbidden,
+        }
+    }
+
+    /// Whether the operation has no SPIR-V opcode.
+    pub fn is_tangle_only(&self) -> bool {
+        matches!(self, Op::Tangle(_))
+    }
+
+    /// The forms of function that may contain the operation.
+    pub fn forms(&self) -> Forms {
+        match self {
+            Op::Tangle(t) => t.forms(),
+            _ => Forms::Both,
+        }
     }
 }
 

@@ -138,6 +138,13 @@ pub enum TypeData {
         /// The parameter types.
         params: Vec<Type>,
     },
+    /// A convergence-control token (LLVM's `token`): names a set of invocations that
+    /// execute convergent operations together. Produced by `conv_entry`, `conv_anchor` and
+    /// `conv_loop`; has no SPIR-V type and no value in memory.
+    Token,
+    /// A warp convergence barrier (NVIDIA's `B0`..`B15`): produced by `bar_set`, named by
+    /// `bar_sync` and `bar_break`. Only lowered functions hold values of this type.
+    Barrier,
 }
 
 impl TypeData {
@@ -151,7 +158,14 @@ impl TypeData {
                 | TypeData::Float { .. }
                 | TypeData::Vector { .. }
                 | TypeData::Pointer { .. }
+                | TypeData::Token
+                | TypeData::Barrier
         )
+    }
+
+    /// Whether this type exists only in tangle (no SPIR-V type): tokens and barriers.
+    pub fn is_tangle_only(&self) -> bool {
+        matches!(self, TypeData::Token | TypeData::Barrier)
     }
 }
 
@@ -216,6 +230,16 @@ impl TypeTable {
     /// `bool`.
     pub fn bool(&mut self) -> Type {
         self.intern(TypeData::Bool)
+    }
+
+    /// The convergence-control token type.
+    pub fn token(&mut self) -> Type {
+        self.intern(TypeData::Token)
+    }
+
+    /// The warp-barrier type.
+    pub fn barrier(&mut self) -> Type {
+        self.intern(TypeData::Barrier)
     }
 
     /// A 32-bit unsigned integer.

@@ -38,7 +38,7 @@ fn big_module(n: usize) -> String {
 fn bench(c: &mut Criterion) {
     let module = tangle_ir::text::parse(&big_module(5000)).expect("generated IR parses");
     tangle_ir::verify::verify(&module).expect("generated IR is valid");
-    let words = tangle_spirv::writer::write(&module);
+    let words = tangle_spirv::writer::write(&module).expect("a structured module writes");
     let mut g = c.benchmark_group("frontend");
     g.throughput(Throughput::Elements(words.len() as u64));
     g.bench_function("read_words", |b| {

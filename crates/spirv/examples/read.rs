@@ -9,7 +9,7 @@ fn main() {
                 print!("{e}");
             }
             if let Some(out) = std::env::args().nth(2) {
-                let words = tangle_spirv::writer::write(&m);
+                let words = tangle_spirv::writer::write(&m).unwrap();
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 std::fs::write(out, bytes).unwrap();
             }

@@ -224,7 +224,11 @@ fn corpus_reads_verifies_round_trips_and_writes_back_valid_spirv() {
             Err(e) => failures.push(format!("{name}: printed IR does not parse: {e}")),
         }
         let written = dir.path().join("written.spv");
-        std::fs::write(&written, bytes(&tangle_spirv::writer::write(&module))).unwrap();
+        std::fs::write(
+            &written,
+            bytes(&tangle_spirv::writer::write(&module).expect("the corpus writes")),
+        )
+        .unwrap();
         let v = tools
             .val
             .run(["--target-env".as_ref(), env.as_ref(), written.as_os_str()]);

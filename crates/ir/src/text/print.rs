@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use spirv::{LoopControl, MemorySemantics, SelectionControl};
 
-use crate::module::{ConstValue, ExecMode, Function, Merge, Module, Terminator, ValueDef};
+use crate::module::{ConstValue, ExecMode, Form, Function, Merge, Module, Terminator, ValueDef};
 use crate::ops::{scope_name, MemAccess, Op, ACCESS_NAMES, SEMANTICS_NAMES};
 use crate::types::{Type, TypeData, TypeTable};
 
@@ -136,6 +136,9 @@ pub fn print(module: &Module) -> String {
             .map(|(n, _)| n.to_ascii_lowercase())
             .collect();
         attr_list(w, &control);
+        if func.form != Form::Structured {
+            let _ = write!(w, " {}", func.form.name());
+        }
         w.push_str(" {\n");
         print_body(w, module, func);
         w.push_str("}\n");
@@ -169,6 +172,9 @@ fn print_body(w: &mut String, module: &Module, func: &Function) {
                 let _ = write!(w, " {}", pairs.join(", "));
             } else if !inst.args.is_empty() {
                 let _ = write!(w, " {}", join(&inst.args));
+            }
+            if let Some(token) = inst.conv {
+                let _ = write!(w, " conv({token})");
             }
             w.push('\n');
         }
@@ -279,7 +285,7 @@ fn immediates(w: &mut String, op: &Op) {
         Op::MemoryBarrier { memory, semantics } => {
             vec![scope_name(*memory).to_string(), semantics_text(*semantics)]
         }
-        Op::Plain(_) | Op::Phi(_) => Vec::new(),
+        Op::Plain(_) | Op::Phi(_) | Op::Tangle(_) => Vec::new(),
     };
     if !items.is_empty() {
         let _ = write!(w, "[{}]", items.join(", "));
@@ -387,6 +393,8 @@ fn type_def(types: &TypeTable, data: &TypeData) -> String {
     match data {
         TypeData::Void => "void".to_string(),
         TypeData::Bool => "bool".to_string(),
+        TypeData::Token => "token".to_string(),
+        TypeData::Barrier => "barrier".to_string(),
         TypeData::Int { width, signed } => {
             format!("{}{width}", if *signed { 'i' } else { 'u' })
         }

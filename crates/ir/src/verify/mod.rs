@@ -5,9 +5,11 @@
 //! which kind of rule a module breaks.
 
 mod block_layout;
+mod block_order;
 mod builtins;
 mod continue_construct;
 mod environment;
+mod form;
 mod module_rules;
 mod ssa;
 mod structure;
@@ -16,7 +18,7 @@ mod typing;
 
 use std::fmt;
 
-use crate::module::{Block, Func, Module, Value};
+use crate::module::{Block, Form, Func, Module, Value};
 
 /// The kind of rule an error breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,6 +37,11 @@ pub enum Rule {
     MaximalReconvergence,
     /// Entry points, execution modes, capabilities and interfaces.
     Module,
+    /// What the function's form allows: no merge annotations in a lowered function, no
+    /// lowered-only operation in a structured one.
+    Form,
+    /// SPIR-V's block order: every reachable block after its dominators.
+    BlockOrder,
 }
 
 impl Rule {
@@ -48,6 +55,8 @@ impl Rule {
             Rule::Structure => "structure",
             Rule::MaximalReconvergence => "maximal-reconvergence",
             Rule::Module => "module",
+            Rule::Form => "form",
+            Rule::BlockOrder => "block-order",
         }
     }
 }
@@ -180,8 +189,18 @@ pub(crate) fn declares(module: &Module, cap: spirv::Capability) -> bool {
     module.capabilities.contains(&cap) || implied_by(cap).iter().any(|c| declares(module, *c))
 }
 
-/// Checks every rule; `Ok` when none is broken.
+/// Checks every rule, each function in its own [`Form`]; `Ok` when none is broken.
 pub fn verify(module: &Module) -> Result<(), VerifyErrors> {
+    verify_with(module, None)
+}
+
+/// Checks every rule with every function taken to be of `form`, whatever form it declares
+/// (a filetest's `; test: verify lowered`, or a check that lowered code is not structured).
+pub fn verify_as(module: &Module, form: Form) -> Result<(), VerifyErrors> {
+    verify_with(module, Some(form))
+}
+
+fn verify_with(module: &Module, form_override: Option<Form>) -> Result<(), VerifyErrors> {
     let mut sink = Sink { errors: Vec::new() };
     module_rules::check(module, &mut sink);
     builtins::check(module, &mut sink);
@@ -194,11 +213,17 @@ pub fn verify(module: &Module) -> Result<(), VerifyErrors> {
         if sink.errors.len() != before {
             continue;
         }
+        let form = form_override.unwrap_or(func.form);
         let cfg = crate::cfg::Cfg::new(func);
         let dom = crate::cfg::DomTree::new(func, &cfg);
         ssa::check(module, f, func, &cfg, &dom, &mut sink);
         typing::check(module, f, func, &mut sink);
-        structure::check(module, f, func, &cfg, &dom, &mut sink);
+        form::check(f, func, form, &mut sink);
+        block_order::check(f, func, &dom, &mut sink);
+        match form {
+            Form::Structured => structure::check(module, f, func, &cfg, &dom, &mut sink),
+            Form::Lowered => {}
+        }
     }
     if sink.errors.is_empty() {
         Ok(())

@@ -166,7 +166,29 @@ fn check_types(module: &Module, sink: &mut Sink) {
                     );
                 }
             }
-            TypeData::Void | TypeData::Bool => {}
+            TypeData::Void | TypeData::Bool | TypeData::Token | TypeData::Barrier => {}
+        }
+        // Tokens and barriers are SSA values only: nothing holds, stores or points to one.
+        let parts: Vec<Type> = match data {
+            TypeData::Vector { elem, .. }
+            | TypeData::Array { elem, .. }
+            | TypeData::RuntimeArray { elem, .. } => vec![*elem],
+            TypeData::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
+            TypeData::Pointer { pointee, .. } => vec![*pointee],
+            _ => Vec::new(),
+        };
+        if let Some(part) = parts
+            .into_iter()
+            .find(|p| exists(*p) && types.get(*p).is_tangle_only())
+        {
+            sink.report(
+                Rule::Type,
+                at,
+                format!(
+                    "{ty}: a {} cannot be part of another type",
+                    crate::text::type_ref(types, part)
+                ),
+            );
         }
     }
 }
@@ -186,7 +208,11 @@ fn check_consts(module: &Module, sink: &mut Sink) {
         let ty = types.get(data.ty);
         if matches!(
             ty,
-            TypeData::Void | TypeData::Function { .. } | TypeData::Pointer { .. }
+            TypeData::Void
+                | TypeData::Function { .. }
+                | TypeData::Pointer { .. }
+                | TypeData::Token
+                | TypeData::Barrier
         ) {
             sink.report(
                 Rule::Type,

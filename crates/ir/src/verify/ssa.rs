@@ -100,7 +100,11 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
                 continue;
             };
             let l = loc(f, Some(b), Some(Point::Inst(k)), inst.result);
-            for a in &inst.args {
+            for a in inst
+                .args
+                .iter()
+                .chain(inst.conv.map(Operand::Value).as_ref())
+            {
                 check_operand(a, l, sink);
             }
             match &inst.op {
@@ -259,7 +263,11 @@ pub(super) fn check(
                     );
                 }
             }
-            for a in &inst.args {
+            for a in inst
+                .args
+                .iter()
+                .chain(inst.conv.map(Operand::Value).as_ref())
+            {
                 if let Operand::Value(v) = a {
                     if !dominates_use(*v, b, k) {
                         sink.report(Rule::Ssa, l, format!("{v} does not dominate this use"));

@@ -494,7 +494,10 @@ fn instruction(
     if op.has_result() != result.is_some() {
         return malformed(pos, "result presence does not match the instruction");
     }
-    let i = f.func.insts.push(tangle_ir::InstData { op, args, result });
+    let i = f
+        .func
+        .insts
+        .push(tangle_ir::InstData::new(op, args, result));
     if let Some(v) = result {
         f.func.values[v].def = ValueDef::Inst(i);
     }

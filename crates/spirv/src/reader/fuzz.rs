@@ -22,7 +22,8 @@ pub fn check(data: &[u8]) {
         "print -> parse -> print"
     );
     if tangle_ir::verify::verify(&module).is_ok() {
-        let words = crate::writer::write(&module);
+        let words =
+            crate::writer::write(&module).expect("a verified module read from SPIR-V writes");
         let again = super::read_words(&words).expect("a written module reads back");
         assert!(
             tangle_ir::verify::verify(&again).is_ok(),

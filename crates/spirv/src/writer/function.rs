@@ -188,6 +188,7 @@ fn encode(w: &mut Writer<'_>, op: &Op, args: Vec<RawOp>) -> (SpvOp, Vec<RawOp>) 
     };
     match op {
         Op::Plain(p) => (p.spirv(), args),
+        Op::Tangle(_) => unreachable!("refuse::check turns tangle-only operations away"),
         Op::CompositeExtract(ix) => (SpvOp::CompositeExtract, [args, lits(ix)].concat()),
         Op::CompositeInsert(ix) => (SpvOp::CompositeInsert, [args, lits(ix)].concat()),
         Op::VectorShuffle(ix) => (SpvOp::VectorShuffle, [args, lits(ix)].concat()),

@@ -6,6 +6,9 @@
 //! could merge types the IR keeps apart) and assembles it to words.
 
 mod function;
+mod refuse;
+
+pub use refuse::WriteError;
 
 use std::collections::HashMap;
 
@@ -49,8 +52,11 @@ fn inst(op: SpvOp, ty: Option<u32>, id: Option<u32>, operands: Vec<RawOp>) -> In
     Instruction::new(op, ty, id, operands)
 }
 
-/// Writes `module` as SPIR-V words.
-pub fn write(module: &Module) -> Vec<u32> {
+/// Writes `module` as SPIR-V words; refuses (with the position) what SPIR-V cannot
+/// express: lowered functions, tangle-only operations and types, convergence-control
+/// operands.
+pub fn write(module: &Module) -> Result<Vec<u32>, WriteError> {
+    refuse::check(module)?;
     let mut w = Writer {
         module,
         ids: Ids {
@@ -71,7 +77,7 @@ pub fn write(module: &Module) -> Vec<u32> {
     header.set_version(module.version.0, module.version.1);
     header.generator = crate::asm::TANGLE_GENERATOR;
     w.out.header = Some(header);
-    w.out.assemble()
+    Ok(w.out.assemble())
 }
 
 impl Writer<'_> {
@@ -212,6 +218,9 @@ impl Writer<'_> {
         let (op, operands) = match &data {
             TypeData::Void => (SpvOp::TypeVoid, vec![]),
             TypeData::Bool => (SpvOp::TypeBool, vec![]),
+            TypeData::Token | TypeData::Barrier => {
+                unreachable!("refuse::check turns tangle-only types away before writing")
+            }
             TypeData::Int { width, signed } => (
                 SpvOp::TypeInt,
                 vec![
