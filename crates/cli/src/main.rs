@@ -57,6 +57,21 @@ impl InputArgs {
     }
 }
 
+/// The passes `tangle ir` runs before it writes the module.
+#[derive(Args, Debug)]
+struct PassArgs {
+    /// Passes to run, in order, separated by commas (e.g. dead-code,reverse-post-order).
+    /// The input is verified first, and the module again after each pass.
+    #[arg(long, value_delimiter = ',')]
+    passes: Vec<String>,
+    /// Print the IR to stderr after this pass (repeatable).
+    #[arg(long, value_name = "PASS")]
+    print_after: Vec<String>,
+    /// Print the IR to stderr after every pass.
+    #[arg(long)]
+    print_after_all: bool,
+}
+
 /// What `tangle ir` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Emit {
@@ -78,6 +93,8 @@ enum Command {
         /// Where to write it (default: stdout; SPIR-V needs a file).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        passes: PassArgs,
     },
     /// Check a shader against the IR and SPIR-V maximal-reconvergence rules; print every
     /// problem, exit 1 if there is one.
@@ -119,7 +136,8 @@ fn main() -> ExitCode {
             input,
             emit,
             output,
-        } => ir(&input, emit, output),
+            passes,
+        } => ir(&input, emit, output, &passes),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
         Command::Disasm {
@@ -141,14 +159,54 @@ fn fail(msg: String) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
-fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>) -> ExitCode {
-    let module = match input::load(&input.input, &input.options()) {
+/// Runs the passes `args` asks for on `module`, printing the IR after the passes it names.
+fn run_passes(module: &mut tangle_ir::Module, args: &PassArgs) -> Result<(), ExitCode> {
+    use tangle_ir::pipeline::{lookup, Pipeline, PipelineError};
+    let mut pipeline = Pipeline::parse(&args.passes.join(",")).map_err(|e| fail(e.to_string()))?;
+    for name in &args.print_after {
+        if lookup(name).is_none() {
+            return Err(fail(
+                PipelineError::UnknownPass { name: name.clone() }.to_string(),
+            ));
+        }
+        if !args.passes.contains(name) {
+            return Err(fail(format!(
+                "--print-after {name}: the pass is not in --passes"
+            )));
+        }
+    }
+    if pipeline.passes.is_empty() {
+        return Ok(());
+    }
+    // Passes expect a valid module: verify before and after each one, in release builds too.
+    pipeline.verify_each = true;
+    let result = pipeline.run(module, |pass, changed, m| {
+        if args.print_after_all || args.print_after.iter().any(|n| n == pass.name) {
+            let note = if changed { "" } else { " (no change)" };
+            eprint!(
+                "; IR after {}{note}\n{}",
+                pass.name,
+                tangle_ir::text::print(m)
+            );
+        }
+    });
+    result.map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(EXIT_INVALID)
+    })
+}
+
+fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>, passes: &PassArgs) -> ExitCode {
+    let mut module = match input::load(&input.input, &input.options()) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if let Err(code) = run_passes(&mut module, passes) {
+        return code;
+    }
     let bytes = match emit {
         Emit::Ir => tangle_ir::text::print(&module).into_bytes(),
         Emit::Spirv => {

@@ -10,6 +10,8 @@ pub mod entity;
 pub mod glsl;
 pub mod module;
 pub mod ops;
+pub mod passes;
+pub mod pipeline;
 pub mod text;
 pub mod types;
 pub mod verify;

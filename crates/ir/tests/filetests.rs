@@ -1,36 +1,73 @@
-//! Golden tests over `tests/filetests/*.tir`: each file is parsed, printed, re-parsed and
-//! re-printed (the two prints must be identical), and verified. The canonical print and the
-//! verifier's report are compared with `<name>.out`; run with `TANGLE_BLESS=1` to rewrite
-//! the `.out` files after checking the differences by eye.
+//! Golden tests over `tests/filetests/*.tir`, Cranelift-style: each file starts with one or
+//! more `; test:` header lines that say what to run, and `<name>.out` holds the expected
+//! output. Run with `TANGLE_BLESS=1` to rewrite the `.out` files after checking the
+//! differences by eye.
+//!
+//! Every file is parsed, printed, re-parsed and re-printed (the two prints must be
+//! identical); the output starts with the canonical print (or the parse error). Then each
+//! header adds a section `; test: <command>` with its result:
+//!
+//! - `verify`: the verifier, each function in the form it declares;
+//! - `verify structured` / `verify lowered`: the verifier with every function taken to be of
+//!   that form;
+//! - `pass a,b,c`: the named passes in order (the verifier runs before the first and after
+//!   each); the section holds the module printed after the last pass, or the error that
+//!   stopped the pipeline (an unknown pass, an invalid input, a pass that broke the module).
+//!
+//! A file without a header, or with an unknown command, fails the test: it is a broken test
+//! file, not an expected failure.
 
 use std::fs;
 use std::path::Path;
 
+use tangle_ir::pipeline::Pipeline;
 use tangle_ir::text::{parse, print};
-use tangle_ir::verify::verify;
+use tangle_ir::verify::{verify, verify_as, VerifyErrors};
+use tangle_ir::Form;
 
-fn report(path: &Path) -> String {
-    let text = fs::read_to_string(path).unwrap();
-    let module = match parse(&text) {
-        Ok(m) => m,
-        Err(e) => return format!("; parse error: {e}\n"),
-    };
-    let printed = print(&module);
-    let reparsed = parse(&printed).unwrap_or_else(|e| {
-        panic!(
-            "{}: the printed text does not parse: {e}\n{printed}",
-            path.display()
-        )
-    });
-    let reprinted = print(&reparsed);
-    assert_eq!(
-        printed,
-        reprinted,
-        "{}: print -> parse -> print differs",
-        path.display()
-    );
-    let mut out = printed;
-    match verify(&module) {
+/// What one header asks for.
+#[derive(Debug)]
+enum Command {
+    Verify(Option<Form>),
+    Pass(String),
+}
+
+/// The `; test:` headers at the top of `text` (before the first line that is not a comment
+/// or blank).
+fn headers(text: &str) -> Result<Vec<(String, Command)>, String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix(';') else {
+            break;
+        };
+        let Some(command) = comment.trim().strip_prefix("test:") else {
+            continue;
+        };
+        let command = command.trim();
+        let mut words = command.splitn(2, ' ');
+        let parsed = match (words.next(), words.next().map(str::trim)) {
+            (Some("verify"), None) => Command::Verify(None),
+            (Some("verify"), Some(form)) => match Form::from_name(form) {
+                Some(f) => Command::Verify(Some(f)),
+                None => return Err(format!("unknown form `{form}` in `; test: {command}`")),
+            },
+            (Some("pass"), Some(list)) => Command::Pass(list.to_string()),
+            _ => return Err(format!("unknown test command `; test: {command}`")),
+        };
+        out.push((command.to_string(), parsed));
+    }
+    if out.is_empty() {
+        return Err("no `; test:` header".to_string());
+    }
+    Ok(out)
+}
+
+fn verdict(out: &mut String, result: Result<(), VerifyErrors>) {
+    match result {
         Ok(()) => out.push_str("; verify: ok\n"),
         Err(errors) => {
             for e in errors.0 {
@@ -38,7 +75,48 @@ fn report(path: &Path) -> String {
             }
         }
     }
-    out
+}
+
+fn report(path: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(path).unwrap();
+    let commands = headers(&text)?;
+    let module = match parse(&text) {
+        Ok(m) => m,
+        Err(e) => return Ok(format!("; parse error: {e}\n")),
+    };
+    let printed = print(&module);
+    let reparsed =
+        parse(&printed).map_err(|e| format!("the printed text does not parse: {e}\n{printed}"))?;
+    if print(&reparsed) != printed {
+        return Err("print -> parse -> print differs".to_string());
+    }
+    let mut out = printed;
+    for (text, command) in commands {
+        out.push_str(&format!("\n; test: {text}\n"));
+        match command {
+            Command::Verify(None) => verdict(&mut out, verify(&module)),
+            Command::Verify(Some(form)) => verdict(&mut out, verify_as(&module, form)),
+            Command::Pass(list) => {
+                let mut m = module.clone();
+                let result = Pipeline::parse(&list).and_then(|mut p| {
+                    p.verify_each = true;
+                    p.run(&mut m, |_, _, _| {})
+                });
+                match result {
+                    Ok(()) => {
+                        out.push_str(&print(&m));
+                        out.push_str("; verify: ok\n");
+                    }
+                    Err(e) => {
+                        for line in e.to_string().lines() {
+                            out.push_str(&format!("; error: {line}\n"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[test]
@@ -54,7 +132,13 @@ fn filetests() {
     assert!(!paths.is_empty(), "no filetests found");
     let mut failures = Vec::new();
     for path in &paths {
-        let actual = report(path);
+        let actual = match report(path) {
+            Ok(a) => a,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
         let expected_path = path.with_extension("out");
         if bless {
             fs::write(&expected_path, &actual).unwrap();
@@ -69,4 +153,19 @@ fn filetests() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn headers_are_read_and_bad_ones_refused() {
+    let ok = headers("; what this tests\n; test: verify lowered\n; test: pass dead-code,reverse-post-order\nspirv 1.3\n; test: verify\n").unwrap();
+    assert_eq!(ok.len(), 2, "headers stop at the first non-comment line");
+    assert!(matches!(ok[0].1, Command::Verify(Some(Form::Lowered))));
+    assert!(matches!(&ok[1].1, Command::Pass(l) if l == "dead-code,reverse-post-order"));
+    assert_eq!(headers("spirv 1.3\n").unwrap_err(), "no `; test:` header");
+    assert!(headers("; test: run\n")
+        .unwrap_err()
+        .contains("unknown test command"));
+    assert!(headers("; test: verify sideways\n")
+        .unwrap_err()
+        .contains("unknown form"));
 }

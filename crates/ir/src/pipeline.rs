@@ -1,0 +1,201 @@
+//! The pass pipeline: a registry of named passes and a flat list of them to run.
+//!
+//! A pass is either a function pass (`fn(&mut Function, &Context) -> bool`, run on every
+//! function with a body) or a module pass (`fn(&mut Module) -> bool`); it returns whether it
+//! changed anything. Registering a pass is one line in [`PASSES`]. After each pass, when
+//! [`Pipeline::verify_each`] is set (the default in debug builds, hence in every test), the
+//! verifier checks the module with each function in the form it has after the pass: a pass
+//! that lowers a function sets its [`crate::Form`] and is then held to the lowered rules.
+
+use crate::entity::EntityVec;
+use crate::module::{Const, ConstData, Function, Global, GlobalData, Module};
+use crate::types::TypeTable;
+use crate::verify::{verify, VerifyErrors};
+
+/// What a function pass may read of the module besides its function.
+pub struct Context<'a> {
+    /// The type table.
+    pub types: &'a TypeTable,
+    /// The constants.
+    pub consts: &'a EntityVec<Const, ConstData>,
+    /// The module-level variables.
+    pub globals: &'a EntityVec<Global, GlobalData>,
+}
+
+/// How a pass runs.
+#[derive(Clone, Copy)]
+pub enum PassRun {
+    /// On every function with a body, one at a time.
+    Function(fn(&mut Function, &Context<'_>) -> bool),
+    /// On the whole module.
+    Module(fn(&mut Module) -> bool),
+}
+
+/// A registered pass.
+#[derive(Clone, Copy)]
+pub struct Pass {
+    /// Its name on the command line and in filetest headers (`reverse-post-order`).
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// How it runs.
+    pub run: PassRun,
+}
+
+impl Pass {
+    /// A function pass.
+    pub const fn function(
+        name: &'static str,
+        summary: &'static str,
+        run: fn(&mut Function, &Context<'_>) -> bool,
+    ) -> Self {
+        Pass {
+            name,
+            summary,
+            run: PassRun::Function(run),
+        }
+    }
+
+    /// A module pass.
+    pub const fn module(
+        name: &'static str,
+        summary: &'static str,
+        run: fn(&mut Module) -> bool,
+    ) -> Self {
+        Pass {
+            name,
+            summary,
+            run: PassRun::Module(run),
+        }
+    }
+
+    /// Runs the pass on `module`; returns whether it changed anything.
+    pub fn apply(&self, module: &mut Module) -> bool {
+        match self.run {
+            PassRun::Module(run) => run(module),
+            PassRun::Function(run) => {
+                let Module {
+                    types,
+                    consts,
+                    globals,
+                    funcs,
+                    ..
+                } = module;
+                let cx = Context {
+                    types,
+                    consts,
+                    globals,
+                };
+                let mut changed = false;
+                for (_, func) in funcs.iter_mut() {
+                    if !func.layout.is_empty() {
+                        changed |= run(func, &cx);
+                    }
+                }
+                changed
+            }
+        }
+    }
+}
+
+/// Every pass, by name: one line per pass.
+pub const PASSES: &[Pass] = &[
+    Pass::function(
+        "dead-code",
+        "removes instructions without effects whose results nothing needs",
+        |f, _| crate::passes::dead_code::run(f),
+    ),
+    Pass::function(
+        "reverse-post-order",
+        "lays blocks out in reverse post-order (dominators first), unreachable blocks last",
+        |f, _| crate::passes::reverse_post_order::run(f),
+    ),
+];
+
+/// The registered pass called `name`.
+pub fn lookup(name: &str) -> Option<&'static Pass> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// Why a pipeline could not be built or run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PipelineError {
+    /// A pass name that is not registered.
+    #[error("unknown pass `{name}` (known: {})", known_passes())]
+    UnknownPass {
+        /// The name asked for.
+        name: String,
+    },
+    /// The module was invalid before the first pass.
+    #[error("the input does not verify:\n{errors}")]
+    InvalidInput {
+        /// What the verifier found.
+        errors: VerifyErrors,
+    },
+    /// A pass left the module invalid.
+    #[error("the module does not verify after pass `{pass}`:\n{errors}")]
+    InvalidAfter {
+        /// The pass.
+        pass: &'static str,
+        /// What the verifier found.
+        errors: VerifyErrors,
+    },
+}
+
+fn known_passes() -> String {
+    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+/// A list of passes to run in order.
+#[derive(Clone)]
+pub struct Pipeline {
+    /// The passes, in order (a pass may appear more than once).
+    pub passes: Vec<&'static Pass>,
+    /// Whether to verify the module before the first pass and after each one. On by default
+    /// in debug builds (and so in tests); passes expect a valid module either way.
+    pub verify_each: bool,
+}
+
+impl Pipeline {
+    /// The pipeline of the passes named in `list`, separated by commas (`a,b,c`).
+    pub fn parse(list: &str) -> Result<Self, PipelineError> {
+        let passes = list
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|name| {
+                lookup(name).ok_or_else(|| PipelineError::UnknownPass {
+                    name: name.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Pipeline {
+            passes,
+            verify_each: cfg!(debug_assertions),
+        })
+    }
+
+    /// Runs every pass in order. `after` sees the module after each pass, with the pass and
+    /// whether it changed anything (for `--print-after`). Stops at the first verifier
+    /// failure when `verify_each` is set.
+    pub fn run(
+        &self,
+        module: &mut Module,
+        mut after: impl FnMut(&Pass, bool, &Module),
+    ) -> Result<(), PipelineError> {
+        if self.verify_each {
+            verify(module).map_err(|errors| PipelineError::InvalidInput { errors })?;
+        }
+        for pass in &self.passes {
+            let changed = pass.apply(module);
+            if self.verify_each {
+                verify(module).map_err(|errors| PipelineError::InvalidAfter {
+                    pass: pass.name,
+                    errors,
+                })?;
+            }
+            after(pass, changed, module);
+        }
+        Ok(())
+    }
+}
