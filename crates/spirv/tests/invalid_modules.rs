@@ -49,6 +49,7 @@ fn spirv_val_category(message: &str) -> &'static str {
         ("continue target", "structure"),
         ("selection construct", "structure"),
         ("Case construct", "structure"),
+        ("before its dominator", "block-order"),
         ("does not dominate its use", "ssa"),
         ("OpPhi", "ssa"),
         (

@@ -14,8 +14,9 @@ pub(super) fn check(f: Func, func: &Function, dom: &DomTree, sink: &mut Sink) {
         position.set(b, Some(k));
     }
     for (k, &b) in func.layout.iter().enumerate() {
-        // Checking the immediate dominator is enough: dominators form a chain, and by
-        // induction each earlier link is already before its successor.
+        // Checking the immediate dominator decides validity: dominators form a chain, so
+        // when every block follows its immediate dominator, every block follows all of
+        // them. Like spirv-val, each block before its immediate dominator is reported.
         let Some(idom) = dom.idom(b) else { continue };
         if position.get(idom).is_some_and(|p| p > k) {
             sink.report(
