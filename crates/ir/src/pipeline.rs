@@ -199,3 +199,108 @@ impl Pipeline {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse;
+
+    const TEXT: &str = "spirv 1.3\nmemory_model GLSL450\ncapability Shader\ntype t0 = void\n\
+        entry GLCompute \"main\" f0 () [local_size 1 1 1]\n\
+        fn f0() -> void {\nb0:\n  br b1\nb1:\n  br b2\nb2:\n  return\n}\n";
+
+    /// A pass that breaks the block order: it swaps the last two blocks.
+    fn swap_last_two(func: &mut Function, _: &Context<'_>) -> bool {
+        let n = func.layout.len();
+        func.layout.swap(n - 2, n - 1);
+        true
+    }
+
+    /// A pass that lowers every function without changing anything else.
+    fn mark_lowered(module: &mut Module) -> bool {
+        for (_, f) in module.funcs.iter_mut() {
+            f.form = crate::Form::Lowered;
+        }
+        true
+    }
+
+    static BROKEN: Pass = Pass::function("swap-last-two", "breaks the block order", swap_last_two);
+    static LOWER: Pass = Pass::module("mark-lowered", "sets every form to lowered", mark_lowered);
+
+    #[test]
+    fn the_verifier_runs_after_each_pass_and_names_the_pass_that_broke_the_module() {
+        let mut m = parse(TEXT).unwrap();
+        let mut seen = Vec::new();
+        let p = Pipeline {
+            passes: vec![lookup("reverse-post-order").unwrap(), &BROKEN, &LOWER],
+            verify_each: true,
+        };
+        let e = p
+            .run(&mut m, |pass, changed, _| seen.push((pass.name, changed)))
+            .unwrap_err();
+        assert_eq!(
+            seen,
+            [("reverse-post-order", false)],
+            "stops at the broken pass"
+        );
+        match e {
+            PipelineError::InvalidAfter { pass, errors } => {
+                assert_eq!(pass, "swap-last-two");
+                assert_eq!(
+                    errors.to_string(),
+                    "f0 b2: [block-order] b2 appears before its dominator b1\n"
+                );
+            }
+            other => panic!("{other}"),
+        }
+        // Without verification the pipeline runs to the end.
+        let mut m = parse(TEXT).unwrap();
+        let p = Pipeline {
+            verify_each: false,
+            ..p
+        };
+        p.run(&mut m, |_, _, _| {}).unwrap();
+    }
+
+    #[test]
+    fn each_function_is_verified_in_the_form_it_has_after_the_pass() {
+        // A merge annotation is fine while structured and a form error once lowered.
+        let text = TEXT.replace(
+            "b0:\n  br b1\n",
+            "b0:\n  selection_merge b2\n  br_if c0, b1, b2\n",
+        );
+        let text = text.replace(
+            "type t0 = void\n",
+            "type t0 = void\ntype t1 = bool\nconst c0 bool = true\n",
+        );
+        let mut m = parse(&text).unwrap();
+        let p = Pipeline {
+            passes: vec![&LOWER],
+            verify_each: true,
+        };
+        let e = p.run(&mut m, |_, _, _| {}).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("[form] a lowered function has no merge annotations"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn pass_lists_parse_and_names_are_unique() {
+        let p = Pipeline::parse("dead-code, reverse-post-order,dead-code").unwrap();
+        let names: Vec<&str> = p.passes.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["dead-code", "reverse-post-order", "dead-code"]);
+        assert!(Pipeline::parse("").unwrap().passes.is_empty());
+        assert_eq!(
+            Pipeline::parse("dead-code,nope").err(),
+            Some(PipelineError::UnknownPass {
+                name: "nope".into()
+            })
+        );
+        let mut names: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), PASSES.len());
+    }
+}
