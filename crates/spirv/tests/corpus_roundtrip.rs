@@ -3,11 +3,14 @@
 //! its IR must print, re-parse and print identically; and the module written back from the
 //! IR must pass spirv-val with the same entry points, interface, execution modes,
 //! decorations and control-flow structure as the original. "The same" is judged on
-//! spirv-dis's text of both modules, with numeric ids blanked out.
+//! spirv-dis's text of both modules, with numeric ids blanked out. The IR passes
+//! `dead-code,reverse-post-order` must keep every shader valid, by the verifier after each
+//! pass and by spirv-val on the module written after them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use tangle_ir::pipeline::Pipeline;
 use tangle_oracle::{require, scratch_dir, Oracle, Tool};
 use tangle_spirv::asm::{assemble, AsmOptions, TargetEnv};
 
@@ -277,6 +280,29 @@ fn corpus_reads_verifies_round_trips_and_writes_back_valid_spirv() {
         if has_mode != asks_maximal {
             failures.push(format!(
                 "{name}: maximal reconvergence asked {asks_maximal}, written {has_mode}"
+            ));
+        }
+        // The passes keep a real shader valid: the verifier runs after each one, and
+        // spirv-val judges the module written after them.
+        let mut passed = module.clone();
+        let mut pipeline = Pipeline::parse("dead-code,reverse-post-order").unwrap();
+        pipeline.verify_each = true;
+        if let Err(e) = pipeline.run(&mut passed, |_, _, _| {}) {
+            failures.push(format!("{name}: passes: {e}"));
+            continue;
+        }
+        let after_passes = dir.path().join("passes.spv");
+        let words = tangle_spirv::writer::write(&passed).expect("a structured module writes");
+        std::fs::write(&after_passes, bytes(&words)).unwrap();
+        let v = tools.val.run([
+            "--target-env".as_ref(),
+            env.as_ref(),
+            after_passes.as_os_str(),
+        ]);
+        if !v.status.success() {
+            failures.push(format!(
+                "{name}: spirv-val rejects the module after dead-code,reverse-post-order: {}",
+                String::from_utf8_lossy(&v.stderr)
             ));
         }
     }
