@@ -12,7 +12,11 @@
 //!   that form;
 //! - `pass a,b,c`: the named passes in order (the verifier runs before the first and after
 //!   each); the section holds the module printed after the last pass, or the error that
-//!   stopped the pipeline (an unknown pass, an invalid input, a pass that broke the module).
+//!   stopped the pipeline (an unknown pass, an invalid input, a pass that broke the module);
+//! - `run <entry> [subgroup=N] [S:B=w,w,...] [S:B=zero*N]...`: one workgroup of the entry
+//!   point on the reference interpreter, with the storage buffers at descriptor set `S`,
+//!   binding `B` filled with the given `u32` words (or `N` zero words); the section holds
+//!   every buffer afterwards as decimal words, or the interpreter's error.
 //!
 //! A file without a header, or with an unknown command, fails the test: it is a broken test
 //! file, not an expected failure.
@@ -30,6 +34,82 @@ use tangle_ir::Form;
 enum Command {
     Verify(Option<Form>),
     Pass(String),
+    Run(Run),
+}
+
+/// A `run` header: the entry point, the subgroup size, and the buffers by (set, binding).
+#[derive(Debug, PartialEq)]
+struct Run {
+    entry: String,
+    subgroup: u32,
+    buffers: Vec<((u32, u32), Vec<u32>)>,
+}
+
+fn parse_run(args: &str) -> Result<Run, String> {
+    let mut words = args.split_whitespace();
+    let entry = words.next().ok_or("`run` needs an entry point name")?;
+    let mut run = Run {
+        entry: entry.to_string(),
+        subgroup: 32,
+        buffers: Vec::new(),
+    };
+    let number = |s: &str| {
+        s.parse::<u32>()
+            .map_err(|_| format!("`{s}` is not a number in `run {args}`"))
+    };
+    for word in words {
+        if let Some(n) = word.strip_prefix("subgroup=") {
+            run.subgroup = number(n)?;
+            continue;
+        }
+        let (slot, value) = word.split_once('=').ok_or(format!(
+            "expected `S:B=...` or `subgroup=N`, found `{word}`"
+        ))?;
+        let (set, binding) = slot
+            .split_once(':')
+            .ok_or(format!("expected a `set:binding`, found `{slot}`"))?;
+        let data = match value.strip_prefix("zero*") {
+            Some(n) => vec![0; number(n)? as usize],
+            None => value.split(',').map(number).collect::<Result<_, _>>()?,
+        };
+        run.buffers.push(((number(set)?, number(binding)?), data));
+    }
+    Ok(run)
+}
+
+/// Runs one workgroup on the reference interpreter; the buffers afterwards, or the error.
+fn execute(module: &tangle_ir::Module, run: &Run, out: &mut String) {
+    let config = tangle_interp::Config {
+        subgroup_size: run.subgroup,
+        ..tangle_interp::Config::default()
+    };
+    let outcome = tangle_interp::Interpreter::new(module, &run.entry, config).and_then(|mut it| {
+        for ((set, binding), words) in &run.buffers {
+            let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            it.bind_buffer(*set, *binding, bytes);
+        }
+        it.run()
+    });
+    match outcome {
+        Ok(outcome) => {
+            for ((set, binding), bytes) in &outcome.buffers {
+                let words: Vec<String> = bytes
+                    .chunks(4)
+                    .map(|c| {
+                        let mut w = [0u8; 4];
+                        w[..c.len()].copy_from_slice(c);
+                        u32::from_le_bytes(w).to_string()
+                    })
+                    .collect();
+                out.push_str(&format!("; buffer {set}:{binding} = {}\n", words.join(" ")));
+            }
+        }
+        Err(e) => {
+            for line in e.to_string().lines() {
+                out.push_str(&format!("; run error: {line}\n"));
+            }
+        }
+    }
 }
 
 /// The `; test:` headers at the top of `text` (before the first line that is not a comment
@@ -56,6 +136,7 @@ fn headers(text: &str) -> Result<Vec<(String, Command)>, String> {
                 None => return Err(format!("unknown form `{form}` in `; test: {command}`")),
             },
             (Some("pass"), Some(list)) => Command::Pass(list.to_string()),
+            (Some("run"), Some(args)) => Command::Run(parse_run(args)?),
             _ => return Err(format!("unknown test command `; test: {command}`")),
         };
         out.push((command.to_string(), parsed));
@@ -96,6 +177,7 @@ fn report(path: &Path) -> Result<String, String> {
         match command {
             Command::Verify(None) => verdict(&mut out, verify(&module)),
             Command::Verify(Some(form)) => verdict(&mut out, verify_as(&module, form)),
+            Command::Run(run) => execute(&module, &run, &mut out),
             Command::Pass(list) => {
                 let mut m = module.clone();
                 let result = Pipeline::parse(&list).and_then(|mut p| {
