@@ -1,8 +1,11 @@
 //! Mutation smoke run of the IR text parser: 10,000 mutated texts, derived from the
 //! filetests, must each parse or give a positioned error — never a panic. Texts that parse
-//! are also verified and printed, so those see odd modules too.
+//! are also verified (in both forms) and printed, so those see odd modules too, and the
+//! valid ones go through the passes, which must leave them valid.
 
 use std::path::Path;
+
+use tangle_ir::pipeline::Pipeline;
 
 fn seeds() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests");
@@ -63,6 +66,17 @@ const PIECES: &[&str] = &[
     "fn",
     "type",
     "const",
+    "lowered",
+    "token",
+    "barrier",
+    " conv(v0)",
+    "conv(",
+    "conv_entry",
+    "conv_loop",
+    "bar_set",
+    "bar_sync v3",
+    "bar_break",
+    "exit",
 ];
 
 fn mutate(rng: &mut fastrand::Rng, text: &str) -> String {
@@ -122,8 +136,17 @@ fn ten_thousand_mutated_texts_never_panic() {
                 // Whatever parses must print to text that parses back to the same print.
                 let again = tangle_ir::text::parse(&printed).expect("printed text parses");
                 assert_eq!(tangle_ir::text::print(&again), printed);
+                let _ = tangle_ir::verify::verify_as(&module, tangle_ir::Form::Lowered);
+                let _ = tangle_ir::verify::verify_as(&module, tangle_ir::Form::Structured);
                 if tangle_ir::verify::verify(&module).is_ok() {
                     valid += 1;
+                    let mut passed = module.clone();
+                    let mut pipeline =
+                        Pipeline::parse("dead-code,reverse-post-order,dead-code").unwrap();
+                    pipeline.verify_each = true;
+                    if let Err(e) = pipeline.run(&mut passed, |_, _, _| {}) {
+                        panic!("{e}\n{text}");
+                    }
                 }
             }
             Err(e) => assert!(e.pos.line >= 1 && e.pos.col >= 1, "{e}"),
