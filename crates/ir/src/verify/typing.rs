@@ -6,8 +6,10 @@ use spirv::{Capability, Scope, StorageClass};
 use super::{Location, Point, Rule, Sink};
 use crate::glsl::GlslOp;
 use crate::module::{ConstValue, Func, Function, Module, Operand, Terminator};
-use crate::ops::{AtomicOp, ConvOperand, GroupOp, GroupOperation, Op, PlainOp, TangleOp};
+use crate::ops::{AtomicOp, GroupOp, GroupOperation, Op, PlainOp};
 use crate::types::{Type, TypeData, TypeTable};
+
+mod tangle;
 
 /// The shape of a numeric type: (kind, width, component count).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -184,9 +186,9 @@ pub(super) fn check(module: &Module, f: Func, func: &Function, sink: &mut Sink) 
             }
             let result = inst.result.map(|r| func.values[r].ty);
             let args: Vec<Type> = inst.args.iter().map(|a| cx.ty(*a)).collect();
-            check_conv_operand(&mut cx, &inst.op, inst.conv);
+            tangle::check_conv_operand(&mut cx, &inst.op, inst.conv);
             if let Op::Tangle(t) = &inst.op {
-                check_tangle(&mut cx, *t, &args, result);
+                tangle::check_tangle(&mut cx, *t, &args, result);
                 continue;
             }
             // Tokens and barriers flow only between the operations made for them.
@@ -239,55 +241,6 @@ pub(super) fn check(module: &Module, f: Func, func: &Function, sink: &mut Sink) 
                 );
             }
             _ => {}
-        }
-    }
-}
-
-/// The convergence-control operand: present only where the operation allows or needs one,
-/// and of token type.
-fn check_conv_operand(cx: &mut Ctx<'_>, op: &Op, conv: Option<crate::module::Value>) {
-    match (op.conv_operand(), conv) {
-        (ConvOperand::Forbidden, Some(_)) => cx.fail(format!(
-            "`{}` takes no convergence-control operand",
-            op.mnemonic()
-        )),
-        (ConvOperand::Required, None) => cx.fail(format!(
-            "`{}` needs a convergence-control operand",
-            op.mnemonic()
-        )),
-        _ => {}
-    }
-    if let Some(token) = conv {
-        let ty = cx.func.values[token].ty;
-        if !matches!(cx.types().get(ty), TypeData::Token) {
-            let name = cx.name(ty);
-            cx.fail(format!(
-                "the convergence-control operand {token} must be a token, not {name}"
-            ));
-        }
-    }
-}
-
-/// A tangle-only operation against its table entry: operand and result kinds.
-fn check_tangle(cx: &mut Ctx<'_>, op: TangleOp, a: &[Type], r: Option<Type>) {
-    for (k, (ty, want)) in a.iter().zip(op.operands()).enumerate() {
-        if *cx.types().get(*ty) != want.type_data() {
-            let name = cx.name(*ty);
-            cx.fail(format!(
-                "{}: operand {k} must be a {}, not {name}",
-                op.name(),
-                want.name()
-            ));
-        }
-    }
-    if let (Some(ty), Some(want)) = (r, op.result()) {
-        if *cx.types().get(ty) != want.type_data() {
-            let name = cx.name(ty);
-            cx.fail(format!(
-                "{}: the result must be a {}, not {name}",
-                op.name(),
-                want.name()
-            ));
         }
     }
 }
@@ -424,7 +377,7 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
         Op::Glsl(g) => check_glsl(cx, *g, a, r),
         Op::Group { op, scope, group } => check_group(cx, *op, *scope, *group, ops, a, r),
         Op::ControlBarrier { .. } | Op::MemoryBarrier { .. } => {}
-        Op::Tangle(t) => check_tangle(cx, *t, a, Some(r).filter(|_| op.has_result())),
+        Op::Tangle(t) => tangle::check_tangle(cx, *t, a, Some(r).filter(|_| op.has_result())),
     }
 }
 
