@@ -5,6 +5,7 @@
 //! ([`text::print`] / [`text::parse`]), and a verifier that collects every error with its
 //! location ([`verify::verify`]).
 
+pub mod analysis;
 pub mod cfg;
 pub mod entity;
 pub mod glsl;
