@@ -6,11 +6,14 @@
 //! location ([`verify::verify`]).
 
 pub mod analysis;
+pub mod builder;
 pub mod cfg;
 pub mod entity;
+pub mod exec;
 pub mod glsl;
 pub mod module;
 pub mod ops;
+pub mod ssa_repair;
 pub mod text;
 pub mod types;
 pub mod verify;
