@@ -13,6 +13,7 @@ pub mod exec;
 pub mod glsl;
 pub mod module;
 pub mod ops;
+pub mod passes;
 pub mod ssa_repair;
 pub mod text;
 pub mod types;
