@@ -14,7 +14,7 @@
 //! A use that no definition reaches (only possible in unreachable code, or in a function
 //! that was not in SSA form before) gets an `undef` of the variable's type.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::builder::InsertAt;
 use crate::cfg::Cfg;
@@ -50,8 +50,6 @@ struct Repair<'f> {
     /// Removed trivial phis and what replaces them.
     replaced: HashMap<Value, Operand>,
     undef: Option<Value>,
-    /// Single-predecessor blocks whose entry value is being looked up.
-    visiting: HashSet<Block>,
     ty: crate::types::Type,
 }
 
@@ -120,7 +118,6 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
         new_phis: Vec::new(),
         replaced: HashMap::new(),
         undef: None,
-        visiting: HashSet::new(),
         ty,
     };
     // Find every use's reaching definition before changing anything.
@@ -179,32 +176,45 @@ impl Repair<'_> {
         self.read_before(b, usize::MAX)
     }
 
-    /// The definition live on entry to `b`.
+    /// The definition live on entry to `b`. A chain of single-predecessor blocks without
+    /// definitions is walked up to where the value is known; a block with several
+    /// predecessors gets a phi, recorded before its operands are looked up so that cycles
+    /// through it end there.
     fn read_entry(&mut self, b: Block) -> Operand {
-        if let Some(&v) = self.at_entry.get(&b) {
-            return v;
-        }
-        let preds = self.cfg.preds(b).to_vec();
-        let v = if Some(b) == self.func.entry() || preds.is_empty() {
-            Operand::Value(self.undef())
-        } else if let [p] = preds[..] {
-            // A cycle of single-predecessor blocks is unreachable: nothing defines it.
-            if !self.visiting.insert(b) {
-                return Operand::Value(self.undef());
+        let mut chain = Vec::new();
+        let mut cur = b;
+        let v = loop {
+            if let Some(&v) = self.at_entry.get(&cur) {
+                break v;
             }
-            let v = self.read_end(p);
-            self.visiting.remove(&b);
-            v
-        } else {
-            let (inst, phi) = self.func.add_phi(b, self.ty, &[]);
-            self.new_phis.push((inst, phi, b));
-            self.at_entry.insert(b, Operand::Value(phi));
+            let preds = self.cfg.preds(cur).to_vec();
+            if Some(cur) == self.func.entry() || preds.is_empty() {
+                break Operand::Value(self.undef());
+            }
+            if let [p] = preds[..] {
+                chain.push(cur);
+                if let Some(&(_, v)) = self.defs.get(&p).and_then(|l| l.last()) {
+                    break Operand::Value(v);
+                }
+                if chain.contains(&p) {
+                    // A cycle of single-predecessor blocks is unreachable: nothing defines it.
+                    break Operand::Value(self.undef());
+                }
+                cur = p;
+                continue;
+            }
+            let (inst, phi) = self.func.add_phi(cur, self.ty, &[]);
+            self.new_phis.push((inst, phi, cur));
+            self.at_entry.insert(cur, Operand::Value(phi));
             for p in preds {
                 let v = self.read_end(p);
                 self.func.set_phi_incoming(inst, p, v);
             }
-            Operand::Value(phi)
+            break Operand::Value(phi);
         };
+        for c in chain {
+            self.at_entry.insert(c, v);
+        }
         self.at_entry.insert(b, v);
         v
     }
