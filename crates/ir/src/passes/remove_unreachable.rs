@@ -1,8 +1,9 @@
 //! Unreachable-block removal: drops the blocks the entry does not reach, and their
 //! incomings from the phis of blocks that stay. In a structured function, the merge blocks
-//! and continue targets named by kept headers stay (SPIR-V needs them even when nothing
-//! branches to them). A kept block that used a removed value (only possible in kept
-//! unreachable blocks, and phi incomings from them) gets an `undef` of its type instead.
+//! and continue targets named by reachable headers stay (SPIR-V needs them even when nothing
+//! branches to them), emptied: a continue target branches back to its header, a merge
+//! block ends in `unreachable`. A phi incoming from such a block whose value is gone gets an
+//! `undef` of its type.
 
 use std::collections::HashSet;
 
@@ -14,40 +15,63 @@ use crate::ops::{Op, PlainOp};
 /// Removes unreachable blocks; returns whether any was removed.
 pub fn run(func: &mut Function) -> bool {
     let cfg = Cfg::new(func);
-    let mut keep: HashSet<Block> = reverse_post_order(func, &cfg).into_iter().collect();
-    if super::is_structured(func) {
-        let mut work: Vec<Block> = keep.iter().copied().collect();
-        while let Some(b) = work.pop() {
-            let named = match func.blocks[b].merge {
-                Some(Merge::Selection { merge, .. }) => vec![merge],
-                Some(Merge::Loop {
-                    merge,
-                    continue_target,
-                    ..
-                }) => vec![merge, continue_target],
-                None => Vec::new(),
-            };
-            for n in named {
-                if keep.insert(n) {
-                    work.push(n);
-                }
+    let reachable: HashSet<Block> = reverse_post_order(func, &cfg).into_iter().collect();
+    // Structured: the merge blocks and continue targets of reachable headers stay, emptied.
+    let mut kept_unreachable: Vec<(Block, Option<Block>)> = Vec::new();
+    for &h in &func.layout {
+        if !reachable.contains(&h) {
+            continue;
+        }
+        match func.blocks[h].merge {
+            Some(Merge::Selection { merge, .. }) => kept_unreachable.push((merge, None)),
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+                ..
+            }) => {
+                kept_unreachable.push((merge, None));
+                kept_unreachable.push((continue_target, Some(h)));
             }
+            None => {}
         }
     }
+    kept_unreachable.retain(|(b, _)| !reachable.contains(b));
     let removed: Vec<Block> = func
         .layout
         .iter()
         .copied()
-        .filter(|b| !keep.contains(b))
+        .filter(|b| !reachable.contains(b) && !kept_unreachable.iter().any(|k| k.0 == *b))
         .collect();
-    if removed.is_empty() {
-        return false;
-    }
+    let mut changed = !removed.is_empty();
     for &b in &removed {
         func.remove_block(b);
     }
-    patch_dangling_uses(func);
-    true
+    // A kept unreachable block ends as SPIR-V expects one to: a continue target branches
+    // back to its header, anything else is `unreachable`.
+    for (b, header) in kept_unreachable {
+        let term = header.map_or(Terminator::Unreachable, Terminator::Branch);
+        let data = &func.blocks[b];
+        if data.insts.is_empty() && data.merge.is_none() && data.term == term {
+            continue;
+        }
+        for i in std::mem::take(&mut func.blocks[b].insts) {
+            if let Some(r) = func.insts[i].result {
+                func.values[r].def = ValueDef::Unused;
+            }
+        }
+        let old = std::mem::replace(&mut func.blocks[b].term, term);
+        func.blocks[b].merge = None;
+        for s in old.successors() {
+            if header != Some(s) && func.layout.contains(&s) {
+                func.remove_phi_pred(s, b);
+            }
+        }
+        changed = true;
+    }
+    if changed {
+        patch_dangling_uses(func);
+    }
+    changed
 }
 
 /// Gives every use of a value without a definition an `undef` of its type, and removes

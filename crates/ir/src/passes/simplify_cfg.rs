@@ -28,10 +28,9 @@ pub fn run(func: &mut Function, consts: &EntityVec<Const, ConstData>) -> bool {
         }
         changed = true;
     }
-    if changed {
-        func.layout_in_reverse_post_order();
-    }
-    changed
+    let before = func.layout.clone();
+    func.layout_in_reverse_post_order();
+    changed || func.layout != before
 }
 
 /// Turns `br_if` on a constant, or with equal targets, into `br`.
