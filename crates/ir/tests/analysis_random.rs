@@ -245,6 +245,12 @@ fn structural_dominance(f: &Function) -> impl Fn(Block, Block) -> bool + '_ {
     }
 }
 
+fn print_func(f: &Function) -> String {
+    let mut m = common::module().0;
+    m.funcs.push(f.clone());
+    tangle_ir::text::print(&m)
+}
+
 fn check_constructs(f: &Function) -> usize {
     let sdom = structural_dominance(f);
     let blocks: Vec<Block> = f.layout.clone();
@@ -351,6 +357,44 @@ fn check_constructs(f: &Function) -> usize {
                         .any(|&b| f.blocks[b].term.successors().contains(&t2))
             });
             assert_eq!(into, expect, "fallthrough of case {t} of {h}");
+        }
+    }
+    // The interpreter's definition today (`crates/interp/src/construct.rs`): `from` falls
+    // into `to` when a path leads from one to the other avoiding the header, the merge and
+    // the other targets. On valid functions it must agree with the construct tree's
+    // executable fallthroughs (the specification's also count unreachable blocks).
+    let cfg = Cfg::new(f);
+    let dom = tangle_ir::cfg::DomTree::new(f, &cfg);
+    for &h in &blocks {
+        let Some(Merge::Selection { merge, .. }) = f.blocks[h].merge else {
+            continue;
+        };
+        if !dom.is_reachable(h) {
+            continue;
+        }
+        let cases = tree.cases(h);
+        let targets: Vec<Block> = cases.iter().map(|&c| tree.get(c).entry).collect();
+        for &case in &cases {
+            let from = tree.get(case).entry;
+            let into = tree.executable_fallthrough_targets(f, &dom, case);
+            for &to in targets.iter().filter(|&&t| t != from) {
+                let avoid = |b: Block| b == h || b == merge || (targets.contains(&b) && b != to);
+                let succ = |b: Block| -> Vec<Block> {
+                    f.blocks[b]
+                        .term
+                        .successors()
+                        .into_iter()
+                        .filter(|&s| !avoid(s) || s == to)
+                        .collect()
+                };
+                let path = reach(&succ, from, None, true).contains(&to);
+                assert_eq!(
+                    into.contains(&to),
+                    path,
+                    "{from} into {to} in the switch of {h}\n{}",
+                    print_func(f)
+                );
+            }
         }
     }
     tree.len()

@@ -340,8 +340,31 @@ impl ConstructTree {
     }
 
     /// The case targets that case construct `case` branches to (falls through to), in the
-    /// order its blocks' edges are found. A valid switch has at most one.
+    /// order its blocks' edges are found. A valid switch has at most one. This is the
+    /// specification's (and the verifier's) view: a block of the construct that no path
+    /// from the entry reaches (an unreachable merge block) still counts.
     pub fn fallthrough_targets(&self, func: &Function, case: ConstructId) -> Vec<Block> {
+        self.fallthrough_from(func, case, |_| true)
+    }
+
+    /// Like [`Self::fallthrough_targets`], counting only blocks reachable from the entry
+    /// (`dom` is the function's dominator tree over [`Cfg::new`]): the fallthroughs an
+    /// execution can take, which is what the interpreter needs.
+    pub fn executable_fallthrough_targets(
+        &self,
+        func: &Function,
+        dom: &DomTree,
+        case: ConstructId,
+    ) -> Vec<Block> {
+        self.fallthrough_from(func, case, |b| dom.is_reachable(b))
+    }
+
+    fn fallthrough_from(
+        &self,
+        func: &Function,
+        case: ConstructId,
+        counts: impl Fn(Block) -> bool,
+    ) -> Vec<Block> {
         let c = self.get(case);
         if c.kind != ConstructKind::Case {
             return Vec::new();
@@ -352,7 +375,7 @@ impl ConstructTree {
             .map(|&t| self.get(t).entry)
             .collect();
         let mut out = Vec::new();
-        for &b in &c.blocks {
+        for &b in c.blocks.iter().filter(|&&b| counts(b)) {
             for s in func.blocks[b].term.successors() {
                 if s != c.entry && !c.contains(s) && targets.contains(&s) && !out.contains(&s) {
                     out.push(s);

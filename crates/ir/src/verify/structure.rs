@@ -228,7 +228,7 @@ pub(super) fn check(
             );
         }
     }
-    super::switch_cases::check(f, func, cfg, &sdom, sink);
+    super::switch_cases::check(f, func, cfg, &sdom, &tree, sink);
 
     // Edges that leave a construct must go to a merge block or continue target of a
     // construct that contains the branch.
