@@ -10,6 +10,27 @@
 //! The shape follows Cranelift's `FunctionBuilder`: create blocks, switch to one, append
 //! instructions, end it with a terminator. Blocks made by the structured helpers are laid out
 //! when first entered, which gives a reverse post-order of the structured code.
+//!
+//! ```
+//! use tangle_ir::builder::FunctionBuilder;
+//! use tangle_ir::{Module, PlainOp};
+//!
+//! // u32 clamp_add(u32 x, u32 y): x + y, or 100 when that is larger.
+//! let mut m = Module::default();
+//! m.capabilities.push(spirv::Capability::Linkage);
+//! let u = m.types.u32();
+//! let (mut b, p) = FunctionBuilder::create_function(&mut m, "clamp_add", u, &[u, u]);
+//! let entry = b.create_block();
+//! b.switch_to_block(entry);
+//! let sum = b.plain(PlainOp::IAdd, &[p[0].into(), p[1].into()]);
+//! let limit = b.const_u32(100);
+//! let big = b.plain(PlainOp::UGreaterThan, &[sum.into(), limit]);
+//! let f = b.begin_if(big.into(), false);
+//! b.ret(Some(limit));
+//! b.end_if(f);
+//! b.ret(Some(sum.into()));
+//! tangle_ir::verify::verify(&m).unwrap();
+//! ```
 
 pub mod edit;
 pub mod infer;
