@@ -322,3 +322,47 @@ fn random_structured_functions_verify() {
         }
     }
 }
+
+#[test]
+fn use_lists_follow_replace_all_uses_on_random_programs() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    for _ in 0..200 {
+        let n = rng.usize(2..8);
+        let (mut m, f) = common::random_program(&mut rng, n);
+        let func = &mut m.funcs[f];
+        let uses = UseLists::new(func);
+        // Every use listed is a real operand of that value, and every operand is listed.
+        let mut listed = 0;
+        for v in func.values.keys() {
+            for u in uses.uses(v) {
+                let found = match *u {
+                    tangle_ir::analysis::Use::Inst { inst, index } => func.insts[inst].args[index],
+                    tangle_ir::analysis::Use::Terminator(b) => func.blocks[b].term.operands()[0],
+                };
+                assert_eq!(found, Operand::Value(v));
+                listed += 1;
+            }
+        }
+        let operands: usize = func
+            .layout
+            .iter()
+            .map(|&b| {
+                let data = &func.blocks[b];
+                data.insts
+                    .iter()
+                    .flat_map(|&i| func.insts[i].args.iter())
+                    .chain(data.term.operands().iter())
+                    .filter(|o| matches!(o, Operand::Value(_)))
+                    .count()
+            })
+            .sum();
+        assert_eq!(listed, operands);
+        // Replacing a parameter moves all its uses to another.
+        let (p0, p1) = (func.params[0], func.params[1]);
+        let before = uses.uses(p0).len() + uses.uses(p1).len();
+        assert_eq!(func.replace_all_uses(p0, p1.into()), uses.uses(p0).len());
+        let after = UseLists::new(func);
+        assert!(after.is_unused(p0));
+        assert_eq!(after.uses(p1).len(), before);
+    }
+}
