@@ -152,7 +152,7 @@ pub fn run(
     }
 }
 
-/// The bit width of an integer type, 0 for a bool; refuses anything else.
+/// The bit width of an integer type; 0 for anything else (a bool).
 fn int_width(module: &Module, ty: crate::types::Type) -> u32 {
     match module.types.get(ty) {
         TypeData::Int { width, .. } => u32::from(*width),

@@ -374,9 +374,12 @@ fn check_constructs(f: &Function) -> usize {
         }
         let cases = tree.cases(h);
         let targets: Vec<Block> = cases.iter().map(|&c| tree.get(c).entry).collect();
+        let pairs = tree.executable_case_fallthrough(f, &dom, h);
+        assert_eq!(pairs.iter().map(|p| p.0).collect::<Vec<_>>(), targets);
         for &case in &cases {
             let from = tree.get(case).entry;
             let into = tree.executable_fallthrough_targets(f, &dom, case);
+            assert!(pairs.contains(&(from, into.first().copied())));
             for &to in targets.iter().filter(|&&t| t != from) {
                 let avoid = |b: Block| b == h || b == merge || (targets.contains(&b) && b != to);
                 let succ = |b: Block| -> Vec<Block> {

@@ -398,4 +398,22 @@ impl ConstructTree {
             })
             .collect()
     }
+
+    /// [`Self::case_fallthrough`] as an execution sees it: each case target of the switch
+    /// in `header` with the case target it can fall into, counting only blocks reachable
+    /// from the entry (`dom` over [`Cfg::new`]). What the interpreter's case instances need.
+    pub fn executable_case_fallthrough(
+        &self,
+        func: &Function,
+        dom: &DomTree,
+        header: Block,
+    ) -> Vec<(Block, Option<Block>)> {
+        self.cases(header)
+            .into_iter()
+            .map(|id| {
+                let into = self.executable_fallthrough_targets(func, dom, id);
+                (self.get(id).entry, into.first().copied())
+            })
+            .collect()
+    }
 }
