@@ -366,3 +366,37 @@ fn use_lists_follow_replace_all_uses_on_random_programs() {
         assert_eq!(after.uses(p1).len(), before);
     }
 }
+
+#[test]
+fn structured_helpers_meet_the_maximal_reconvergence_rules() {
+    let mut rng = fastrand::Rng::with_seed(12);
+    for _ in 0..300 {
+        let size = rng.usize(1..30);
+        let (mut m, f) = common::random_structured(&mut rng, size);
+        // An entry point asking for maximal reconvergence that calls the function.
+        m.extensions.push("SPV_KHR_maximal_reconvergence".into());
+        let void = m.types.void();
+        let (mut b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        let (t, k) = (b.const_bool(true), b.const_u32(1));
+        let fls = b.const_bool(false);
+        b.ins(Op::Call(f), &[t, fls, k]).unwrap();
+        b.ret(None);
+        let main = b.func;
+        m.entry_points.push(tangle_ir::EntryPoint {
+            model: spirv::ExecutionModel::GLCompute,
+            name: "main".into(),
+            func: main,
+            interface: Vec::new(),
+            modes: vec![
+                tangle_ir::ExecMode::LocalSize([32, 1, 1]),
+                tangle_ir::ExecMode::MaximallyReconverges,
+            ],
+        });
+        assert!(m.maximal_reconvergence_applies(f));
+        if let Err(e) = verify(&m) {
+            panic!("{e}\n{}", print(&m));
+        }
+    }
+}
