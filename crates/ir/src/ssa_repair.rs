@@ -12,7 +12,10 @@
 //! minimal on reducible graphs.
 //!
 //! A use that no definition reaches (only possible in unreachable code, or in a function
-//! that was not in SSA form before) gets an `undef` of the variable's type.
+//! that was not in SSA form before) gets an `undef` of the variable's type. With a single
+//! definition, `repair` also mends a definition that no longer dominates its uses: paths
+//! that miss it bring `undef` through new phis. The entry block is taken to have no
+//! predecessors (SPIR-V forbids branching to it): at its start nothing is defined.
 
 use std::collections::HashMap;
 

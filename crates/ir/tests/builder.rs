@@ -400,3 +400,52 @@ fn structured_helpers_meet_the_maximal_reconvergence_rules() {
         }
     }
 }
+
+#[test]
+fn repair_mends_a_definition_that_no_longer_dominates_its_uses() {
+    // v3 is defined in b1 only but used in b3: paths through b2 must bring undef.
+    let mut m = module(
+        "b0:\n  v2 = ult bool v0, v1\n  br_if v2, b1, b2\nb1:\n  v3 = iadd u32 v0, c1\n  br b3\n\
+         b2:\n  br b3\nb3:\n  v4 = iadd u32 v3, c1\n  return v4\n",
+    );
+    assert!(verify_unstructured(&m).is_err());
+    let phis = tangle_ir::ssa_repair::repair(&mut m.funcs[fid()], &[v(3)]);
+    assert_eq!(phis.len(), 1);
+    verify_unstructured(&m).unwrap();
+    let f = &m.funcs[fid()];
+    let phi = f.value_inst(phis[0]).unwrap();
+    assert_eq!(f.phi_incoming(phi, b(1)), Some(v(3).into()));
+    let Some(Operand::Value(u)) = f.phi_incoming(phi, b(2)) else {
+        panic!("b2 brings a value")
+    };
+    assert_eq!(
+        f.insts[f.value_inst(u).unwrap()].op,
+        Op::Plain(PlainOp::Undef)
+    );
+    assert_eq!(exec(&m, 1, 5), Some(Scalar::Int(3)));
+    assert_eq!(exec(&m, 5, 1), Some(Scalar::Undef));
+}
+
+#[test]
+fn the_cursor_inserts_before_and_after_an_instruction() {
+    let mut m = module(DIAMOND);
+    let add = m.funcs[fid()].value_inst(v(3)).unwrap();
+    let mut fb = FunctionBuilder::new(&mut m, fid());
+    fb.set_position_after(add);
+    let after = fb.plain(PlainOp::IAdd, &[v(3).into(), v(3).into()]);
+    fb.set_position_before(add);
+    let before = fb.plain(PlainOp::IAdd, &[v(0).into(), v(0).into()]);
+    assert_eq!(fb.current_block(), Some(b(1)));
+    let f = fb.function();
+    let order: Vec<_> = f.blocks[b(1)]
+        .insts
+        .iter()
+        .map(|&i| f.insts[i].result)
+        .collect();
+    assert_eq!(order, vec![Some(before), Some(v(3)), Some(after)]);
+    assert_eq!(
+        f.value_type(after),
+        f.value_type(v(3)),
+        "inferred from the operands"
+    );
+}

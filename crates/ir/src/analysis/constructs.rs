@@ -19,7 +19,7 @@
 use std::collections::HashSet;
 
 use crate::cfg::{Cfg, DomTree};
-use crate::entity::SecondaryMap;
+use crate::entity::{EntityRef, SecondaryMap};
 use crate::module::{Block, Function, Merge, Terminator};
 
 /// A construct's index in its [`ConstructTree`].
@@ -75,8 +75,8 @@ impl Construct {
 #[derive(Clone, Debug)]
 pub struct ConstructTree {
     nodes: Vec<Construct>,
-    /// The constructs whose *region* contains each block.
-    around: SecondaryMap<Block, Vec<ConstructId>>,
+    /// The constructs whose *region* contains each block, by block index.
+    around: Vec<Vec<ConstructId>>,
     innermost: SecondaryMap<Block, Option<ConstructId>>,
     of_header: SecondaryMap<Block, Option<ConstructId>>,
     roots: Vec<ConstructId>,
@@ -95,7 +95,7 @@ impl ConstructTree {
     pub fn with_structural_dominators(func: &Function, sdom: &DomTree) -> Self {
         let mut tree = ConstructTree {
             nodes: Vec::new(),
-            around: SecondaryMap::with_default(Vec::new()),
+            around: Vec::new(),
             innermost: SecondaryMap::with_default(None),
             of_header: SecondaryMap::with_default(None),
             roots: Vec::new(),
@@ -218,9 +218,10 @@ impl ConstructTree {
         let ids: Vec<ConstructId> = (0..self.nodes.len() as u32).map(ConstructId).collect();
         for &id in &ids {
             for b in self.region(id) {
-                let mut list = self.around.get(b).clone();
-                list.push(id);
-                self.around.set(b, list);
+                if b.index() >= self.around.len() {
+                    self.around.resize(b.index() + 1, Vec::new());
+                }
+                self.around[b.index()].push(id);
             }
         }
         // A total order on constructs by region size, so that parents are strictly larger.
@@ -232,8 +233,7 @@ impl ConstructTree {
             let entry = self.nodes[id.0 as usize].entry;
             let mine = key(self, id);
             let parent = self
-                .around
-                .get(entry)
+                .regions_around(entry)
                 .iter()
                 .copied()
                 .filter(|&o| o != id && key(self, o) > mine)
@@ -280,12 +280,12 @@ impl ConstructTree {
 
     /// Whether `b` is in the region of construct `id`.
     pub fn region_contains(&self, id: ConstructId, b: Block) -> bool {
-        self.around.get(b).contains(&id)
+        self.regions_around(b).contains(&id)
     }
 
     /// The constructs whose region contains `b`, in creation order.
     pub fn regions_around(&self, b: Block) -> &[ConstructId] {
-        self.around.get(b)
+        self.around.get(b.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The construct with id `id`.

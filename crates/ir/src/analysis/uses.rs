@@ -1,6 +1,6 @@
 //! Use lists: for every value, where it is used.
 
-use crate::entity::SecondaryMap;
+use crate::entity::EntityRef;
 use crate::module::{Block, Function, Inst, Operand, Value};
 
 /// One use of a value.
@@ -21,17 +21,19 @@ pub enum Use {
 /// The uses of every value of a function's laid-out blocks, in layout order.
 #[derive(Clone, Debug)]
 pub struct UseLists {
-    uses: SecondaryMap<Value, Vec<Use>>,
+    /// By value index; values past the end have no use.
+    uses: Vec<Vec<Use>>,
 }
 
 impl UseLists {
     /// Collects the uses in `func`.
     pub fn new(func: &Function) -> Self {
-        let mut uses: SecondaryMap<Value, Vec<Use>> = SecondaryMap::with_default(Vec::new());
+        let mut uses: Vec<Vec<Use>> = vec![Vec::new(); func.values.len()];
         let mut add = |v: Value, u: Use| {
-            let mut list = uses.get(v).clone();
-            list.push(u);
-            uses.set(v, list);
+            if v.index() >= uses.len() {
+                uses.resize(v.index() + 1, Vec::new());
+            }
+            uses[v.index()].push(u);
         };
         for &b in &func.layout {
             let Some(block) = func.blocks.get(b) else {
@@ -55,12 +57,12 @@ impl UseLists {
 
     /// The uses of `v`.
     pub fn uses(&self, v: Value) -> &[Use] {
-        self.uses.get(v)
+        self.uses.get(v.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Whether `v` has no use.
     pub fn is_unused(&self, v: Value) -> bool {
-        self.uses.get(v).is_empty()
+        self.uses(v).is_empty()
     }
 
     /// The distinct instructions that use `v`, in order of first use.

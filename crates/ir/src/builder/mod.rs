@@ -140,6 +140,19 @@ impl<'m> FunctionBuilder<'m> {
         self.pos = Position::Before(inst);
     }
 
+    /// Moves the cursor after `inst` (which must be laid out): before the next instruction,
+    /// or to the end of its block.
+    pub fn set_position_after(&mut self, inst: Inst) {
+        let (b, k) = self
+            .function()
+            .inst_position(inst)
+            .expect("the instruction is laid out");
+        self.pos = match self.function().blocks[b].insts.get(k + 1) {
+            Some(&next) => Position::Before(next),
+            None => Position::End(b),
+        };
+    }
+
     /// The block the cursor is in.
     pub fn current_block(&self) -> Option<Block> {
         match self.pos {
