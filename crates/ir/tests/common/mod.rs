@@ -146,7 +146,7 @@ pub fn random_program(rng: &mut fastrand::Rng, n: usize) -> (Module, Func) {
                 avail.push(v);
             }
         }
-        for _ in 0..rng.usize(1..4) {
+        for _ in 0..rng.usize(0..4) {
             let op = [
                 PlainOp::IAdd,
                 PlainOp::ISub,
