@@ -232,12 +232,13 @@ impl ConstructTree {
         for &id in &ids {
             let entry = self.nodes[id.0 as usize].entry;
             let mine = key(self, id);
+            let region = self.region(id);
             let parent = self
                 .regions_around(entry)
                 .iter()
                 .copied()
                 .filter(|&o| o != id && key(self, o) > mine)
-                .filter(|&o| self.region(id).iter().all(|&b| self.region_contains(o, b)))
+                .filter(|&o| region.iter().all(|&b| self.region_contains(o, b)))
                 .min_by_key(|&o| key(self, o));
             self.nodes[id.0 as usize].parent = parent;
             match parent {

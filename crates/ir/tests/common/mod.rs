@@ -228,7 +228,8 @@ struct Ctx<'a> {
     in_continue: bool,
 }
 
-/// A random structured void function `f(bool, bool, u32)` built with the structured helpers.
+/// A random structured void function `f(bool, bool, u32)` built with the structured helpers;
+/// `size` bounds the number of statements (above 64 it is also the target).
 pub fn random_structured(rng: &mut fastrand::Rng, size: usize) -> (Module, Func) {
     let (mut m, void, b, u) = module();
     let (mut fb, params) = FunctionBuilder::create_function(&mut m, "structured", void, &[b, b, u]);
@@ -241,6 +242,14 @@ pub fn random_structured(rng: &mut fastrand::Rng, size: usize) -> (Module, Func)
         in_continue: false,
     };
     statements(&mut fb, rng, &params, ctx, &mut budget, 0);
+    // A large function keeps adding guarded statement lists (so that a `return` among
+    // them ends only its branch) until the budget is spent.
+    while size > 64 && budget > 0 && fb.is_open() {
+        let c = condition(&mut fb, rng, &params);
+        let f = fb.begin_if(c, false);
+        statements(&mut fb, rng, &params, ctx, &mut budget, 0);
+        fb.end_if(f);
+    }
     if fb.is_open() {
         fb.ret(None);
     }
