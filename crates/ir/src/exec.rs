@@ -95,7 +95,9 @@ pub fn run(
             let k = preds.iter().position(|&b| b == p).ok_or_else(|| {
                 ExecError::Malformed(format!("phi in {block} has no incoming from {p}"))
             })?;
-            let r = inst.result.expect("a phi has a result");
+            let r = inst
+                .result
+                .ok_or_else(|| ExecError::Malformed(format!("phi without a result in {block}")))?;
             phi_vals.push((r, read(&vals, inst.args[k])?));
         }
         for (r, v) in phi_vals {
@@ -109,7 +111,9 @@ pub fn run(
                 }
                 return Err(ExecError::Unsupported(inst.op.mnemonic().to_string()));
             };
-            let r = inst.result.expect("plain operations have results");
+            let r = inst.result.ok_or_else(|| {
+                ExecError::Malformed(format!("`{}` without a result in {block}", op.name()))
+            })?;
             let width = int_width(module, func.values[r].ty);
             let a: Vec<Scalar> = inst
                 .args
