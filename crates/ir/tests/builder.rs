@@ -449,3 +449,42 @@ fn the_cursor_inserts_before_and_after_an_instruction() {
         "inferred from the operands"
     );
 }
+
+#[test]
+fn local_variables_carry_values_through_structured_code() {
+    // u32 count(bool c, u32 n): i = 0; loop { if i >= n break; i += 1 } continue while c;
+    // return i. The variable lives in the entry block however late it is made.
+    let (mut m, _, bl, u) = common::module();
+    let (mut fb, p) = FunctionBuilder::create_function(&mut m, "count", u, &[bl, u]);
+    let entry = fb.create_block();
+    fb.switch_to_block(entry);
+    let zero = fb.const_u32(0);
+    let l = fb.begin_loop();
+    let i = fb.local_variable(u);
+    let cur = fb.load(i.into());
+    let done = fb.plain(PlainOp::UGreaterThanEqual, &[cur.into(), p[1].into()]);
+    let brk = fb.begin_if(done.into(), false);
+    fb.loop_break(&l);
+    fb.end_if(brk);
+    let one = fb.const_u32(1);
+    let next = fb.plain(PlainOp::IAdd, &[cur.into(), one]);
+    fb.store(i.into(), next.into());
+    fb.begin_continue(&l);
+    fb.end_loop(l, Some(p[0].into()));
+    let out = fb.load(i.into());
+    fb.ret(Some(out.into()));
+    let f = fb.func;
+    // Initialise the variable first thing (after the variables).
+    let func = &mut m.funcs[f];
+    let var = func.value_inst(i).unwrap();
+    func.insert_inst(
+        InsertAt::After(var),
+        Op::Store(Default::default()),
+        vec![i.into(), zero],
+        None,
+    );
+    assert_eq!(func.blocks[func.entry().unwrap()].insts[0], var);
+    if let Err(e) = verify(&m) {
+        panic!("{e}\n{}", print(&m));
+    }
+}

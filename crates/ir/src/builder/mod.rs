@@ -222,6 +222,43 @@ impl<'m> FunctionBuilder<'m> {
         }
     }
 
+    /// A function-local variable holding a `pointee`, placed with the other variables at the
+    /// start of the entry block (where SPIR-V requires them), whatever the cursor.
+    pub fn local_variable(&mut self, pointee: Type) -> Value {
+        let ptr = self.module.types.intern(TypeData::Pointer {
+            storage: spirv::StorageClass::Function,
+            pointee,
+        });
+        let f = self.function_mut();
+        let entry = f.entry().expect("the function has an entry block");
+        let at = f.blocks[entry]
+            .insts
+            .iter()
+            .copied()
+            .find(|&i| !matches!(f.insts[i].op, Op::Variable(_)))
+            .map_or(InsertAt::End(entry), InsertAt::Before);
+        let (_, v) = f.insert_inst(
+            at,
+            Op::Variable(spirv::StorageClass::Function),
+            Vec::new(),
+            Some(ptr),
+        );
+        v.expect("a variable has a result")
+    }
+
+    /// `load` from `ptr` at the cursor; the result type is the pointee.
+    pub fn load(&mut self, ptr: Operand) -> Value {
+        match self.ins(Op::Load(Default::default()), &[ptr]) {
+            Ok(Some(v)) => v,
+            other => panic!("load from a non-pointer: {other:?}"),
+        }
+    }
+
+    /// `store value` through `ptr` at the cursor.
+    pub fn store(&mut self, ptr: Operand, value: Operand) {
+        self.ins_void(Op::Store(Default::default()), &[ptr, value]);
+    }
+
     /// Adds a phi of type `ty` at the start of the current block.
     pub fn phi(&mut self, ty: Type, incoming: &[(Block, Operand)]) -> Value {
         let b = self.current_block().expect("the builder is in a block");
