@@ -5,13 +5,16 @@
 //! independent check of control flow.
 //!
 //! It runs functions of scalar integers and booleans: integer arithmetic, bitwise and
-//! shift operations, comparisons, logical operations, `select`, `copy` and `undef`. Anything
-//! else (memory, calls, subgroup operations) is refused with [`ExecError::Unsupported`].
+//! shift operations, comparisons, logical operations, `select`, `copy`, `undef`, and
+//! function-local variables with `load` and `store`. Anything else (other memory, calls,
+//! subgroup operations) is refused with [`ExecError::Unsupported`].
 //! Undefined behaviour (division by zero, over-wide shifts) yields an undefined value that
 //! spreads; branching on one is [`ExecError::UndefinedBranch`].
 
+use std::collections::HashMap;
+
 use crate::entity::EntityRef;
-use crate::module::{ConstValue, Function, Module, Operand, Terminator};
+use crate::module::{ConstValue, Function, Module, Operand, Terminator, Value};
 use crate::ops::{Op, PlainOp};
 use crate::types::TypeData;
 
@@ -75,6 +78,8 @@ pub fn run(
             Operand::Global(g) => Err(ExecError::Unsupported(format!("global {g}"))),
         }
     };
+    // Function variables, by the value of their pointer.
+    let mut mem: HashMap<Value, Scalar> = HashMap::new();
     let mut block = func
         .entry()
         .ok_or_else(|| ExecError::Malformed("no blocks".into()))?;
@@ -105,15 +110,39 @@ pub fn run(
         }
         for &i in &data.insts {
             let inst = &func.insts[i];
-            let Op::Plain(op) = inst.op else {
-                if matches!(inst.op, Op::Phi(_)) {
+            let pointer = |mem: &HashMap<Value, Scalar>, o: Operand| match o {
+                Operand::Value(p) if mem.contains_key(&p) => Ok(p),
+                other => Err(ExecError::Unsupported(format!(
+                    "memory access through {other}, not a function variable"
+                ))),
+            };
+            let op = match &inst.op {
+                Op::Phi(_) => continue,
+                Op::Variable(_) => {
+                    let r = result(inst, block)?;
+                    let init = match inst.args.first() {
+                        Some(&o) => read(&vals, o)?,
+                        None => Scalar::Undef,
+                    };
+                    mem.insert(r, init);
                     continue;
                 }
-                return Err(ExecError::Unsupported(inst.op.mnemonic().to_string()));
+                Op::Load(_) => {
+                    let r = result(inst, block)?;
+                    let p = pointer(&mem, operand(inst, 0)?)?;
+                    vals[r.index()] = Some(mem[&p]);
+                    continue;
+                }
+                Op::Store(_) => {
+                    let p = pointer(&mem, operand(inst, 0)?)?;
+                    let x = read(&vals, operand(inst, 1)?)?;
+                    mem.insert(p, x);
+                    continue;
+                }
+                Op::Plain(op) => *op,
+                other => return Err(ExecError::Unsupported(other.mnemonic().to_string())),
             };
-            let r = inst.result.ok_or_else(|| {
-                ExecError::Malformed(format!("`{}` without a result in {block}", op.name()))
-            })?;
+            let r = result(inst, block)?;
             let width = int_width(module, func.values[r].ty);
             let a: Vec<Scalar> = inst
                 .args
@@ -154,6 +183,24 @@ pub fn run(
             }
         };
     }
+}
+
+/// Operand `k` of `inst`, which must have it.
+fn operand(inst: &crate::module::InstData, k: usize) -> Result<Operand, ExecError> {
+    inst.args
+        .get(k)
+        .copied()
+        .ok_or_else(|| ExecError::Malformed(format!("`{}` lacks operand {k}", inst.op.mnemonic())))
+}
+
+/// The result of `inst`, which must have one.
+fn result(inst: &crate::module::InstData, block: crate::module::Block) -> Result<Value, ExecError> {
+    inst.result.ok_or_else(|| {
+        ExecError::Malformed(format!(
+            "`{}` without a result in {block}",
+            inst.op.mnemonic()
+        ))
+    })
 }
 
 /// The bit width of an integer type; 0 for anything else (a bool).

@@ -23,6 +23,7 @@ use crate::builder::InsertAt;
 use crate::cfg::Cfg;
 use crate::module::{Block, Function, Inst, Operand, Terminator, Value, ValueDef};
 use crate::ops::{Op, PlainOp};
+use crate::types::TypeTable;
 
 /// Where a use is.
 #[derive(Clone, Copy, Debug)]
@@ -157,6 +158,82 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
         .filter(|(_, v, _)| !r.replaced.contains_key(v))
         .map(|p| p.1)
         .collect()
+}
+
+/// Promotes the function-local variable whose pointer is `var` to SSA values (the classic
+/// "mem2reg"), with the same construction: each store becomes a definition, each load a use
+/// at its own position, the initializer (or `undef`) a definition after the entry block's
+/// variables. Refused (`false`, nothing changed) unless `var` is a `variable` used only as
+/// the pointer of loads and stores.
+pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> bool {
+    let Some(vi) = func.value_inst(var) else {
+        return false;
+    };
+    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
+        return false;
+    }
+    let uses = crate::analysis::UseLists::new(func);
+    let (mut loads, mut stores) = (Vec::new(), Vec::new());
+    for u in uses.uses(var) {
+        match *u {
+            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
+                Op::Load(_) => loads.push(inst),
+                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    let Some((_, ty)) = types.pointer(func.values[var].ty) else {
+        return false;
+    };
+    let entry = func
+        .entry()
+        .expect("a laid-out variable has an entry block");
+    let after_vars = func.blocks[entry]
+        .insts
+        .iter()
+        .copied()
+        .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
+        .map_or(InsertAt::End(entry), InsertAt::Before);
+    let (init_op, init_args) = match func.insts[vi].args.first() {
+        Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
+        None => (Op::Plain(PlainOp::Undef), Vec::new()),
+    };
+    let (_, init) = func.insert_inst(after_vars, init_op, init_args, Some(ty));
+    let mut defs = vec![init.expect("a copy has a result")];
+    // Stores become copies of the stored value (definitions), in place.
+    for &s in &stores {
+        let value = func.insts[s].args[1];
+        let d = func.values.push(crate::module::ValueData {
+            ty,
+            def: ValueDef::Inst(s),
+        });
+        let data = &mut func.insts[s];
+        data.op = Op::Plain(PlainOp::CopyObject);
+        data.args = vec![value];
+        data.result = Some(d);
+        defs.push(d);
+    }
+    // Loads become copies of the variable (uses), in place.
+    for &l in &loads {
+        let data = &mut func.insts[l];
+        data.op = Op::Plain(PlainOp::CopyObject);
+        data.args = vec![Operand::Value(defs[0])];
+    }
+    repair(func, &defs);
+    // The copies go: their results are replaced by their operands.
+    let init_copy = func
+        .value_inst(defs[0])
+        .filter(|&i| func.insts[i].op == Op::Plain(PlainOp::CopyObject));
+    for inst in init_copy.into_iter().chain(stores).chain(loads) {
+        if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
+            func.replace_all_uses(r, a);
+        }
+        func.remove_inst(inst);
+    }
+    func.remove_inst(vi);
+    true
 }
 
 impl Repair<'_> {

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use tangle_ir::builder::InsertAt;
 use tangle_ir::cfg::{Cfg, DomTree};
 use tangle_ir::exec::{run, ExecError, Scalar};
-use tangle_ir::ssa_repair::repair;
+use tangle_ir::ssa_repair::{promote_variable, repair};
+use tangle_ir::verify::verify_unstructured;
 use tangle_ir::{Block, Function, Module, Op, Operand, PlainOp, Terminator, Value, ValueDef};
 
 /// Duplicates `b` for its predecessor `p`: `p` branches to a copy of `b` whose phis become
@@ -243,4 +244,175 @@ fn ssa_repair_keeps_random_programs_valid_and_equivalent() {
     assert!(
         rewrites >= 1000 && broke > rewrites / 40 && phis > rewrites / 4 && compared > n_programs
     );
+}
+
+/// Sets the operand a use stands for.
+type SetOperand = Box<dyn Fn(&mut tangle_ir::Function, Value)>;
+
+/// Moves value `v` into a new function variable: a store right after its definition,
+/// random extra stores of other available values, and a load before each use.
+fn demote(rng: &mut fastrand::Rng, m: &mut Module, fid: tangle_ir::Func, v: Value) -> Value {
+    let u = m.funcs[fid].value_type(v);
+    let ptr = m.types.intern(tangle_ir::TypeData::Pointer {
+        storage: spirv::StorageClass::Function,
+        pointee: u,
+    });
+    let f = &mut m.funcs[fid];
+    let uses = tangle_ir::analysis::UseLists::new(f).uses(v).to_vec();
+    let entry = f.entry().unwrap();
+    let (_, var) = f.insert_inst(
+        match f.blocks[entry].insts.first() {
+            Some(&i) => InsertAt::Before(i),
+            None => InsertAt::End(entry),
+        },
+        Op::Variable(spirv::StorageClass::Function),
+        Vec::new(),
+        Some(ptr),
+    );
+    let var = var.unwrap();
+    let store = |v: Operand| (Op::Store(Default::default()), vec![Operand::Value(var), v]);
+    let after_def = match f.values[v].def {
+        ValueDef::Inst(i) if matches!(f.insts[i].op, Op::Phi(_)) => {
+            InsertAt::AfterPhis(f.inst_position(i).unwrap().0)
+        }
+        ValueDef::Inst(i) => InsertAt::After(i),
+        _ => {
+            let first = f.blocks[entry]
+                .insts
+                .iter()
+                .copied()
+                .find(|&i| !matches!(f.insts[i].op, Op::Variable(_)));
+            first.map_or(InsertAt::End(entry), InsertAt::Before)
+        }
+    };
+    let (op, args) = store(v.into());
+    f.insert_inst(after_def, op, args, None);
+    for use_ in uses {
+        let (at, slot): (InsertAt, SetOperand) = match use_ {
+            tangle_ir::analysis::Use::Inst { inst, index } => match &f.insts[inst].op {
+                Op::Phi(preds) => (
+                    InsertAt::End(preds[index]),
+                    Box::new(move |f, l| f.insts[inst].args[index] = l.into()),
+                ),
+                _ => (
+                    InsertAt::Before(inst),
+                    Box::new(move |f, l| f.insts[inst].args[index] = l.into()),
+                ),
+            },
+            tangle_ir::analysis::Use::Terminator(b) => (
+                InsertAt::End(b),
+                Box::new(move |f, l| match &mut f.blocks[b].term {
+                    Terminator::CondBranch { cond, .. } => *cond = l.into(),
+                    Terminator::Switch { selector, .. } => *selector = l.into(),
+                    Terminator::ReturnValue(r) => *r = l.into(),
+                    _ => {}
+                }),
+            ),
+        };
+        let (_, l) = f.insert_inst(at, Op::Load(Default::default()), vec![var.into()], Some(u));
+        slot(f, l.unwrap());
+    }
+    // Extra stores of other values, at random places after the variables.
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    for _ in 0..rng.usize(0..4) {
+        let blocks = dom.rpo().to_vec();
+        let b = blocks[rng.usize(0..blocks.len())];
+        let x: Operand = if rng.bool() {
+            f.params[rng.usize(0..f.params.len())].into()
+        } else {
+            f.params[0].into()
+        };
+        let first = f.phis(b).len()
+            + if b == entry {
+                f.blocks[b]
+                    .insts
+                    .iter()
+                    .filter(|&&i| matches!(f.insts[i].op, Op::Variable(_)))
+                    .count()
+            } else {
+                0
+            };
+        let pos = rng.usize(first..=f.blocks[b].insts.len());
+        let at = f.blocks[b]
+            .insts
+            .get(pos)
+            .map_or(InsertAt::End(b), |&i| InsertAt::Before(i));
+        let (op, args) = store(x);
+        f.insert_inst(at, op, args, None);
+    }
+    var
+}
+
+#[test]
+fn promoting_a_variable_keeps_random_programs_equivalent() {
+    let mut rng = fastrand::Rng::with_seed(0x3e3_2e9);
+    let (mut promoted, mut compared) = (0, 0);
+    for case in 0..600 {
+        let n = rng.usize(2..9);
+        let (mut m, fid) = common::random_program(&mut rng, n);
+        let f = &m.funcs[fid];
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        let candidates: Vec<Value> = f
+            .values
+            .keys()
+            .filter(|&v| match f.values[v].def {
+                ValueDef::Inst(i) => {
+                    f.inst_position(i).is_some_and(|(b, _)| dom.is_reachable(b))
+                        && f.value_type(v) == f.ret
+                }
+                ValueDef::Param(_) => true,
+                ValueDef::Unused => false,
+            })
+            .collect();
+        let v = candidates[rng.usize(0..candidates.len())];
+        let var = demote(&mut rng, &mut m, fid, v);
+        if let Err(e) = verify_unstructured(&m) {
+            panic!(
+                "case {case}: demoted program invalid: {e}\n{}",
+                tangle_ir::text::print(&m)
+            );
+        }
+        let mut after = m.clone();
+        let types = after.types.clone();
+        assert!(promote_variable(&mut after.funcs[fid], &types, var));
+        promoted += 1;
+        if let Err(e) = verify_unstructured(&after) {
+            panic!(
+                "case {case}: promoted program invalid: {e}\nbefore:\n{}\nafter:\n{}",
+                tangle_ir::text::print(&m),
+                tangle_ir::text::print(&after)
+            );
+        }
+        let left = after.funcs[fid]
+            .layout
+            .iter()
+            .flat_map(|&b| after.funcs[fid].blocks[b].insts.clone())
+            .filter(|&i| {
+                matches!(
+                    after.funcs[fid].insts[i].op,
+                    Op::Variable(_) | Op::Load(_) | Op::Store(_)
+                )
+            })
+            .count();
+        assert_eq!(left, 0, "case {case}: memory operations left");
+        for _ in 0..6 {
+            let args = inputs(&mut rng);
+            let Ok((want, steps)) = run(&m, &m.funcs[fid], &args, LIMIT) else {
+                continue;
+            };
+            let got = run(&after, &after.funcs[fid], &args, steps).map(|r| r.0);
+            assert_eq!(
+                got,
+                Ok(want),
+                "case {case} {args:?}\nbefore:\n{}\nafter:\n{}",
+                tangle_ir::text::print(&m),
+                tangle_ir::text::print(&after)
+            );
+            compared += 1;
+        }
+    }
+    println!("{promoted} variables promoted, {compared} executions compared");
+    assert!(compared > 600);
 }
