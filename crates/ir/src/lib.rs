@@ -5,13 +5,17 @@
 //! ([`text::print`] / [`text::parse`]), and a verifier that collects every error with its
 //! location ([`verify::verify`]).
 
+pub mod analysis;
+pub mod builder;
 pub mod cfg;
 pub mod entity;
+pub mod exec;
 pub mod glsl;
 pub mod module;
 pub mod ops;
 pub mod passes;
 pub mod pipeline;
+pub mod ssa_repair;
 pub mod text;
 pub mod types;
 pub mod verify;

@@ -110,6 +110,21 @@ pub const PASSES: &[Pass] = &[
         "lays blocks out in reverse post-order (dominators first), unreachable blocks last",
         |f, _| crate::passes::reverse_post_order::run(f),
     ),
+    Pass::function(
+        "split-critical-edges",
+        "splits every critical edge (lowered functions; structured ones are left alone)",
+        |f, _| crate::passes::split_critical_edges::run(f),
+    ),
+    Pass::function(
+        "remove-unreachable",
+        "removes blocks the entry does not reach (keeps merge blocks and continue targets that headers name)",
+        |f, _| crate::passes::remove_unreachable::run(f),
+    ),
+    Pass::function(
+        "simplify-cfg",
+        "folds constant branches, skips empty forwarding blocks, merges straight-line blocks (lowered functions)",
+        |f, cx| crate::passes::simplify_cfg::run(f, cx.consts),
+    ),
 ];
 
 /// The registered pass called `name`.

@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Location, Point, Rule, Sink};
+use crate::analysis::{ConstructKind, ConstructTree, PostDomTree};
 use crate::cfg::{Cfg, DomTree};
 use crate::module::{Block, Func, Function, Merge, Module, Terminator};
 
@@ -88,46 +89,41 @@ pub(super) fn check(
                 format!("header {h} does not structurally dominate its merge block {m}"),
             );
         }
-        let cont = match merge {
-            Merge::Loop {
-                continue_target, ..
-            } => {
-                loop_headers.insert(h);
-                continue_targets.insert(continue_target);
-                if continue_target == m {
-                    sink.report(
-                        Rule::Structure,
-                        at(h),
-                        "a loop's merge block and continue target must differ",
-                    );
-                }
-                if sdom.is_reachable(continue_target) && !sdom.dominates(h, continue_target) {
-                    sink.report(
-                        Rule::Structure,
-                        at(h),
-                        format!("loop header {h} does not dominate its continue target {continue_target}"),
-                    );
-                }
-                Some(continue_target)
+        if let Merge::Loop {
+            continue_target, ..
+        } = merge
+        {
+            loop_headers.insert(h);
+            continue_targets.insert(continue_target);
+            if continue_target == m {
+                sink.report(
+                    Rule::Structure,
+                    at(h),
+                    "a loop's merge block and continue target must differ",
+                );
             }
-            Merge::Selection { .. } => None,
-        };
-        if sdom.is_reachable(h) {
-            // The construct: h's subtree of the structural dominator tree, pruned at m.
-            let mut blocks = HashSet::new();
-            let mut stack = vec![h];
-            while let Some(b) = stack.pop() {
-                if b == m && m != h {
-                    continue;
-                }
-                blocks.insert(b);
-                stack.extend(sdom.children(b));
+            if sdom.is_reachable(continue_target) && !sdom.dominates(h, continue_target) {
+                sink.report(
+                    Rule::Structure,
+                    at(h),
+                    format!(
+                        "loop header {h} does not dominate its continue target {continue_target}"
+                    ),
+                );
             }
+        }
+    }
+
+    // Selection and loop constructs from the shared construct tree; a loop's region takes
+    // in its continue construct, as edges from it to the merge or header are its exits.
+    let tree = ConstructTree::with_structural_dominators(func, &sdom);
+    for (id, c) in tree.iter() {
+        if matches!(c.kind, ConstructKind::Selection | ConstructKind::Loop) {
             constructs.push(Construct {
-                header: h,
-                merge: m,
-                cont,
-                blocks,
+                header: c.header,
+                merge: c.merge,
+                cont: c.continue_target,
+                blocks: tree.region(id).into_iter().collect(),
             });
         }
     }
@@ -201,6 +197,7 @@ pub(super) fn check(
             }
         }
     }
+    let mut spdom: Option<PostDomTree> = None;
     for &h in &loop_headers {
         let edges = back_edges.get(&h).map_or(&[][..], Vec::as_slice);
         if dom.is_reachable(h) && edges.len() != 1 {
@@ -220,10 +217,18 @@ pub(super) fn check(
             }),
         ) = (edges, func.blocks[h].merge)
         {
-            super::continue_construct::check(f, func, &scfg, h, continue_target, *back_edge, sink);
+            let pdom = spdom.get_or_insert_with(|| PostDomTree::new(func, &scfg));
+            super::continue_construct::check(
+                f,
+                func,
+                &scfg,
+                pdom,
+                (h, continue_target, *back_edge),
+                sink,
+            );
         }
     }
-    super::switch_cases::check(f, func, cfg, &sdom, sink);
+    super::switch_cases::check(f, func, cfg, &sdom, &tree, sink);
 
     // Edges that leave a construct must go to a merge block or continue target of a
     // construct that contains the branch.

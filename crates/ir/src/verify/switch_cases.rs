@@ -7,11 +7,20 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::{Location, Point, Rule, Sink};
+use crate::analysis::ConstructTree;
 use crate::cfg::{Cfg, DomTree};
 use crate::module::{Block, Func, Function, Merge, Terminator};
 
-/// Checks every structured switch of `func`. `sdom` is the structural dominator tree.
-pub(super) fn check(f: Func, func: &Function, cfg: &Cfg, sdom: &DomTree, sink: &mut Sink) {
+/// Checks every structured switch of `func`. `sdom` is the structural dominator tree and
+/// `tree` the constructs computed from it.
+pub(super) fn check(
+    f: Func,
+    func: &Function,
+    cfg: &Cfg,
+    sdom: &DomTree,
+    tree: &ConstructTree,
+    sink: &mut Sink,
+) {
     let at = |b: Block| Location {
         func: Some(f),
         block: Some(b),
@@ -36,19 +45,13 @@ pub(super) fn check(f: Func, func: &Function, cfg: &Cfg, sdom: &DomTree, sink: &
             targets.iter().copied().filter(|&t| t != merge).collect();
         let mut falls_to: BTreeMap<Block, Block> = BTreeMap::new();
         let mut fallen_into: BTreeMap<Block, Vec<Block>> = BTreeMap::new();
-        let mut seen = HashSet::new();
-        for &t in &targets {
-            if t == merge || !seen.insert(t) || !sdom.is_reachable(t) {
-                continue;
-            }
-            let blocks = case_construct(sdom, t, merge);
+        for case in tree.cases(h) {
+            let c = tree.get(case);
+            let (t, blocks) = (c.entry, &c.blocks);
             let mut exits: Vec<Block> = Vec::new();
-            for &b in &blocks {
+            for &b in blocks {
                 for &s in cfg.succs(b) {
-                    if s != t
-                        && !blocks.contains(&s)
-                        && case_targets.contains(&s)
-                        && !exits.contains(&s)
+                    if s != t && !c.contains(s) && case_targets.contains(&s) && !exits.contains(&s)
                     {
                         exits.push(s);
                     }
@@ -115,18 +118,4 @@ pub(super) fn check(f: Func, func: &Function, cfg: &Cfg, sdom: &DomTree, sink: &
             }
         }
     }
-}
-
-/// The blocks `t` structurally dominates, not counting `merge` and what only it reaches.
-fn case_construct(sdom: &DomTree, t: Block, merge: Block) -> HashSet<Block> {
-    let mut blocks = HashSet::new();
-    let mut stack = vec![t];
-    while let Some(b) = stack.pop() {
-        if b == merge {
-            continue;
-        }
-        blocks.insert(b);
-        stack.extend(sdom.children(b));
-    }
-    blocks
 }

@@ -1,0 +1,209 @@
+//! Cycle nesting for any control-flow graph, irreducible ones included, in the spirit of
+//! LLVM's `CycleInfo`.
+//!
+//! Definitions (over the blocks reachable from the entry):
+//! - the outermost cycles are the strongly connected components of the graph that contain
+//!   an edge (more than one block, or one block with an edge to itself);
+//! - the *entries* of a cycle are its blocks with a predecessor outside it (and the function
+//!   entry, if the cycle contains it);
+//! - the *header* is the entry visited first by a depth-first search from the function
+//!   entry that takes successors in terminator operand order (fixing the search makes the
+//!   result deterministic);
+//! - the cycles nested in a cycle `C` are the cycles, by the same definition, of the graph
+//!   made of `C`'s blocks without its header.
+//!
+//! A cycle is *reducible* when its header is its only entry (a natural loop).
+
+use super::graph::strongly_connected;
+use crate::cfg::Cfg;
+use crate::entity::SecondaryMap;
+use crate::module::{Block, Function};
+
+/// A cycle's index in [`CycleInfo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CycleId(pub u32);
+
+/// One cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cycle {
+    /// The entry visited first by the depth-first search.
+    pub header: Block,
+    /// Every entry (the header first, then by depth-first preorder).
+    pub entries: Vec<Block>,
+    /// Every block of the cycle, nested cycles' blocks included, in depth-first preorder.
+    pub blocks: Vec<Block>,
+    /// The cycle it is nested in.
+    pub parent: Option<CycleId>,
+    /// The cycles nested directly in it, by their headers' preorder.
+    pub children: Vec<CycleId>,
+    /// 1 for an outermost cycle.
+    pub depth: u32,
+}
+
+impl Cycle {
+    /// Whether the header is the only entry.
+    pub fn is_reducible(&self) -> bool {
+        self.entries.len() == 1
+    }
+}
+
+/// The cycles of a function and their nesting.
+#[derive(Clone, Debug)]
+pub struct CycleInfo {
+    cycles: Vec<Cycle>,
+    top_level: Vec<CycleId>,
+    innermost: SecondaryMap<Block, Option<CycleId>>,
+    preorder: Vec<Block>,
+}
+
+impl CycleInfo {
+    /// Computes the cycles of `func` over the graph `cfg`.
+    pub fn new(func: &Function, cfg: &Cfg) -> Self {
+        let preorder = dfs_preorder(func, cfg);
+        let mut index = SecondaryMap::with_default(usize::MAX);
+        for (i, &b) in preorder.iter().enumerate() {
+            index.set(b, i);
+        }
+        let n = preorder.len();
+        let succs: Vec<Vec<usize>> = preorder
+            .iter()
+            .map(|&b| cfg.succs(b).iter().map(|&s| *index.get(s)).collect())
+            .collect();
+        let mut preds = vec![Vec::new(); n];
+        for (v, out) in succs.iter().enumerate() {
+            for &s in out {
+                preds[s].push(v);
+            }
+        }
+        let mut info = CycleInfo {
+            cycles: Vec::new(),
+            top_level: Vec::new(),
+            innermost: SecondaryMap::with_default(None),
+            preorder,
+        };
+        let all: Vec<usize> = (0..n).collect();
+        // Work list of (member blocks, parent cycle).
+        let mut work: Vec<(Vec<bool>, Option<CycleId>)> = vec![(vec![true; n], None)];
+        while let Some((member, parent)) = work.pop() {
+            let mut found = Vec::new();
+            for mut comp in strongly_connected(&succs, &member, &all) {
+                let is_cycle = comp.len() > 1 || succs[comp[0]].contains(&comp[0]);
+                if !is_cycle {
+                    continue;
+                }
+                comp.sort_unstable();
+                let inside = |v: usize| comp.binary_search(&v).is_ok();
+                let entries: Vec<usize> = comp
+                    .iter()
+                    .copied()
+                    .filter(|&v| v == 0 || preds[v].iter().any(|&p| !inside(p)))
+                    .collect();
+                let header = entries[0];
+                let id = CycleId(info.cycles.len() as u32);
+                let depth = parent.map_or(1, |p| info.cycles[p.0 as usize].depth + 1);
+                for &v in &comp {
+                    info.innermost.set(info.preorder[v], Some(id));
+                }
+                info.cycles.push(Cycle {
+                    header: info.preorder[header],
+                    entries: entries.iter().map(|&v| info.preorder[v]).collect(),
+                    blocks: comp.iter().map(|&v| info.preorder[v]).collect(),
+                    parent,
+                    children: Vec::new(),
+                    depth,
+                });
+                let mut inner = vec![false; n];
+                for &v in &comp {
+                    inner[v] = v != header;
+                }
+                found.push((header, id));
+                work.push((inner, Some(id)));
+            }
+            found.sort_unstable();
+            let ids = found.into_iter().map(|(_, id)| id).collect();
+            match parent {
+                Some(p) => info.cycles[p.0 as usize].children = ids,
+                None => info.top_level = ids,
+            }
+        }
+        info
+    }
+
+    /// Every cycle, by id.
+    pub fn cycles(&self) -> impl Iterator<Item = (CycleId, &Cycle)> {
+        self.cycles
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (CycleId(i as u32), c))
+    }
+
+    /// The cycle with id `id`.
+    pub fn cycle(&self, id: CycleId) -> &Cycle {
+        &self.cycles[id.0 as usize]
+    }
+
+    /// The outermost cycles, by their headers' preorder.
+    pub fn top_level(&self) -> &[CycleId] {
+        &self.top_level
+    }
+
+    /// The innermost cycle containing `b`, if any.
+    pub fn innermost(&self, b: Block) -> Option<CycleId> {
+        *self.innermost.get(b)
+    }
+
+    /// How many cycles contain `b` (0 outside every cycle).
+    pub fn depth(&self, b: Block) -> u32 {
+        self.innermost(b).map_or(0, |c| self.cycle(c).depth)
+    }
+
+    /// Whether cycle `c` contains block `b` (directly or in a nested cycle).
+    pub fn contains(&self, c: CycleId, b: Block) -> bool {
+        let mut cur = self.innermost(b);
+        while let Some(x) = cur {
+            if x == c {
+                return true;
+            }
+            cur = self.cycle(x).parent;
+        }
+        false
+    }
+
+    /// The blocks outside cycle `c` that a block of `c` branches to, in the order found.
+    pub fn exit_blocks(&self, c: CycleId, cfg: &Cfg) -> Vec<Block> {
+        let mut out = Vec::new();
+        for &b in &self.cycle(c).blocks {
+            for &s in cfg.succs(b) {
+                if !self.contains(c, s) && !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// The reachable blocks in the depth-first preorder that picks headers.
+    pub fn preorder(&self) -> &[Block] {
+        &self.preorder
+    }
+}
+
+/// The blocks reachable from the entry in depth-first preorder, successors in operand order.
+pub fn dfs_preorder(func: &Function, cfg: &Cfg) -> Vec<Block> {
+    let Some(entry) = func.entry() else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::from([entry]);
+    let mut order = vec![entry];
+    let mut stack = vec![(entry, 0usize)];
+    while let Some((b, i)) = stack.pop() {
+        if let Some(&s) = cfg.succs(b).get(i) {
+            stack.push((b, i + 1));
+            if seen.insert(s) {
+                order.push(s);
+                stack.push((s, 0));
+            }
+        }
+    }
+    order
+}

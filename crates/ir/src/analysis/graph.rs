@@ -1,0 +1,208 @@
+//! Graph algorithms over dense node indices `0..n`, shared by the analyses: dominators
+//! (Cooper, Harvey and Kennedy's iterative algorithm), interval numbering of a tree for
+//! constant-time ancestor queries, and Tarjan's strongly connected components.
+
+/// The immediate dominator of every node reachable from `root` in the graph `succs`
+/// (`None` for the root and for nodes it does not reach). Successors are visited in the
+/// order given, so the result is deterministic.
+pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Option<usize>> {
+    let n = succs.len();
+    let rpo = reverse_post_order(succs, root);
+    let mut order = vec![usize::MAX; n];
+    for (i, &v) in rpo.iter().enumerate() {
+        order[v] = i;
+    }
+    let mut preds = vec![Vec::new(); n];
+    for (v, out) in succs.iter().enumerate() {
+        if order[v] == usize::MAX {
+            continue;
+        }
+        for &s in out {
+            preds[s].push(v);
+        }
+    }
+    const UNDEF: usize = usize::MAX;
+    // idom by reverse post-order position.
+    let mut idom = vec![UNDEF; rpo.len()];
+    if !rpo.is_empty() {
+        idom[0] = 0;
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 1..rpo.len() {
+            let mut new_idom = UNDEF;
+            for &p in &preds[rpo[i]] {
+                let pi = order[p];
+                if idom[pi] == UNDEF {
+                    continue;
+                }
+                new_idom = if new_idom == UNDEF {
+                    pi
+                } else {
+                    let (mut a, mut b) = (pi, new_idom);
+                    while a != b {
+                        while a > b {
+                            a = idom[a];
+                        }
+                        while b > a {
+                            b = idom[b];
+                        }
+                    }
+                    a
+                };
+            }
+            if new_idom != idom[i] {
+                idom[i] = new_idom;
+                changed = true;
+            }
+        }
+    }
+    let mut out = vec![None; n];
+    for i in 1..rpo.len() {
+        out[rpo[i]] = Some(rpo[idom[i]]);
+    }
+    out
+}
+
+/// The nodes reachable from `root`, in reverse post-order of a depth-first search that
+/// visits successors in the order given.
+pub(crate) fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
+    let mut visited = vec![false; succs.len()];
+    let mut post = Vec::new();
+    let mut stack = vec![(root, 0usize)];
+    visited[root] = true;
+    while let Some((v, i)) = stack.pop() {
+        if i < succs[v].len() {
+            stack.push((v, i + 1));
+            let s = succs[v][i];
+            if !visited[s] {
+                visited[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(v);
+        }
+    }
+    post.reverse();
+    post
+}
+
+/// Pre- and post-order numbers of a depth-first walk of a forest given by parent links:
+/// `a` is an ancestor of `b` (or `b` itself) iff `a`'s interval contains `b`'s.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Intervals {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+    /// Children of each node, in increasing node order.
+    pub(crate) children: Vec<Vec<usize>>,
+}
+
+impl Intervals {
+    /// Numbers the forest whose parent links are `parent` (roots have `None`).
+    pub(crate) fn new(parent: &[Option<usize>]) -> Self {
+        let n = parent.len();
+        let mut children = vec![Vec::new(); n];
+        for (v, p) in parent.iter().enumerate() {
+            if let Some(p) = *p {
+                children[p].push(v);
+            }
+        }
+        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
+        let (mut pre_n, mut post_n) = (0u32, 0u32);
+        for root in (0..n).filter(|&v| parent[v].is_none()) {
+            pre[root] = pre_n;
+            pre_n += 1;
+            let mut stack = vec![(root, 0usize)];
+            while let Some((v, k)) = stack.pop() {
+                if k < children[v].len() {
+                    stack.push((v, k + 1));
+                    let c = children[v][k];
+                    pre[c] = pre_n;
+                    pre_n += 1;
+                    stack.push((c, 0));
+                } else {
+                    post[v] = post_n;
+                    post_n += 1;
+                }
+            }
+        }
+        Intervals {
+            pre,
+            post,
+            children,
+        }
+    }
+
+    /// Whether `a` is `b` or an ancestor of it.
+    pub(crate) fn is_ancestor(&self, a: usize, b: usize) -> bool {
+        self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
+    }
+}
+
+/// The strongly connected components of the subgraph induced by the nodes with
+/// `member[v]` set (edges leaving it ignored), each as a list of nodes. Components come
+/// out in reverse topological order (a component before those that reach it); the search
+/// starts from members in the order of `starts`, so the result is deterministic.
+pub(crate) fn strongly_connected(
+    succs: &[Vec<usize>],
+    member: &[bool],
+    starts: &[usize],
+) -> Vec<Vec<usize>> {
+    const NONE: usize = usize::MAX;
+    let n = succs.len();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0usize;
+    let mut out = Vec::new();
+    for &root in starts {
+        if !member[root] || index[root] != NONE {
+            continue;
+        }
+        let mut work = vec![(root, 0usize)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = work.last_mut() {
+            if *i < succs[v].len() {
+                let s = succs[v][*i];
+                *i += 1;
+                if !member[s] {
+                    continue;
+                }
+                if index[s] == NONE {
+                    index[s] = next;
+                    low[s] = next;
+                    next += 1;
+                    stack.push(s);
+                    on_stack[s] = true;
+                    work.push((s, 0));
+                } else if on_stack[s] {
+                    low[v] = low[v].min(index[s]);
+                }
+            } else {
+                work.pop();
+                if let Some(&(p, _)) = work.last() {
+                    low[p] = low[p].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("Tarjan stack holds the component");
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out
+}

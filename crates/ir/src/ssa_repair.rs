@@ -1,0 +1,390 @@
+//! SSA repair after control-flow rewrites.
+//!
+//! A rewrite such as duplicating a block, or inserting a redefinition of a value on some
+//! paths, leaves a *variable* with several definitions: values of one type that all stand for
+//! the same thing. [`repair`] takes those definitions and rewrites every use of any of them
+//! to the definition that reaches it, inserting phis where definitions meet, by Braun et
+//! al.'s construction ("Simple and Efficient Construction of Static Single Assignment Form",
+//! CC 2013) over the finished graph (every block sealed): a use looks for a definition
+//! earlier in its block, else asks the block's predecessors, placing a phi (before asking,
+//! to cut cycles) where there are several. Phis that turn out *trivial* (all operands the
+//! phi itself or one other value) are removed until none is left, which makes the result
+//! minimal on reducible graphs.
+//!
+//! A use that no definition reaches (only possible in unreachable code, or in a function
+//! that was not in SSA form before) gets an `undef` of the variable's type. With a single
+//! definition, `repair` also mends a definition that no longer dominates its uses: paths
+//! that miss it bring `undef` through new phis. The entry block is taken to have no
+//! predecessors (SPIR-V forbids branching to it): at its start nothing is defined.
+
+use std::collections::HashMap;
+
+use crate::builder::InsertAt;
+use crate::cfg::Cfg;
+use crate::module::{Block, Function, Inst, Operand, Terminator, Value, ValueDef};
+use crate::ops::{Op, PlainOp};
+use crate::types::TypeTable;
+
+/// Where a use is.
+#[derive(Clone, Copy, Debug)]
+enum Site {
+    /// Operand `k` of a non-phi instruction at position `pos` of `block`.
+    Inst {
+        inst: Inst,
+        k: usize,
+        block: Block,
+        pos: usize,
+    },
+    /// Operand `k` of a phi: the value must reach the end of `pred`.
+    Phi { inst: Inst, k: usize, pred: Block },
+    /// The terminator of `block`.
+    Term { block: Block },
+}
+
+struct Repair<'f> {
+    func: &'f mut Function,
+    cfg: Cfg,
+    /// Definitions by block: (position, value); parameters sit at position 0 of the entry
+    /// (before everything), instructions at their index + 1.
+    defs: HashMap<Block, Vec<(usize, Value)>>,
+    /// The value live at each block's entry, once known.
+    at_entry: HashMap<Block, Operand>,
+    /// Phis this repair created.
+    new_phis: Vec<(Inst, Value, Block)>,
+    /// Removed trivial phis and what replaces them.
+    replaced: HashMap<Value, Operand>,
+    undef: Option<Value>,
+    ty: crate::types::Type,
+}
+
+/// Rewrites every use of the values in `defs` (one variable's definitions, all of one type)
+/// to the definition that reaches it, adding phis where needed. Returns the phis added
+/// (after trivial ones are removed). `defs` must be non-empty.
+pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
+    let Some(&first) = defs.first() else {
+        return Vec::new();
+    };
+    let ty = func.values[first].ty;
+    let cfg = Cfg::new(func);
+    let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
+    let mut sites = Vec::new();
+    let is_def = |o: &Operand| matches!(o, Operand::Value(v) if defs.contains(v));
+    for &b in &func.layout {
+        let block = &func.blocks[b];
+        for (pos, &i) in block.insts.iter().enumerate() {
+            let data = &func.insts[i];
+            for (k, a) in data.args.iter().enumerate() {
+                if !is_def(a) {
+                    continue;
+                }
+                sites.push(match &data.op {
+                    Op::Phi(preds) => Site::Phi {
+                        inst: i,
+                        k,
+                        pred: preds[k],
+                    },
+                    _ => Site::Inst {
+                        inst: i,
+                        k,
+                        block: b,
+                        pos: pos + 1,
+                    },
+                });
+            }
+        }
+        if block.term.operands().iter().any(is_def) {
+            sites.push(Site::Term { block: b });
+        }
+    }
+    for &v in defs {
+        match func.values[v].def {
+            ValueDef::Param(_) => {
+                if let Some(e) = func.entry() {
+                    by_block.entry(e).or_default().push((0, v));
+                }
+            }
+            ValueDef::Inst(i) => {
+                if let Some((b, pos)) = func.inst_position(i) {
+                    by_block.entry(b).or_default().push((pos + 1, v));
+                }
+            }
+            ValueDef::Unused => {}
+        }
+    }
+    for list in by_block.values_mut() {
+        list.sort_unstable();
+    }
+    let mut r = Repair {
+        func,
+        cfg,
+        defs: by_block,
+        at_entry: HashMap::new(),
+        new_phis: Vec::new(),
+        replaced: HashMap::new(),
+        undef: None,
+        ty,
+    };
+    // Find every use's reaching definition before changing anything.
+    let reaching: Vec<Operand> = sites
+        .iter()
+        .map(|s| match *s {
+            Site::Inst { block, pos, .. } => r.read_before(block, pos),
+            Site::Phi { pred, .. } => r.read_end(pred),
+            Site::Term { block } => r.read_end(block),
+        })
+        .collect();
+    r.remove_trivial_phis();
+    for (site, value) in sites.iter().zip(reaching) {
+        let value = r.resolve(value);
+        match *site {
+            Site::Inst { inst, k, .. } | Site::Phi { inst, k, .. } => {
+                r.func.insts[inst].args[k] = value
+            }
+            Site::Term { block } => {
+                let slot = match &mut r.func.blocks[block].term {
+                    Terminator::CondBranch { cond, .. } => cond,
+                    Terminator::Switch { selector, .. } => selector,
+                    Terminator::ReturnValue(v) => v,
+                    _ => continue,
+                };
+                if is_def(slot) {
+                    *slot = value;
+                }
+            }
+        }
+    }
+    r.new_phis
+        .iter()
+        .filter(|(_, v, _)| !r.replaced.contains_key(v))
+        .map(|p| p.1)
+        .collect()
+}
+
+/// Promotes the function-local variable whose pointer is `var` to SSA values (the classic
+/// "mem2reg"), with the same construction: each store becomes a definition, each load a use
+/// at its own position, the initializer (or `undef`) a definition after the entry block's
+/// variables. Refused (`false`, nothing changed) unless `var` is a `variable` used only as
+/// the pointer of loads and stores.
+pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> bool {
+    let Some(vi) = func.value_inst(var) else {
+        return false;
+    };
+    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
+        return false;
+    }
+    let uses = crate::analysis::UseLists::new(func);
+    let (mut loads, mut stores) = (Vec::new(), Vec::new());
+    for u in uses.uses(var) {
+        match *u {
+            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
+                Op::Load(_) => loads.push(inst),
+                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    let Some((_, ty)) = types.pointer(func.values[var].ty) else {
+        return false;
+    };
+    let entry = func
+        .entry()
+        .expect("a laid-out variable has an entry block");
+    let after_vars = func.blocks[entry]
+        .insts
+        .iter()
+        .copied()
+        .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
+        .map_or(InsertAt::End(entry), InsertAt::Before);
+    let (init_op, init_args) = match func.insts[vi].args.first() {
+        Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
+        None => (Op::Plain(PlainOp::Undef), Vec::new()),
+    };
+    let (_, init) = func.insert_inst(after_vars, init_op, init_args, Some(ty));
+    let mut defs = vec![init.expect("a copy has a result")];
+    // Stores become copies of the stored value (definitions), in place.
+    for &s in &stores {
+        let value = func.insts[s].args[1];
+        let d = func.values.push(crate::module::ValueData {
+            ty,
+            def: ValueDef::Inst(s),
+        });
+        let data = &mut func.insts[s];
+        data.op = Op::Plain(PlainOp::CopyObject);
+        data.args = vec![value];
+        data.result = Some(d);
+        defs.push(d);
+    }
+    // Loads become copies of the variable (uses), in place.
+    for &l in &loads {
+        let data = &mut func.insts[l];
+        data.op = Op::Plain(PlainOp::CopyObject);
+        data.args = vec![Operand::Value(defs[0])];
+    }
+    repair(func, &defs);
+    // The copies go: their results are replaced by their operands.
+    let init_copy = func
+        .value_inst(defs[0])
+        .filter(|&i| func.insts[i].op == Op::Plain(PlainOp::CopyObject));
+    for inst in init_copy.into_iter().chain(stores).chain(loads) {
+        if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
+            func.replace_all_uses(r, a);
+        }
+        func.remove_inst(inst);
+    }
+    func.remove_inst(vi);
+    true
+}
+
+impl Repair<'_> {
+    /// The definition reaching position `pos` of `b` (a definition at `pos` itself is the
+    /// using instruction's own result, which cannot reach it).
+    fn read_before(&mut self, b: Block, pos: usize) -> Operand {
+        let found = self
+            .defs
+            .get(&b)
+            .and_then(|list| list.iter().rev().find(|(p, _)| *p < pos))
+            .map(|&(_, v)| Operand::Value(v));
+        match found {
+            Some(v) => v,
+            None => self.read_entry(b),
+        }
+    }
+
+    /// The definition live at the end of `b`.
+    fn read_end(&mut self, b: Block) -> Operand {
+        self.read_before(b, usize::MAX)
+    }
+
+    /// The definition live on entry to `b`. A chain of single-predecessor blocks without
+    /// definitions is walked up to where the value is known; a block with several
+    /// predecessors gets a phi, recorded before its operands are looked up so that cycles
+    /// through it end there.
+    fn read_entry(&mut self, b: Block) -> Operand {
+        let mut chain = Vec::new();
+        let mut cur = b;
+        let v = loop {
+            if let Some(&v) = self.at_entry.get(&cur) {
+                break v;
+            }
+            let preds = self.cfg.preds(cur).to_vec();
+            if Some(cur) == self.func.entry() || preds.is_empty() {
+                break Operand::Value(self.undef());
+            }
+            if let [p] = preds[..] {
+                chain.push(cur);
+                if let Some(&(_, v)) = self.defs.get(&p).and_then(|l| l.last()) {
+                    break Operand::Value(v);
+                }
+                if chain.contains(&p) {
+                    // A cycle of single-predecessor blocks is unreachable: nothing defines it.
+                    break Operand::Value(self.undef());
+                }
+                cur = p;
+                continue;
+            }
+            let (inst, phi) = self.func.add_phi(cur, self.ty, &[]);
+            self.new_phis.push((inst, phi, cur));
+            self.at_entry.insert(cur, Operand::Value(phi));
+            for p in preds {
+                let v = self.read_end(p);
+                self.func.set_phi_incoming(inst, p, v);
+            }
+            break Operand::Value(phi);
+        };
+        for c in chain {
+            self.at_entry.insert(c, v);
+        }
+        self.at_entry.insert(b, v);
+        v
+    }
+
+    /// An `undef` of the variable's type, made once, after the entry block's variables.
+    fn undef(&mut self) -> Value {
+        if let Some(u) = self.undef {
+            return u;
+        }
+        let entry = self
+            .func
+            .entry()
+            .expect("a function with uses has an entry");
+        let at = self.func.blocks[entry]
+            .insts
+            .iter()
+            .copied()
+            .find(|&i| !matches!(self.func.insts[i].op, Op::Phi(_) | Op::Variable(_)));
+        let at = at.map_or(InsertAt::End(entry), InsertAt::Before);
+        let (_, v) =
+            self.func
+                .insert_inst(at, Op::Plain(PlainOp::Undef), Vec::new(), Some(self.ty));
+        let v = v.expect("undef has a result");
+        self.undef = Some(v);
+        v
+    }
+
+    fn resolve(&self, mut o: Operand) -> Operand {
+        while let Operand::Value(v) = o {
+            match self.replaced.get(&v) {
+                Some(&next) => o = next,
+                None => break,
+            }
+        }
+        o
+    }
+
+    /// Removes new phis whose operands are all the phi itself or one other value, until
+    /// none is left; their uses are rewritten to that value.
+    fn remove_trivial_phis(&mut self) {
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for k in 0..self.new_phis.len() {
+                let (inst, phi, _) = self.new_phis[k];
+                if self.replaced.contains_key(&phi) {
+                    continue;
+                }
+                let args: Vec<Operand> = self.func.insts[inst]
+                    .args
+                    .iter()
+                    .map(|&a| self.resolve(a))
+                    .collect();
+                let mut same: Option<Operand> = None;
+                let mut trivial = true;
+                for a in &args {
+                    if *a == Operand::Value(phi) || Some(*a) == same {
+                        continue;
+                    }
+                    if same.is_some() {
+                        trivial = false;
+                        break;
+                    }
+                    same = Some(*a);
+                }
+                if trivial {
+                    // A phi with no other operand is only reached from itself: undefined.
+                    let to = match same {
+                        Some(v) => v,
+                        None => Operand::Value(self.undef()),
+                    };
+                    self.replaced.insert(phi, to);
+                    self.func.remove_inst(inst);
+                    changed = true;
+                } else {
+                    self.func.insts[inst].args = args;
+                }
+            }
+        }
+        // Operands of the phis that stay may name phis removed after they were resolved.
+        for k in 0..self.new_phis.len() {
+            let (inst, phi, _) = self.new_phis[k];
+            if !self.replaced.contains_key(&phi) {
+                let args: Vec<Operand> = self.func.insts[inst]
+                    .args
+                    .iter()
+                    .map(|&a| self.resolve(a))
+                    .collect();
+                self.func.insts[inst].args = args;
+            }
+        }
+    }
+}
