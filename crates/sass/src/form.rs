@@ -13,6 +13,9 @@
 //!
 //! So a decoded instruction is its form plus field values, with no opaque leftovers.
 
+use crate::latency::LatencyClass;
+use crate::op::Op;
+use crate::roles::Role;
 use crate::word::mask;
 use crate::{Arch, Word};
 
@@ -290,6 +293,13 @@ pub struct Form {
     pub uniform_guard: bool,
     /// [`Form::const_mask`], filled in once the table is built (0 until then).
     pub cached_mask: u128,
+    /// The operation (the enum of [`Form::name`]).
+    pub op: Op,
+    /// How the instruction uses each operand, in operand order (filled in with the table;
+    /// see [`crate::roles`]).
+    pub roles: Vec<Role>,
+    /// The latency class ([`LatencyClass::of`] the operation).
+    pub latency: LatencyClass,
 }
 
 /// Bits 0..105 that belong to the operation (not the control code).
@@ -311,6 +321,10 @@ impl Form {
             read_sb: true,
             uniform_guard: name.starts_with('U') || name == "S2UR",
             cached_mask: 0,
+            op: Op::from_mnemonic(name)
+                .unwrap_or_else(|| panic!("form table: `{name}` is not in the Op enum")),
+            roles: Vec::new(),
+            latency: Op::from_mnemonic(name).map_or(LatencyClass::Nop, LatencyClass::of),
         }
     }
 
@@ -335,7 +349,7 @@ impl Form {
 
     /// Whether the scoreboards of `c` are allowed on this form.
     pub fn control_ok(&self, c: crate::Control) -> bool {
-        (self.write_sb || c.write_sb == 7) && (self.read_sb || c.read_sb == 7)
+        (self.write_sb || c.write_sb.is_none()) && (self.read_sb || c.read_sb.is_none())
     }
 
     /// Adds a modifier.

@@ -193,7 +193,7 @@ fn ureg_name(v: u64) -> Option<String> {
     }
 }
 
-fn sext(v: u64, width: u32) -> i64 {
+pub(crate) fn sext(v: u64, width: u32) -> i64 {
     if width >= 64 {
         v as i64
     } else {
@@ -349,20 +349,20 @@ fn format_float(v: f64) -> Option<String> {
     Some(format!("{sign}{}.{}", &ds[..e + 1], &ds[e + 1..]))
 }
 
-fn mem_offset(op: &Opnd, w: Word) -> i64 {
+pub(crate) fn mem_offset(op: &Opnd, w: Word) -> i64 {
     let width = op.offset.iter().map(|p| p.1 as u32).sum();
     sext(get_pieces(w, &op.offset), width)
 }
 
-/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 /// The absolute address a target operand names (the field is a signed offset from the next
 /// instruction).
-fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
+pub(crate) fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
     let v = get_pieces(w, &op.pieces);
     let off = sext(v, op.width()) << op.scale;
     (addr as i64).wrapping_add(16).wrapping_add(off)
 }
 
+/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 fn print_opnd(
     op: &Opnd,
     w: Word,
@@ -642,7 +642,7 @@ fn parse_pred(t: &str, u: &str) -> Option<u64> {
     (n < 7).then_some(n)
 }
 
-fn fits_signed(v: i64, width: u32) -> Option<u64> {
+pub(crate) fn fits_signed(v: i64, width: u32) -> Option<u64> {
     let lo = -(1i128 << (width - 1));
     let hi = (1i128 << (width - 1)) - 1;
     ((v as i128) >= lo && (v as i128) <= hi).then_some(

@@ -180,6 +180,7 @@ fn table() -> &'static Table {
         let mut forms = build();
         for f in &mut forms {
             f.cached_mask = f.const_mask();
+            f.roles = crate::roles::roles_of(f, f.op);
         }
         let mut by_opcode: HashMap<u16, Vec<usize>> = HashMap::new();
         let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
