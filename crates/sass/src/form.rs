@@ -362,6 +362,16 @@ impl Form {
         self
     }
 
+    /// Adds a modifier whose field is made of several pieces, lowest piece first.
+    pub fn m_pieces(mut self, pieces: &[Piece], values: &[(u64, &'static str)]) -> Form {
+        self.mods.push(Mod {
+            pieces: pieces.to_vec(),
+            values: values.to_vec(),
+            computed: None,
+        });
+        self
+    }
+
     /// Adds a computed modifier (an alternative name chosen from other fields).
     pub fn alias(mut self, f: fn(Word) -> u64, values: &[(u64, &'static str)]) -> Form {
         self.mods.push(Mod {

@@ -298,7 +298,20 @@ fn format_float(v: f64) -> Option<String> {
     if v == 0.0 {
         return Some(if v.is_sign_negative() { "-0" } else { "0" }.to_string());
     }
-    if v.fract() == 0.0 && v.abs() < 1e16 {
+    if v.abs() >= 1e9 {
+        // From 1e9 up (probed on powers of two and decimals, 32- and 64-bit immediates):
+        // 21 significant digits in exponent form, `1.00000000000000000000e+10`; below,
+        // integers print plainly (`999999936`). Found by the random-field test.
+        let r = format!("{:.20e}", v);
+        let (m, e) = r.split_once('e')?;
+        let e: i32 = e.parse().ok()?;
+        return Some(format!(
+            "{m}e{}{:02}",
+            if e < 0 { '-' } else { '+' },
+            e.abs()
+        ));
+    }
+    if v.fract() == 0.0 {
         return Some(format!("{}", v as i64));
     }
     // Exact decimal expansion, then at most 20 significant digits.
@@ -318,17 +331,6 @@ fn format_float(v: f64) -> Option<String> {
     let neg = mant.starts_with('-');
     let ds: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
     let sign = if neg { "-" } else { "" };
-    if exp >= 16 {
-        // Observed once (2^64): 21 significant digits in exponent form.
-        let r = format!("{:.20e}", v);
-        let (m, e) = r.split_once('e')?;
-        let e: i32 = e.parse().ok()?;
-        return Some(format!(
-            "{m}e{}{:02}",
-            if e < 0 { '-' } else { '+' },
-            e.abs()
-        ));
-    }
     if exp < -4 {
         let rest = &ds[1..];
         let m = if rest.is_empty() {
@@ -406,9 +408,11 @@ fn print_opnd(
         OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::F16 => format_f16(v as u16)?,
         OpndKind::CBank => {
-            let off = w.get(38, 16);
+            // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
+            // by the random-field test on every SM and every form with a constant operand).
+            let off = sext(w.get(38, 16), 16);
             let bank = w.get(54, 5);
-            format!("c[0x{bank:x}][0x{off:x}]")
+            format!("c[0x{bank:x}][{}]", hex_signed(off))
         }
         OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
         OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
@@ -436,12 +440,16 @@ fn print_opnd(
         s.push('|');
     }
     s.push_str(&body);
+    // nvdisasm writes `|R6|.reuse`, but `R8.reuse.B1` (R2P's byte select after the flag).
+    let reuse_inside = reuse && !op.suffix.is_empty();
+    if reuse_inside {
+        s.push_str(".reuse");
+    }
     s.push_str(op.suffix);
     if abs {
         s.push('|');
     }
-    // nvdisasm writes `|R6|.reuse`.
-    if reuse {
+    if reuse && !reuse_inside {
         s.push_str(".reuse");
     }
     Some(Some(s))
@@ -683,6 +691,8 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    // Text after the register follows the reuse flag (`R8.reuse.B1`).
+    t = t.strip_suffix(op.suffix)?;
     if let Some(r) = t.strip_suffix(".reuse") {
         *reuse |= 1 << op.reuse?;
         t = r;
@@ -693,7 +703,6 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             t = r;
         }
     }
-    let t = t.strip_suffix(op.suffix)?;
     let width = op.width();
     let v: u64 = match op.kind {
         OpndKind::Reg => parse_reg(t)?,
@@ -758,11 +767,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::CBank => {
             let (bank, off) = parse_cbank(t)?;
-            w.set(
-                38,
-                16,
-                parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64,
-            );
+            w.set(38, 16, fits_signed(parse_num(off)?, 16)?);
             w.set(54, 5, bank);
             return Some(());
         }
@@ -873,6 +878,9 @@ mod tests {
             (f32::from_bits(0x2f80_0000), "2.3283064365386962891e-10"),
             (f32::from_bits(0x3e22_f983), "0.15915493667125701904"),
             (18446744073709551616.0, "1.84467440737095516160e+19"),
+            (999999936.0, "999999936"),
+            (1e9, "1.00000000000000000000e+09"),
+            (-1e10, "-1.00000000000000000000e+10"),
         ];
         for (v, t) in cases {
             assert_eq!(format_f32(v.to_bits()).unwrap(), *t);

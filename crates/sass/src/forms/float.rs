@@ -47,8 +47,7 @@ pub(super) fn float(v: &mut Vec<Form>) {
         };
         v.push(
             fs("FFMA", ALL, lo, hi)
-                .m(80, 1, &ftz)
-                .m(76, 1, &[(0, ""), (1, ".FMZ")])
+                .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
                 .m(78, 2, &rnd)
                 .m(77, 1, &sat)
                 .o(r(16))
@@ -182,7 +181,9 @@ pub(super) fn double(v: &mut Vec<Form>) {
             .o(r(64).pair().neg(75).abs(74).reuse(2)),
     );
     // DSETP.cmp.logic Pd, Pq, A, B, Pp: pairs A 24 (negate 72, |.| 73), B 32 (negate 63,
-    // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX.
+    // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX. B's reuse flag
+    // is slot 2 (bit 124), as FADD's: nvdisasm rejects slot 1 ("undefined value for table
+    // TABLES_opex") on every SM; found by the random-field test.
     let dcmp = [
         (0, ".MIN"),
         (1, ".LT"),
@@ -208,7 +209,7 @@ pub(super) fn double(v: &mut Vec<Form>) {
             .o(p(81))
             .o(p(84))
             .o(r(24).pair().neg(72).abs(73).reuse(0))
-            .o(r(32).pair().neg(63).abs(62).reuse(1))
+            .o(r(32).pair().neg(63).abs(62).reuse(2))
             .o(p(87).not(90)),
     );
 }
@@ -271,8 +272,7 @@ pub(super) fn hfma2_mma(v: &mut Vec<Form>) {
     v.push(
         fs("HFMA2", SM80UP, 0x00000004ff077435, 0x00000000000001ff)
             .m(0, 0, &[(0, ".MMA")])
-            .m(80, 1, &[(0, ""), (1, ".FTZ")])
-            .m(76, 1, &[(0, ""), (1, ".FMZ")])
+            .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
             .m(77, 1, &[(0, ""), (1, ".SAT")])
             .o(r(16))
             .o(r(24).neg(72).abs(73).reuse(0))
