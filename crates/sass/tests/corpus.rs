@@ -19,6 +19,7 @@
 //!
 //! `cargo test -p tangle-sass --test corpus -- --nocapture` prints the coverage table.
 
+mod golden_io;
 mod typed_check;
 
 use std::collections::BTreeMap;
@@ -236,6 +237,17 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
         }
     }
     let theirs = nvdisasm_raw(nvdisasm, arch, &words, dir.path());
+    if golden_io::blessing() {
+        let mut seen = std::collections::HashSet::new();
+        let rows: Vec<(u64, Word, String)> = words
+            .iter()
+            .zip(&theirs)
+            .enumerate()
+            .filter(|(_, (w, _))| seen.insert(**w))
+            .map(|(i, (&w, t))| (16 * i as u64, w, t.clone()))
+            .collect();
+        golden_io::write("corpus", arch, &rows);
+    }
     for (i, (&w, text)) in words.iter().zip(&theirs).enumerate() {
         let addr = 16 * i as u64;
         let key = {

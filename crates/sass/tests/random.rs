@@ -14,6 +14,8 @@
 //!
 //! `TANGLE_RANDOM_SEED` and `TANGLE_RANDOM_PER_FORM` (default 24) widen a run by hand.
 
+mod golden_io;
+
 use tangle_oracle::{require, Tool};
 use tangle_sass::form::{MemFmt, OpndKind};
 use tangle_sass::typed::{Addr, Barrier, Guard, Operand, Pred, Reg, UPred, UReg, Val};
@@ -322,6 +324,17 @@ fn random_field_values_print_like_nvdisasm() {
                     theirs[a / 16] = tangle_sass::normalize(t).to_string();
                 }
             }
+        }
+        if golden_io::blessing() {
+            // Every sixth: four instructions per form and SM for the golden table.
+            let rows: Vec<(u64, Word, String)> = words
+                .iter()
+                .zip(&theirs)
+                .enumerate()
+                .filter(|(i, _)| i % 6 == 0)
+                .map(|(i, ((w, _), t))| (16 * i as u64, *w, t.clone()))
+                .collect();
+            golden_io::write("random", arch, &rows);
         }
         for ((w, ours), t) in words.iter().zip(&theirs) {
             if ours != t {

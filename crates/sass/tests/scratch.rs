@@ -3,6 +3,7 @@
 //! SM: nvdisasm must accept the word and print exactly tangle's text, and tangle must
 //! assemble that text back to the same word.
 
+mod golden_io;
 mod typed_check;
 
 use tangle_oracle::{require, Tool};
@@ -239,6 +240,16 @@ fn every_form_encoded_from_scratch_matches_nvdisasm() {
                 continue;
             }
         };
+        if golden_io::blessing() {
+            let rows: Vec<(u64, Word, String)> = words
+                .iter()
+                .zip(&texts)
+                .enumerate()
+                .filter(|(i, _)| i % 8 == 0)
+                .map(|(i, (&w, t))| (16 * i as u64, w, t.clone()))
+                .collect();
+            golden_io::write("scratch", arch, &rows);
+        }
         for (i, (w, (o, t))) in words.iter().zip(ours.iter().zip(&texts)).enumerate() {
             count += 1;
             if o != t {
