@@ -329,7 +329,13 @@ fn format_float(v: f64) -> Option<String> {
         (m.to_string(), e.parse::<i32>().ok()?)
     };
     let neg = mant.starts_with('-');
+    // Rounded to 20 significant digits, trailing zeros dropped (`1.175494350822287508e-38`
+    // for 1.1754943508222875080e-38; found by the random-field test).
     let ds: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let ds = match ds.trim_end_matches('0') {
+        "" => "0".to_string(),
+        t => t.to_string(),
+    };
     let sign = if neg { "-" } else { "" };
     if exp < -4 {
         let rest = &ds[1..];
@@ -881,6 +887,7 @@ mod tests {
             (999999936.0, "999999936"),
             (1e9, "1.00000000000000000000e+09"),
             (-1e10, "-1.00000000000000000000e+10"),
+            (f32::MIN_POSITIVE, "1.175494350822287508e-38"),
         ];
         for (v, t) in cases {
             assert_eq!(format_f32(v.to_bits()).unwrap(), *t);

@@ -142,13 +142,46 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             OpndKind::UImm => Val::Imm((bits(rng, width) << o.scale) as i64),
             OpndKind::SImm => Val::Imm(sext(bits(rng, width), width) << o.scale),
             OpndKind::F32 => {
-                let f = [0.5f32, -2.5, 100.0, 1.0, -126.0, 3.0e-5, 0.1, 1e10];
-                let b = f[rng.below(f.len() as u64) as usize].to_bits() as u64;
+                // Common constants, extremes (denormals, the smallest normal, the largest
+                // finite, infinities) and random bit patterns.
+                let f = [
+                    0.5f32,
+                    -2.5,
+                    100.0,
+                    1.0,
+                    -126.0,
+                    3.0e-5,
+                    0.1,
+                    1e10,
+                    f32::MIN_POSITIVE,
+                    f32::MAX,
+                    -f32::INFINITY,
+                    f32::from_bits(1),
+                    f32::from_bits(0x007f_ffff),
+                ];
+                let b = if rng.coin() {
+                    f[rng.below(f.len() as u64) as usize].to_bits() as u64
+                } else {
+                    rng.next() & 0xffff_ffff
+                };
                 Val::F32((b >> o.scale << o.scale) as u32)
             }
             OpndKind::F64Hi => {
-                let f = [0.5f64, -2.5, 100.0, 1.0, 1e100, -3.0e-200];
-                Val::F64(f[rng.below(f.len() as u64) as usize].to_bits() >> 32 << 32)
+                let f = [
+                    0.5f64,
+                    -2.5,
+                    100.0,
+                    1.0,
+                    1e100,
+                    -3.0e-200,
+                    f64::MIN_POSITIVE,
+                ];
+                let b = if rng.coin() {
+                    f[rng.below(f.len() as u64) as usize].to_bits()
+                } else {
+                    rng.next()
+                };
+                Val::F64(b >> 32 << 32)
             }
             OpndKind::F16 => {
                 Val::F16([0x3c00u16, 0xc500, 0x0001, 0x7bff, 0][rng.below(5) as usize])

@@ -13,7 +13,17 @@ use tangle_sass::{decode, encode, forms, Arch, Control, Form, OpndKind, Word};
 const REGS: [u64; 5] = [5, 255, 0, 17, 254];
 const PREDS: [u64; 4] = [3, 7, 0, 6];
 const UREGS: [u64; 4] = [4, 63, 0, 10];
-const IMMS: [u64; 8] = [0x10, 0xffff_fff0, 0, 0x1234, 0x7fff_ffff, 1, 2, 0x8000_0000];
+const IMMS: [u64; 9] = [
+    0x10,
+    0xffff_fff0,
+    0,
+    0x1234,
+    0x7fff_ffff,
+    1,
+    2,
+    0x8000_0000,
+    0x10000,
+];
 const F32S: [f32; 5] = [0.5, -2.5, 100.0, 1.0, -126.0];
 
 fn variant(arch: Arch, form: &Form, k: usize) -> Word {

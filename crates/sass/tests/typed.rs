@@ -320,3 +320,27 @@ fn bad_instructions_are_typed_errors() {
         Err(SassError::BadInst { .. })
     ));
 }
+
+#[test]
+fn imad_alternative_names_follow_the_operands() {
+    // nvdisasm (probed on every power of two, SM75 and SM90): .SHL for 2..2^30 except 2^16.
+    for (b, expected) in [
+        (0x100, "IMAD.SHL.U32 R21, R4, 0x100, RZ"),
+        (0x8, "IMAD.SHL.U32 R21, R4, 0x8, RZ"),
+        (0x10000, "IMAD.U32 R21, R4, 0x10000, RZ"),
+        (0x3, "IMAD.U32 R21, R4, 0x3, RZ"),
+        (0x1, "IMAD.MOV.U32 R21, R4, 0x1, RZ"),
+    ] {
+        for arch in Arch::ALL {
+            let i = MachInst::build(Op::Imad)
+                .m(".U32")
+                .o(r(21))
+                .o(r(4))
+                .imm(b)
+                .o(RZ)
+                .finish(arch)
+                .unwrap();
+            assert_eq!(text(&i, arch), expected, "{arch}");
+        }
+    }
+}

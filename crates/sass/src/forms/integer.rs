@@ -136,7 +136,9 @@ fn is_rz(v: u64) -> bool {
 
 /// nvdisasm's names for IMAD (probed on every selector): with .X clear, `.MOV` when A is RZ
 /// or a register/immediate B is RZ/0; for an immediate B, `.IADD` when B is 1 and C is not
-/// RZ (B = 1 with C = RZ is `.MOV`), `.SHL` when B is a power of two 2..2^30 and C is RZ.
+/// RZ (B = 1 with C = RZ is `.MOV`), `.SHL` when B is a power of two 2..2^30 other than
+/// 2^16 and C is RZ (probed on every power of two, signed and .U32, SM75 and SM90:
+/// `IMAD.U32 R21, R4, 0x10000, RZ` keeps its name).
 /// Uniform-register forms (0xc, 0xe) have no other names.
 fn imad_alias(w: Word) -> u64 {
     if w.bit(74) {
@@ -156,7 +158,7 @@ fn imad_alias(w: Word) -> u64 {
                 1
             } else if b == 1 {
                 2
-            } else if c_rz && b.is_power_of_two() && b <= 1 << 30 {
+            } else if c_rz && b.is_power_of_two() && b <= 1 << 30 && b != 0x10000 {
                 3
             } else {
                 0
