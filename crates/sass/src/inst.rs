@@ -154,10 +154,7 @@ impl Inst {
         }
         let mut first = true;
         for op in &form.ops {
-            if op.kind == OpndKind::SUReg && !sureg_on(get_pieces(w, &op.pieces), self.arch) {
-                return None;
-            }
-            let Some(t) = print_opnd(op, w, self.addr, labels)? else {
+            let Some(t) = print_opnd(op, w, self.addr, self.arch, labels)? else {
                 continue;
             };
             let sep = if first || op.blank_before { " " } else { ", " };
@@ -210,30 +207,10 @@ pub(crate) fn hex_signed(v: i64) -> String {
     }
 }
 
-/// Special registers whose numbers were checked with nvdisasm (S2R's field, bits 72-79).
-pub const SREGS: &[(u64, &str)] = &[
-    (0x00, "SR_LANEID"),
-    (0x21, "SR_TID.X"),
-    (0x22, "SR_TID.Y"),
-    (0x23, "SR_TID.Z"),
-    (0x25, "SR_CTAID.X"),
-    (0x26, "SR_CTAID.Y"),
-    (0x27, "SR_CTAID.Z"),
-    (0xff, "SRZ"),
-];
-
-/// Uniform special registers (S2UR's field, bits 72-79).
-pub const SUREGS: &[(u64, &str)] = &[
-    (0x25, "SR_CTAID.X"),
-    (0x26, "SR_CTAID.Y"),
-    (0x27, "SR_CTAID.Z"),
-    (0x88, "SR_CgaCtaId"),
-];
-
-/// Whether uniform special register `v` has the name [`SUREGS`] gives it on `arch`:
-/// 0x88 is `SR_CgaCtaId` on SM90 only (older SMs print `SR136`).
+/// Whether special register `v` has a name on `arch` as an S2UR operand: every value
+/// 0-255 does (see [`crate::sregs`]).
 pub fn sureg_on(v: u64, arch: Arch) -> bool {
-    v != 0x88 || arch == Arch::Sm90
+    crate::sregs::sreg_name(v, arch).is_some()
 }
 
 /// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
@@ -375,6 +352,7 @@ fn print_opnd(
     op: &Opnd,
     w: Word,
     addr: u64,
+    arch: Arch,
     labels: Option<&dyn Fn(u64) -> Option<String>>,
 ) -> Option<Option<String>> {
     let v = get_pieces(w, &op.pieces);
@@ -420,8 +398,7 @@ fn print_opnd(
             let bank = w.get(54, 5);
             format!("c[0x{bank:x}][{}]", hex_signed(off))
         }
-        OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
-        OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::SReg | OpndKind::SUReg => crate::sregs::sreg_name(v, arch)?,
         OpndKind::Target => {
             let a = target_addr(op, w, addr);
             match labels.and_then(|f| u64::try_from(a).ok().and_then(f)) {
@@ -777,8 +754,15 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             w.set(54, 5, bank);
             return Some(());
         }
-        OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
-        OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
+        // The name of any SM: the assembler's decode check refuses a name the SM does not
+        // print (`SR_CgaCtaId` before SM90).
+        OpndKind::SReg | OpndKind::SUReg => {
+            crate::sregs::sreg_number(t, Arch::Sm90).or_else(|| {
+                Arch::ALL
+                    .iter()
+                    .find_map(|&a| crate::sregs::sreg_number(t, a))
+            })?
+        }
         OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
         OpndKind::Fixed(text) => return (t == text).then_some(()),
     };

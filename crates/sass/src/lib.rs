@@ -29,6 +29,7 @@ pub mod latency;
 pub mod listing;
 mod op;
 pub mod roles;
+mod sregs;
 mod text;
 pub mod typed;
 mod word;
@@ -37,7 +38,10 @@ pub use arch::Arch;
 pub use control::Control;
 pub use error::SassError;
 pub use form::{Form, Mod, Opnd, OpndKind};
-pub use inst::{decode, encode, sureg_on, Inst, SREGS, SUREGS};
+pub use inst::{decode, encode, sureg_on, Inst};
+pub use sregs::{sreg_name, sreg_number, PER_SM, SREGS};
+/// The names S2UR's operands print: the same as S2R's ([`SREGS`]).
+pub const SUREGS: &[(u64, &str)] = SREGS;
 pub use latency::LatencyClass;
 pub use op::Op;
 pub use text::{

@@ -190,18 +190,8 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
                 bank: rng.below(32) as u8,
                 offset: (rng.below(0x1_0000) & !3) as u16,
             },
-            OpndKind::SReg | OpndKind::SUReg => {
-                let t = if o.kind == OpndKind::SReg {
-                    tangle_sass::SREGS
-                } else {
-                    tangle_sass::SUREGS
-                };
-                let mut v = t[rng.below(t.len() as u64) as usize].0;
-                if o.kind == OpndKind::SUReg && !tangle_sass::sureg_on(v, arch) {
-                    v = t[0].0;
-                }
-                Val::SReg(v as u8)
-            }
+            // Every value names a special register (`SR<n>` where nvdisasm knows no name).
+            OpndKind::SReg | OpndKind::SUReg => Val::SReg(rng.below(256) as u8),
             OpndKind::Target => {
                 let off = sext(bits(rng, width.min(20)), width.min(20)) << o.scale;
                 Val::Target((addr as i64 + 16).wrapping_add(off))

@@ -1,7 +1,7 @@
 //! Encoding a typed instruction straight through its form's fields.
 
 use crate::form::{set_pieces, MemFmt, Opnd, OpndKind};
-use crate::inst::{fits_signed, sureg_on, SREGS, SUREGS};
+use crate::inst::fits_signed;
 use crate::{Arch, SassError, Word};
 
 use super::{MachInst, Operand, Val};
@@ -79,7 +79,7 @@ pub(super) fn encode_fields(
     }
     let mut reuse = 0u8;
     for (i, (o, x)) in form.ops.iter().zip(&inst.operands).enumerate() {
-        operand(o, x, &mut w, &mut reuse, arch, addr).map_err(|e| format!("operand {i}: {e}"))?;
+        operand(o, x, &mut w, &mut reuse, addr).map_err(|e| format!("operand {i}: {e}"))?;
     }
     if check_computed {
         for (i, (m, &v)) in form.mods.iter().zip(&inst.mods).enumerate() {
@@ -186,14 +186,7 @@ fn flag(w: &mut Word, on: bool, bit: Option<u8>, what: &str) -> Result<(), Strin
     }
 }
 
-fn operand(
-    o: &Opnd,
-    x: &Operand,
-    w: &mut Word,
-    reuse: &mut u8,
-    arch: Arch,
-    addr: u64,
-) -> Result<(), String> {
+fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Result<(), String> {
     if !compatible(o, &x.val) {
         return Err(format!("expected a {}, got {:?}", kind_name(o.kind), x.val));
     }
@@ -247,19 +240,7 @@ fn operand(
             w.set(54, 5, bank as u64);
             Ok(())
         }
-        Val::SReg(s) => {
-            let table = if o.kind == OpndKind::SUReg {
-                SUREGS
-            } else {
-                SREGS
-            };
-            let known = table.iter().any(|(n, _)| *n == s as u64)
-                && (o.kind != OpndKind::SUReg || sureg_on(s as u64, arch));
-            if !known {
-                return Err(format!("special register {s:#x} has no name on {arch}"));
-            }
-            set(w, o, s as u64)
-        }
+        Val::SReg(s) => set(w, o, s as u64),
         Val::Target(t) => {
             let off = scaled(t.wrapping_sub(addr as i64 + 16), o.scale)?;
             let f = fits_signed(off, o.width()).ok_or(format!("target {t:#x} is out of reach"))?;
