@@ -161,6 +161,28 @@ fn memory_operations_cover_register_pairs() {
         .unwrap();
     assert_eq!(text(&st, Arch::Sm80), "STG.E [R4.64+-0x10], R9");
     assert!(st.defs().is_empty());
+    // Sub-word stores and 128-bit loads (sizes probed with nvdisasm on SM75, SM86, SM90).
+    let st8 = MachInst::build(Op::Stg)
+        .m(".E")
+        .m(MemSize::U8)
+        .o(Addr::new(r(4), 0))
+        .o(r(9))
+        .finish(Arch::Sm86)
+        .unwrap();
+    assert_eq!(text(&st8, Arch::Sm86), "STG.E.U8 [R4.64], R9");
+    assert_eq!(st8.modifier::<MemSize>(), Some(MemSize::U8));
+    let ld128 = MachInst::build(Op::Ldg)
+        .m(".E")
+        .m(MemSize::B128)
+        .o(r(8))
+        .o(Addr::new(r(4), 0).with_ureg(ur(4)))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(text(&ld128, Arch::Sm90), "LDG.E.128 R8, desc[UR4][R4.64]");
+    assert_eq!(
+        ld128.defs(),
+        vec![Loc::R(8), Loc::R(9), Loc::R(10), Loc::R(11)]
+    );
     // 64-bit arithmetic: pairs everywhere.
     let dadd = MachInst::build(Op::Dadd)
         .o(r(2))

@@ -17,8 +17,7 @@ const ATOM_OPS: &[(u64, &str)] = &[
 ];
 
 pub(super) fn memory(v: &mut Vec<Form>) {
-    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (4 = 32-bit,
-    // 5 = .64); address register 24-31, signed byte offset 40-63. Cache, scope and
+    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (below); address register 24-31, signed byte offset 40-63. Cache, scope and
     // predicate fields are constants (ptxas's defaults). SM75 prints `.SYS` and the address
     // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
     // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
@@ -61,7 +60,17 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             continue;
         }
         let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
-        for (size, sfx) in [(4u64, ""), (5, ".64")] {
+        // Sizes 73-75 (probed on SM75, SM86 and SM90, loads and stores alike): 0 .U8, 1 .S8,
+        // 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128 (7 prints .INVALID7, or .U.128 on SM75).
+        for (size, sfx) in [
+            (4u64, ""),
+            (5, ".64"),
+            (0, ".U8"),
+            (1, ".S8"),
+            (2, ".U16"),
+            (3, ".S16"),
+            (6, ".128"),
+        ] {
             let size_bits = |hi: u64| (hi & !(7 << 9)) | size << 9;
             let data = |o: Opnd| if size == 5 { o.pair() } else { o };
             v.push(
