@@ -55,6 +55,7 @@ ops! {
     Dadd = "DADD",
     Depbar = "DEPBAR",
     Dfma = "DFMA",
+    Dmul = "DMUL",
     Dsetp = "DSETP",
     Errbar = "ERRBAR",
     Exit = "EXIT",
