@@ -22,6 +22,7 @@ mod arch;
 pub mod control;
 pub mod cubin;
 mod error;
+mod floats;
 pub mod form;
 pub mod forms;
 mod inst;
