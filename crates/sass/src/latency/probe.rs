@@ -212,6 +212,21 @@ pub fn probes() -> Vec<Probe> {
             ),
         },
         Probe {
+            name: "lat_uniform_compare",
+            what: "setp feeding selp on kernel parameters (UISETP -> USEL: uniform predicates)",
+            body: format!(
+                "mov.b32 %r10, %ua;\n{}\nadd.s32 %r0, %r{}, %r1;",
+                chain(LINKS, |k| format!(
+                    "setp.lt.s32 %p{p}, %r{a}, %ub;\nselp.b32 %r{b}, %ub, %r{a}, %p{p};\nxor.b32 %r{b2}, %r{b}, %ua;",
+                    p = 1 + k % 6,
+                    a = 10 + 2 * k,
+                    b = 11 + 2 * k,
+                    b2 = 12 + 2 * k
+                )),
+                10 + 2 * LINKS
+            ),
+        },
+        Probe {
             name: "lat_global_mem",
             what: "pointer chasing through global memory (LDG) and stores (STG)",
             body: format!(
