@@ -315,6 +315,15 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
             .o(r(16))
             .o(r(32)),
     );
+    // FLO from a uniform register (0xd00, bit 91 set; nvdisasm rejects it clear), probed on
+    // SM75, SM86 and SM90 (issue #12: `FLO` on a uniform register in user code).
+    v.push(
+        fs("FLO", ALL, 0x0000000400147d00, 0x0002a200080e0000)
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .m(74, 1, &[(0, ""), (1, ".SH")])
+            .o(r(16))
+            .o(ur(32)),
+    );
 }
 
 pub(super) fn lea(v: &mut Vec<Form>) {
