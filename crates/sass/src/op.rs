@@ -58,6 +58,7 @@ ops! {
     Dmul = "DMUL",
     Dsetp = "DSETP",
     Errbar = "ERRBAR",
+    Endcollective = "ENDCOLLECTIVE",
     Exit = "EXIT",
     F2i = "F2I",
     Fadd = "FADD",

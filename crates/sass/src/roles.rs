@@ -119,6 +119,7 @@ pub fn is_control(op: Op) -> bool {
             | Op::Call
             | Op::Ret
             | Op::Exit
+            | Op::Endcollective
             | Op::Bssy
             | Op::Bsync
             | Op::Break

@@ -115,6 +115,7 @@ impl LatencyClass {
             | Op::Call
             | Op::Ret
             | Op::Exit
+            | Op::Endcollective
             | Op::Bssy
             | Op::Bsync
             | Op::Break
