@@ -95,6 +95,10 @@ pub enum MemFmt {
     Global64,
     /// `desc[URx][Ra.64+off]`: SM90 global addresses with their descriptor register.
     GlobalDesc,
+    /// `[Ra.U32+URb+off]` / `[Ra.64+URb+off]`: an SM75 global address adding a register
+    /// (32-bit, or 64-bit when the operand's `wide` bit is set) to a uniform register; with
+    /// an RZ base `[URb+off]`.
+    GlobalUr,
     /// `[URx+off]`: a global address in a uniform register (SM75 RED/ATOMG with bit 91);
     /// the register field is not used (a constant RZ of the form).
     UrAddr,
@@ -138,6 +142,8 @@ pub struct Opnd {
     pub offset: Vec<Piece>,
     /// Shared-memory operands: bit that scales the address register by 4 (`[R0.X4]`).
     pub x4: Option<u8>,
+    /// [`MemFmt::GlobalUr`] operands: bit that makes the base register 64-bit (`.64`).
+    pub wide: Option<u8>,
 }
 
 impl Opnd {
@@ -159,6 +165,7 @@ impl Opnd {
             ureg: None,
             offset: Vec::new(),
             x4: None,
+            wide: None,
         }
     }
     /// Adds a negate bit.
@@ -221,7 +228,7 @@ impl Opnd {
     /// Every bit this operand owns.
     pub fn bits(&self) -> u128 {
         let mut m = pieces_mask(&self.pieces) | pieces_mask(&self.offset);
-        for b in [self.neg, self.not, self.abs, self.x4]
+        for b in [self.neg, self.not, self.abs, self.x4, self.wide]
             .into_iter()
             .flatten()
         {

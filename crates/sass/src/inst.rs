@@ -342,6 +342,26 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             }
             Some(format!("{pre}[{}]", parts.join("+")))
         }
+        MemFmt::GlobalUr => {
+            let wide = op.wide.is_some_and(|b| w.bit(b as u32));
+            if ra == 255 && !wide {
+                // nvdisasm prints `[UR4]` whether or not the base is 64-bit; ptxas sets the
+                // bit, so that is the word the text stands for and the other is refused.
+                return None;
+            }
+            if ra != 255 {
+                parts.push(format!(
+                    "{}{}",
+                    reg_name(ra),
+                    if wide { ".64" } else { ".U32" }
+                ));
+            }
+            parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("[{}]", parts.join("+")))
+        }
         MemFmt::UrAddr => {
             parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
             if off < 0 {
@@ -686,7 +706,7 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             off = n;
             seen_off = true;
         } else if let Some(u) = parse_ureg(part) {
-            if fmt != MemFmt::Shared && fmt != MemFmt::UrAddr {
+            if !matches!(fmt, MemFmt::Shared | MemFmt::UrAddr | MemFmt::GlobalUr) {
                 return None;
             }
             ur = u;
@@ -694,6 +714,14 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             let wide = matches!(fmt, MemFmt::Global64 | MemFmt::GlobalDesc);
             let mut r = if wide {
                 part.strip_suffix(".64")?
+            } else if fmt == MemFmt::GlobalUr {
+                match (part.strip_suffix(".64"), op.wide) {
+                    (Some(x), Some(b)) => {
+                        w.set_bit(b as u32, true);
+                        x
+                    }
+                    _ => part.strip_suffix(".U32")?,
+                }
             } else {
                 part
             };
@@ -714,7 +742,10 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
     } else {
         set_pieces(w, &op.pieces, ra).then_some(())?;
     }
-    if fmt == MemFmt::Shared {
+    if let (MemFmt::GlobalUr, 255, Some(b)) = (fmt, ra, op.wide) {
+        w.set_bit(b as u32, true);
+    }
+    if fmt == MemFmt::Shared || fmt == MemFmt::GlobalUr {
         if let Some(u) = op.ureg {
             w.set(u.0 as u32, u.1 as u32, ur);
         } else if ur != 63 {

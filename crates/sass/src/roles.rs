@@ -139,7 +139,11 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     }
     if let OpndKind::Mem(fmt) = o.kind {
         return match fmt {
-            MemFmt::Global | MemFmt::Global64 | MemFmt::GlobalDesc | MemFmt::UrAddr => 2,
+            MemFmt::Global
+            | MemFmt::Global64
+            | MemFmt::GlobalDesc
+            | MemFmt::UrAddr
+            | MemFmt::GlobalUr => 2,
             MemFmt::Shared | MemFmt::CIndexed => 1,
         };
     }

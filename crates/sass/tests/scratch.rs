@@ -113,6 +113,10 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 if fmt == MemFmt::UrAddr {
                     continue;
                 }
+                if let Some(b) = op.wide {
+                    // An RZ base takes the 64-bit bit, as ptxas writes it (the text is alike).
+                    w.set_bit(b as u32, j % 2 == 0 || REGS[j % REGS.len()] == 255);
+                }
                 if let Some(b) = op.x4 {
                     // Not with an RZ base (REGS[1]), which nvdisasm prints alike.
                     w.set_bit(b as u32, j % 3 == 1 && j % REGS.len() != 1);

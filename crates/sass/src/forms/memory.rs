@@ -92,6 +92,40 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             );
         }
     }
+    // SM75 LDG with a uniform register added to the address (0x981, distinct from SM75's
+    // plain 0x381): `LDG.E.SYS Rd, [Ra.U32+URb+off]`, `[Ra.64+URb+off]` with bit 90 set,
+    // `[URb+off]` with an RZ base (bit 90 then prints nothing; ptxas sets it, so a clear
+    // bit is refused there); UR
+    // 32-37, signed offset 40-63; sizes as above. Probed with nvdisasm on ptxas words.
+    for (size, sfx) in [
+        (4u64, ""),
+        (5, ".64"),
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (6, ".128"),
+    ] {
+        let mut addr = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
+        addr.offset = vec![(40, 24)];
+        addr.ureg = Some((32, 6));
+        addr.wide = Some(90);
+        let data = if size == 5 { r(16).pair() } else { r(16) };
+        v.push(
+            Form::new(
+                "LDG",
+                0x981,
+                &[Sm75],
+                0x0000000412121981,
+                (0x00000000081ee900 & !(7 << 9)) | size << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(0, 0, &[(0, sfx)])
+            .m(0, 0, &[(0, ".SYS")])
+            .o(data)
+            .o(addr),
+        );
+    }
     // Shared loads and stores: address register 24-31, offset 40-63. LDS (0x984): with
     // bit 91 set a uniform register (32-37) is added to the address; .U at bit 76. STS:
     // 0x388 register data at 32; 0x988 (bit 91 set) adds a uniform register at 64-69.

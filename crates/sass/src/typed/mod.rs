@@ -160,6 +160,7 @@ impl MachInst {
                         ureg: o.ureg.map(|u| UReg(w.get(u.0 as u32, u.1 as u32) as u8)),
                         offset: mem_offset(o, w),
                         x4: o.x4.is_some_and(|b| w.bit(b as u32)),
+                        wide: o.wide.is_some_and(|b| w.bit(b as u32)),
                     }),
                     OpndKind::Fixed(t) => Val::Fixed(t),
                 };
@@ -322,7 +323,8 @@ impl MachInst {
             Val::Bar(b) => out.push(Loc::B(b.0)),
             Val::CBankIdx { base, .. } => regs(base.0, 1, out),
             Val::Mem(a) => {
-                regs(a.base.0, n, out);
+                let global_ur = self.form.ops[i].kind == OpndKind::Mem(MemFmt::GlobalUr);
+                regs(a.base.0, if global_ur && !a.wide { 1 } else { n }, out);
                 if let Some(u) = a.ureg {
                     // Global: a 64-bit descriptor or address; shared: a 32-bit offset.
                     let shared = matches!(self.form.ops[i].kind, OpndKind::Mem(MemFmt::Shared));

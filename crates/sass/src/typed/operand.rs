@@ -90,6 +90,9 @@ pub struct Addr {
     pub offset: i64,
     /// Shared/local memory: the base register is scaled by 4 (`[R0.X4]`).
     pub x4: bool,
+    /// SM75 global addresses with a uniform register: the base register is 64-bit
+    /// (`[R2.64+UR4]`) rather than 32-bit (`[R2.U32+UR4]`).
+    pub wide: bool,
 }
 
 impl Addr {
@@ -100,6 +103,7 @@ impl Addr {
             ureg: None,
             offset,
             x4: false,
+            wide: false,
         }
     }
     /// Adds a uniform register (shared memory `[R+UR]`, SM90 `desc[UR]`, or `[UR]`).
