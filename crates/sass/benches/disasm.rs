@@ -19,8 +19,8 @@ fn main() {
                 Control {
                     stall: 1,
                     yield_bit: true,
-                    write_sb: 7,
-                    read_sb: 7,
+                    write_sb: None,
+                    read_sb: None,
                     wait: 0,
                     reuse: 0,
                 }

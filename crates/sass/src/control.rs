@@ -30,10 +30,10 @@ pub struct Control {
     pub stall: u8,
     /// The raw yield bit (bit 109). ptxas sets it on most instructions; see `docs/sass.md`.
     pub yield_bit: bool,
-    /// Scoreboard set when the result is written (0-5, 6; 7 = none).
-    pub write_sb: u8,
-    /// Scoreboard set when the sources have been read (0-5, 6; 7 = none).
-    pub read_sb: u8,
+    /// Scoreboard set when the result is written (0-6), `None` for none (field value 7).
+    pub write_sb: Option<u8>,
+    /// Scoreboard set when the sources have been read (0-6), `None` for none (field value 7).
+    pub read_sb: Option<u8>,
     /// Scoreboards waited on before issue, one bit each.
     pub wait: u8,
     /// Operand reuse flags (4 bits); printed as `.reuse` on operands, not in the annotation.
@@ -47,8 +47,8 @@ impl Default for Control {
         Control {
             stall: 0,
             yield_bit: false,
-            write_sb: 7,
-            read_sb: 7,
+            write_sb: None,
+            read_sb: None,
             wait: 0,
             reuse: 0,
         }
@@ -60,7 +60,12 @@ impl Control {
     /// bit clear every stall 0-15 is legal; with it set only stalls 1-11 are (nvdisasm:
     /// "undefined value ... for table 'TABLES_opex_N'").
     pub fn is_legal(self) -> bool {
-        !self.yield_bit || (1..=11).contains(&self.stall)
+        (!self.yield_bit || (1..=11).contains(&self.stall))
+            && self.stall < 16
+            && self.write_sb.is_none_or(|s| s < 7)
+            && self.read_sb.is_none_or(|s| s < 7)
+            && self.wait < 64
+            && self.reuse < 16
     }
 
     /// The control bits of `w`. Bits 126-127 are not part of the control code.
@@ -68,8 +73,8 @@ impl Control {
         Control {
             stall: w.get(bits::STALL, 4) as u8,
             yield_bit: w.bit(bits::YIELD),
-            write_sb: w.get(bits::WRITE_SB, 3) as u8,
-            read_sb: w.get(bits::READ_SB, 3) as u8,
+            write_sb: sb_field(w.get(bits::WRITE_SB, 3)),
+            read_sb: sb_field(w.get(bits::READ_SB, 3)),
             wait: w.get(bits::WAIT, 6) as u8,
             reuse: w.get(bits::REUSE, 4) as u8,
         }
@@ -79,8 +84,8 @@ impl Control {
     pub fn encode(self, w: &mut Word) {
         w.set(bits::STALL, 4, self.stall as u64 & 0xf);
         w.set_bit(bits::YIELD, self.yield_bit);
-        w.set(bits::WRITE_SB, 3, self.write_sb as u64 & 7);
-        w.set(bits::READ_SB, 3, self.read_sb as u64 & 7);
+        w.set(bits::WRITE_SB, 3, self.write_sb.map_or(7, |s| s as u64 & 7));
+        w.set(bits::READ_SB, 3, self.read_sb.map_or(7, |s| s as u64 & 7));
         w.set(bits::WAIT, 6, self.wait as u64 & 0x3f);
         w.set(bits::REUSE, 4, self.reuse as u64 & 0xf);
     }
@@ -91,11 +96,15 @@ impl Control {
     }
 }
 
-fn sb_char(v: u8) -> char {
-    if v == 7 {
-        '-'
-    } else {
-        (b'0' + v) as char
+/// A 3-bit scoreboard field: 7 means none.
+fn sb_field(v: u64) -> Option<u8> {
+    (v != 7).then_some(v as u8)
+}
+
+fn sb_char(v: Option<u8>) -> char {
+    match v {
+        None => '-',
+        Some(v) => (b'0' + v) as char,
     }
 }
 
@@ -154,14 +163,14 @@ impl FromStr for Control {
                 _ => return Err(bad("wait character i must be `-` or the digit i")),
             }
         }
-        let sb = |field: &str, prefix: char| -> Result<u8, SassError> {
+        let sb = |field: &str, prefix: char| -> Result<Option<u8>, SassError> {
             let v = field
                 .strip_prefix(prefix)
                 .ok_or_else(|| bad("scoreboard field prefix"))?;
             match v {
-                "-" => Ok(7),
+                "-" => Ok(None),
                 d if d.len() == 1 && matches!(d.as_bytes()[0], b'0'..=b'6') => {
-                    Ok(d.as_bytes()[0] - b'0')
+                    Ok(Some(d.as_bytes()[0] - b'0'))
                 }
                 _ => Err(bad("scoreboard must be 0-6 or -")),
             }
@@ -203,8 +212,8 @@ mod tests {
             Control {
                 stall: 1,
                 yield_bit: true,
-                write_sb: 7,
-                read_sb: 7,
+                write_sb: None,
+                read_sb: None,
                 wait: 0,
                 reuse: 0
             }

@@ -30,6 +30,16 @@ pub enum SassError {
         /// Why.
         why: String,
     },
+    /// A typed instruction ([`crate::typed::MachInst`]) that its form cannot encode.
+    #[error("cannot encode {name} on {arch}: {why}")]
+    BadInst {
+        /// The mnemonic with its modifiers.
+        name: String,
+        /// The architecture.
+        arch: String,
+        /// What is wrong, naming the operand by its position (0-based) where one is at fault.
+        why: String,
+    },
     /// Malformed text.
     #[error("line {line}:{col}: {msg}")]
     Parse {

@@ -13,6 +13,9 @@
 //!
 //! So a decoded instruction is its form plus field values, with no opaque leftovers.
 
+use crate::latency::LatencyClass;
+use crate::op::Op;
+use crate::roles::Role;
 use crate::word::mask;
 use crate::{Arch, Word};
 
@@ -92,6 +95,10 @@ pub enum MemFmt {
     Global64,
     /// `desc[URx][Ra.64+off]`: SM90 global addresses with their descriptor register.
     GlobalDesc,
+    /// `[Ra.U32+URb+off]` / `[Ra.64+URb+off]`: an SM75 global address adding a register
+    /// (32-bit, or 64-bit when the operand's `wide` bit is set) to a uniform register; with
+    /// an RZ base `[URb+off]`.
+    GlobalUr,
     /// `[URx+off]`: a global address in a uniform register (SM75 RED/ATOMG with bit 91);
     /// the register field is not used (a constant RZ of the form).
     UrAddr,
@@ -135,6 +142,8 @@ pub struct Opnd {
     pub offset: Vec<Piece>,
     /// Shared-memory operands: bit that scales the address register by 4 (`[R0.X4]`).
     pub x4: Option<u8>,
+    /// [`MemFmt::GlobalUr`] operands: bit that makes the base register 64-bit (`.64`).
+    pub wide: Option<u8>,
 }
 
 impl Opnd {
@@ -156,6 +165,7 @@ impl Opnd {
             ureg: None,
             offset: Vec::new(),
             x4: None,
+            wide: None,
         }
     }
     /// Adds a negate bit.
@@ -218,7 +228,7 @@ impl Opnd {
     /// Every bit this operand owns.
     pub fn bits(&self) -> u128 {
         let mut m = pieces_mask(&self.pieces) | pieces_mask(&self.offset);
-        for b in [self.neg, self.not, self.abs, self.x4]
+        for b in [self.neg, self.not, self.abs, self.x4, self.wide]
             .into_iter()
             .flatten()
         {
@@ -290,6 +300,13 @@ pub struct Form {
     pub uniform_guard: bool,
     /// [`Form::const_mask`], filled in once the table is built (0 until then).
     pub cached_mask: u128,
+    /// The operation (the enum of [`Form::name`]).
+    pub op: Op,
+    /// How the instruction uses each operand, in operand order (filled in with the table;
+    /// see [`crate::roles`]).
+    pub roles: Vec<Role>,
+    /// The latency class ([`LatencyClass::of`] the operation).
+    pub latency: LatencyClass,
 }
 
 /// Bits 0..105 that belong to the operation (not the control code).
@@ -311,6 +328,10 @@ impl Form {
             read_sb: true,
             uniform_guard: name.starts_with('U') || name == "S2UR",
             cached_mask: 0,
+            op: Op::from_mnemonic(name)
+                .unwrap_or_else(|| panic!("form table: `{name}` is not in the Op enum")),
+            roles: Vec::new(),
+            latency: Op::from_mnemonic(name).map_or(LatencyClass::Nop, LatencyClass::of),
         }
     }
 
@@ -335,13 +356,23 @@ impl Form {
 
     /// Whether the scoreboards of `c` are allowed on this form.
     pub fn control_ok(&self, c: crate::Control) -> bool {
-        (self.write_sb || c.write_sb == 7) && (self.read_sb || c.read_sb == 7)
+        (self.write_sb || c.write_sb.is_none()) && (self.read_sb || c.read_sb.is_none())
     }
 
     /// Adds a modifier.
     pub fn m(mut self, at: u8, width: u8, values: &[(u64, &'static str)]) -> Form {
         self.mods.push(Mod {
             pieces: vec![(at, width)],
+            values: values.to_vec(),
+            computed: None,
+        });
+        self
+    }
+
+    /// Adds a modifier whose field is made of several pieces, lowest piece first.
+    pub fn m_pieces(mut self, pieces: &[Piece], values: &[(u64, &'static str)]) -> Form {
+        self.mods.push(Mod {
+            pieces: pieces.to_vec(),
             values: values.to_vec(),
             computed: None,
         });

@@ -1,5 +1,6 @@
 //! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
 
+use crate::floats::{format_f16, format_f32, format_f64, parse_f16};
 use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
 use crate::{forms, Arch, Control, SassError, Word};
 
@@ -154,10 +155,7 @@ impl Inst {
         }
         let mut first = true;
         for op in &form.ops {
-            if op.kind == OpndKind::SUReg && !sureg_on(get_pieces(w, &op.pieces), self.arch) {
-                return None;
-            }
-            let Some(t) = print_opnd(op, w, self.addr, labels)? else {
+            let Some(t) = print_opnd(op, w, self.addr, self.arch, labels)? else {
                 continue;
             };
             let sep = if first || op.blank_before { " " } else { ", " };
@@ -193,7 +191,7 @@ fn ureg_name(v: u64) -> Option<String> {
     }
 }
 
-fn sext(v: u64, width: u32) -> i64 {
+pub(crate) fn sext(v: u64, width: u32) -> i64 {
     if width >= 64 {
         v as i64
     } else {
@@ -210,163 +208,31 @@ pub(crate) fn hex_signed(v: i64) -> String {
     }
 }
 
-/// Special registers whose numbers were checked with nvdisasm (S2R's field, bits 72-79).
-pub const SREGS: &[(u64, &str)] = &[
-    (0x00, "SR_LANEID"),
-    (0x21, "SR_TID.X"),
-    (0x22, "SR_TID.Y"),
-    (0x23, "SR_TID.Z"),
-    (0x25, "SR_CTAID.X"),
-    (0x26, "SR_CTAID.Y"),
-    (0x27, "SR_CTAID.Z"),
-    (0xff, "SRZ"),
-];
-
-/// Uniform special registers (S2UR's field, bits 72-79).
-pub const SUREGS: &[(u64, &str)] = &[
-    (0x25, "SR_CTAID.X"),
-    (0x26, "SR_CTAID.Y"),
-    (0x27, "SR_CTAID.Z"),
-    (0x88, "SR_CgaCtaId"),
-];
-
-/// Whether uniform special register `v` has the name [`SUREGS`] gives it on `arch`:
-/// 0x88 is `SR_CgaCtaId` on SM90 only (older SMs print `SR136`).
+/// Whether special register `v` has a name on `arch` as an S2UR operand: every value
+/// 0-255 does (see [`crate::sregs`]).
 pub fn sureg_on(v: u64, arch: Arch) -> bool {
-    v != 0x88 || arch == Arch::Sm90
+    crate::sregs::sreg_name(v, arch).is_some()
 }
 
-/// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
-/// known (NaNs, huge values).
-pub fn format_f32(bits: u32) -> Option<String> {
-    let v = f32::from_bits(bits);
-    if v.is_nan() {
-        return None;
-    }
-    if v.is_infinite() {
-        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
-    }
-    format_float(v as f64)
-}
-
-/// The value of a finite IEEE half-precision number.
-fn f16_value(bits: u16) -> Option<f64> {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let exp = (bits >> 10) & 0x1f;
-    let frac = (bits & 0x3ff) as f64;
-    match exp {
-        0x1f => None,
-        0 => Some(sign * frac * 2f64.powi(-24)),
-        e => Some(sign * (1.0 + frac / 1024.0) * 2f64.powi(e as i32 - 15)),
-    }
-}
-
-/// Formats a 16-bit float immediate like [`format_f32`] (infinities and NaNs refused).
-pub fn format_f16(bits: u16) -> Option<String> {
-    format_float(f16_value(bits)?)
-}
-
-/// The half-precision number that prints as `text`.
-fn parse_f16(text: &str) -> Option<u16> {
-    static TABLE: std::sync::OnceLock<std::collections::HashMap<String, u16>> =
-        std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
-        for b in 0..=u16::MAX {
-            if let Some(t) = format_f16(b) {
-                m.entry(t).or_insert(b);
-            }
-        }
-        m
-    });
-    table.get(text).copied()
-}
-
-/// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
-pub fn format_f64(bits: u64) -> Option<String> {
-    let v = f64::from_bits(bits);
-    if v.is_nan() {
-        return None;
-    }
-    if v.is_infinite() {
-        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
-    }
-    format_float(v)
-}
-
-fn format_float(v: f64) -> Option<String> {
-    if v == 0.0 {
-        return Some(if v.is_sign_negative() { "-0" } else { "0" }.to_string());
-    }
-    if v.fract() == 0.0 && v.abs() < 1e16 {
-        return Some(format!("{}", v as i64));
-    }
-    // Exact decimal expansion, then at most 20 significant digits.
-    let exact = format!("{:.70e}", v);
-    let (mant, _) = exact.split_once('e')?;
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sig = digits.trim_end_matches('0').len();
-    let (mant, exp) = if sig > 20 {
-        let r = format!("{:.19e}", v);
-        let (m, e) = r.split_once('e')?;
-        (m.to_string(), e.parse::<i32>().ok()?)
-    } else {
-        let r = format!("{:.*e}", sig.saturating_sub(1), v);
-        let (m, e) = r.split_once('e')?;
-        (m.to_string(), e.parse::<i32>().ok()?)
-    };
-    let neg = mant.starts_with('-');
-    let ds: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sign = if neg { "-" } else { "" };
-    if exp >= 16 {
-        // Observed once (2^64): 21 significant digits in exponent form.
-        let r = format!("{:.20e}", v);
-        let (m, e) = r.split_once('e')?;
-        let e: i32 = e.parse().ok()?;
-        return Some(format!(
-            "{m}e{}{:02}",
-            if e < 0 { '-' } else { '+' },
-            e.abs()
-        ));
-    }
-    if exp < -4 {
-        let rest = &ds[1..];
-        let m = if rest.is_empty() {
-            ds[..1].to_string()
-        } else {
-            format!("{}.{}", &ds[..1], rest)
-        };
-        return Some(format!("{sign}{m}e-{:02}", -exp));
-    }
-    if exp < 0 {
-        let zeros = "0".repeat((-exp - 1) as usize);
-        return Some(format!("{sign}0.{zeros}{ds}"));
-    }
-    let e = exp as usize;
-    if ds.len() <= e + 1 {
-        return Some(format!("{sign}{ds}{}", "0".repeat(e + 1 - ds.len())));
-    }
-    Some(format!("{sign}{}.{}", &ds[..e + 1], &ds[e + 1..]))
-}
-
-fn mem_offset(op: &Opnd, w: Word) -> i64 {
+pub(crate) fn mem_offset(op: &Opnd, w: Word) -> i64 {
     let width = op.offset.iter().map(|p| p.1 as u32).sum();
     sext(get_pieces(w, &op.offset), width)
 }
 
-/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 /// The absolute address a target operand names (the field is a signed offset from the next
 /// instruction).
-fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
+pub(crate) fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
     let v = get_pieces(w, &op.pieces);
     let off = sext(v, op.width()) << op.scale;
     (addr as i64).wrapping_add(16).wrapping_add(off)
 }
 
+/// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 fn print_opnd(
     op: &Opnd,
     w: Word,
     addr: u64,
+    arch: Arch,
     labels: Option<&dyn Fn(u64) -> Option<String>>,
 ) -> Option<Option<String>> {
     let v = get_pieces(w, &op.pieces);
@@ -406,12 +272,13 @@ fn print_opnd(
         OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::F16 => format_f16(v as u16)?,
         OpndKind::CBank => {
-            let off = w.get(38, 16);
+            // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
+            // by the random-field test on every SM and every form with a constant operand).
+            let off = sext(w.get(38, 16), 16);
             let bank = w.get(54, 5);
-            format!("c[0x{bank:x}][0x{off:x}]")
+            format!("c[0x{bank:x}][{}]", hex_signed(off))
         }
-        OpndKind::SReg => SREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
-        OpndKind::SUReg => SUREGS.iter().find(|(n, _)| *n == v)?.1.to_string(),
+        OpndKind::SReg | OpndKind::SUReg => crate::sregs::sreg_name(v, arch)?,
         OpndKind::Target => {
             let a = target_addr(op, w, addr);
             match labels.and_then(|f| u64::try_from(a).ok().and_then(f)) {
@@ -436,12 +303,16 @@ fn print_opnd(
         s.push('|');
     }
     s.push_str(&body);
+    // nvdisasm writes `|R6|.reuse`, but `R8.reuse.B1` (R2P's byte select after the flag).
+    let reuse_inside = reuse && !op.suffix.is_empty();
+    if reuse_inside {
+        s.push_str(".reuse");
+    }
     s.push_str(op.suffix);
     if abs {
         s.push('|');
     }
-    // nvdisasm writes `|R6|.reuse`.
-    if reuse {
+    if reuse && !reuse_inside {
         s.push_str(".reuse");
     }
     Some(Some(s))
@@ -470,6 +341,26 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
                 parts.push(hex_signed(off));
             }
             Some(format!("{pre}[{}]", parts.join("+")))
+        }
+        MemFmt::GlobalUr => {
+            let wide = op.wide.is_some_and(|b| w.bit(b as u32));
+            if ra == 255 && !wide {
+                // nvdisasm prints `[UR4]` whether or not the base is 64-bit; ptxas sets the
+                // bit, so that is the word the text stands for and the other is refused.
+                return None;
+            }
+            if ra != 255 {
+                parts.push(format!(
+                    "{}{}",
+                    reg_name(ra),
+                    if wide { ".64" } else { ".U32" }
+                ));
+            }
+            parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
+            if off != 0 {
+                parts.push(hex_signed(off));
+            }
+            Some(format!("[{}]", parts.join("+")))
         }
         MemFmt::UrAddr => {
             parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
@@ -642,7 +533,7 @@ fn parse_pred(t: &str, u: &str) -> Option<u64> {
     (n < 7).then_some(n)
 }
 
-fn fits_signed(v: i64, width: u32) -> Option<u64> {
+pub(crate) fn fits_signed(v: i64, width: u32) -> Option<u64> {
     let lo = -(1i128 << (width - 1));
     let hi = (1i128 << (width - 1)) - 1;
     ((v as i128) >= lo && (v as i128) <= hi).then_some(
@@ -683,6 +574,8 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    // Text after the register follows the reuse flag (`R8.reuse.B1`).
+    t = t.strip_suffix(op.suffix)?;
     if let Some(r) = t.strip_suffix(".reuse") {
         *reuse |= 1 << op.reuse?;
         t = r;
@@ -693,7 +586,6 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             t = r;
         }
     }
-    let t = t.strip_suffix(op.suffix)?;
     let width = op.width();
     let v: u64 = match op.kind {
         OpndKind::Reg => parse_reg(t)?,
@@ -758,16 +650,19 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::CBank => {
             let (bank, off) = parse_cbank(t)?;
-            w.set(
-                38,
-                16,
-                parse_num(off).and_then(|o| u16::try_from(o).ok())? as u64,
-            );
+            w.set(38, 16, fits_signed(parse_num(off)?, 16)?);
             w.set(54, 5, bank);
             return Some(());
         }
-        OpndKind::SReg => SREGS.iter().find(|(_, n)| *n == t)?.0,
-        OpndKind::SUReg => SUREGS.iter().find(|(_, n)| *n == t)?.0,
+        // The name of any SM: the assembler's decode check refuses a name the SM does not
+        // print (`SR_CgaCtaId` before SM90).
+        OpndKind::SReg | OpndKind::SUReg => {
+            crate::sregs::sreg_number(t, Arch::Sm90).or_else(|| {
+                Arch::ALL
+                    .iter()
+                    .find_map(|&a| crate::sregs::sreg_number(t, a))
+            })?
+        }
         OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
         OpndKind::Fixed(text) => return (t == text).then_some(()),
     };
@@ -811,7 +706,7 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             off = n;
             seen_off = true;
         } else if let Some(u) = parse_ureg(part) {
-            if fmt != MemFmt::Shared && fmt != MemFmt::UrAddr {
+            if !matches!(fmt, MemFmt::Shared | MemFmt::UrAddr | MemFmt::GlobalUr) {
                 return None;
             }
             ur = u;
@@ -819,6 +714,14 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             let wide = matches!(fmt, MemFmt::Global64 | MemFmt::GlobalDesc);
             let mut r = if wide {
                 part.strip_suffix(".64")?
+            } else if fmt == MemFmt::GlobalUr {
+                match (part.strip_suffix(".64"), op.wide) {
+                    (Some(x), Some(b)) => {
+                        w.set_bit(b as u32, true);
+                        x
+                    }
+                    _ => part.strip_suffix(".U32")?,
+                }
             } else {
                 part
             };
@@ -839,7 +742,10 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
     } else {
         set_pieces(w, &op.pieces, ra).then_some(())?;
     }
-    if fmt == MemFmt::Shared {
+    if let (MemFmt::GlobalUr, 255, Some(b)) = (fmt, ra, op.wide) {
+        w.set_bit(b as u32, true);
+    }
+    if fmt == MemFmt::Shared || fmt == MemFmt::GlobalUr {
         if let Some(u) = op.ureg {
             w.set(u.0 as u32, u.1 as u32, ur);
         } else if ur != 63 {
@@ -855,27 +761,4 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
 /// Encodes text already split by the parser; see [`crate::assemble_line`].
 pub fn encode(arch: Arch, text: &str, control: Control, addr: u64) -> Result<Word, SassError> {
     crate::text::encode_text(arch, text, control, addr, 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floats_print_like_nvdisasm() {
-        let cases: &[(f32, &str)] = &[
-            (0.5, "0.5"),
-            (2.5, "2.5"),
-            (100.0, "100"),
-            (-126.0, "-126"),
-            (-1.0, "-1"),
-            (f32::INFINITY, "+INF "),
-            (f32::from_bits(0x2f80_0000), "2.3283064365386962891e-10"),
-            (f32::from_bits(0x3e22_f983), "0.15915493667125701904"),
-            (18446744073709551616.0, "1.84467440737095516160e+19"),
-        ];
-        for (v, t) in cases {
-            assert_eq!(format_f32(v.to_bits()).unwrap(), *t);
-        }
-    }
 }

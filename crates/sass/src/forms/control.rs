@@ -95,6 +95,19 @@ pub(super) fn control_flow(v: &mut Vec<Form>) {
         .o(p(87).not(90).hide(7))
         .o(uimm(32, 32)),
     );
+    // WARPSYNC with a constant-bank mask (0xb48) before SM90: `WARPSYNC c[0x0][0x168]`.
+    v.push(
+        Form::new(
+            "WARPSYNC",
+            0xb48,
+            PRE90,
+            0x0000000000007b48,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .o(p(87).not(90).hide(7))
+        .o(cb()),
+    );
     // WARPSYNC with a register mask: bits 32-39 before SM90, bits 24-31 on SM90 (where
     // bit 85 prints .EXCLUSIVE; the other
     // byte is ignored by nvdisasm there, so it is a constant of the form).
@@ -122,6 +135,35 @@ pub(super) fn control_flow(v: &mut Vec<Form>) {
         .m(85, 1, &[(0, ""), (1, ".EXCLUSIVE")])
         .o(p(87).not(90).hide(7))
         .o(r(24)),
+    );
+    // SM90 `WARPSYNC.COLLECTIVE [Pp,] Rm, target` (bit 86 set; bit 85 is then illegal) opens
+    // a region closed by `ENDCOLLECTIVE [Pp]` (0x91b); the target is a branch target as
+    // BRA's on SM90 (bits 16-23 and 34-81), so it takes a label. Probed with nvdisasm on
+    // ptxas words from `__syncwarp(mask)` in divergent code.
+    v.push(
+        Form::new(
+            "WARPSYNC",
+            0x348,
+            &[Sm90],
+            0x0000000000007348,
+            0x0000000003c00000,
+        )
+        .no_sb()
+        .m(0, 0, &[(0, ".COLLECTIVE")])
+        .o(p(87).not(90).hide(7))
+        .o(r(24))
+        .o(target(&[(16, 8), (34, 48)])),
+    );
+    v.push(
+        Form::new(
+            "ENDCOLLECTIVE",
+            0x91b,
+            &[Sm90],
+            0x000000000000791b,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .o(p(87).not(90).hide(7)),
     );
     // BMOV.32 Bn, Rb (0x356): restores convergence barrier 24-27 from register 32-39
     // (bit 84 prints .PQUAD, a constant 0 here). It takes a read scoreboard, no write one.

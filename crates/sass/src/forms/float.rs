@@ -47,8 +47,7 @@ pub(super) fn float(v: &mut Vec<Form>) {
         };
         v.push(
             fs("FFMA", ALL, lo, hi)
-                .m(80, 1, &ftz)
-                .m(76, 1, &[(0, ""), (1, ".FMZ")])
+                .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
                 .m(78, 2, &rnd)
                 .m(77, 1, &sat)
                 .o(r(16))
@@ -181,8 +180,33 @@ pub(super) fn double(v: &mut Vec<Form>) {
             .o(r(24).pair().neg(72).abs(73).reuse(0))
             .o(r(64).pair().neg(75).abs(74).reuse(2)),
     );
+    // DMUL[.rnd] Rd, A, B: register pairs; A 24 (negate 72, |.| 73), B 32 (negate 63,
+    // |.| 62); rounding 78-79 (probed on SM86 from a ptxas word; the random-field test
+    // checks every SM).
+    v.push(
+        fs("DMUL", ALL, 0x0000000604067228, 0x0000000000000000)
+            .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+            .o(r(16).pair())
+            .o(r(24).pair().neg(72).abs(73).reuse(0))
+            .o(r(32).pair().neg(63).abs(62).reuse(1)),
+    );
+    // HFMA2 Rd, A, B, C on register halves (0x231): A 24 (negate 72, |.| 73), B 32 (negate
+    // 63, |.| 62), C 64 (negate 84, |.| 83); .FTZ/.FMZ 80/76, .SAT 77. The operand swizzles
+    // (A 74-75, B 60-61 and 86, C 81-82: `.F32`, `.H0_H0`, ...), .F32 output (78), .RELU
+    // with its predicate (79) and .BF16_V2 (85) are constants here (ptxas's defaults).
+    v.push(
+        fs("HFMA2", ALL, 0x0000000500007231, 0x0000000000000004)
+            .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
+            .m(77, 1, &[(0, ""), (1, ".SAT")])
+            .o(r(16))
+            .o(r(24).neg(72).abs(73).reuse(0))
+            .o(r(32).neg(63).abs(62).reuse(1))
+            .o(r(64).neg(84).abs(83).reuse(2)),
+    );
     // DSETP.cmp.logic Pd, Pq, A, B, Pp: pairs A 24 (negate 72, |.| 73), B 32 (negate 63,
-    // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX.
+    // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX. B's reuse flag
+    // is slot 2 (bit 124), as FADD's: nvdisasm rejects slot 1 ("undefined value for table
+    // TABLES_opex") on every SM; found by the random-field test.
     let dcmp = [
         (0, ".MIN"),
         (1, ".LT"),
@@ -208,7 +232,7 @@ pub(super) fn double(v: &mut Vec<Form>) {
             .o(p(81))
             .o(p(84))
             .o(r(24).pair().neg(72).abs(73).reuse(0))
-            .o(r(32).pair().neg(63).abs(62).reuse(1))
+            .o(r(32).pair().neg(63).abs(62).reuse(2))
             .o(p(87).not(90)),
     );
 }
@@ -271,8 +295,7 @@ pub(super) fn hfma2_mma(v: &mut Vec<Form>) {
     v.push(
         fs("HFMA2", SM80UP, 0x00000004ff077435, 0x00000000000001ff)
             .m(0, 0, &[(0, ".MMA")])
-            .m(80, 1, &[(0, ""), (1, ".FTZ")])
-            .m(76, 1, &[(0, ""), (1, ".FMZ")])
+            .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
             .m(77, 1, &[(0, ""), (1, ".SAT")])
             .o(r(16))
             .o(r(24).neg(72).abs(73).reuse(0))

@@ -136,7 +136,9 @@ fn is_rz(v: u64) -> bool {
 
 /// nvdisasm's names for IMAD (probed on every selector): with .X clear, `.MOV` when A is RZ
 /// or a register/immediate B is RZ/0; for an immediate B, `.IADD` when B is 1 and C is not
-/// RZ (B = 1 with C = RZ is `.MOV`), `.SHL` when B is a power of two 2..2^30 and C is RZ.
+/// RZ (B = 1 with C = RZ is `.MOV`), `.SHL` when B is a power of two 2..2^30 other than
+/// 2^16 and C is RZ (probed on every power of two, signed and .U32, SM75 and SM90:
+/// `IMAD.U32 R21, R4, 0x10000, RZ` keeps its name).
 /// Uniform-register forms (0xc, 0xe) have no other names.
 fn imad_alias(w: Word) -> u64 {
     if w.bit(74) {
@@ -156,7 +158,7 @@ fn imad_alias(w: Word) -> u64 {
                 1
             } else if b == 1 {
                 2
-            } else if c_rz && b.is_power_of_two() && b <= 1 << 30 {
+            } else if c_rz && b.is_power_of_two() && b <= 1 << 30 && b != 0x10000 {
                 3
             } else {
                 0
@@ -312,6 +314,15 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
             .m(74, 1, &[(0, ""), (1, ".SH")])
             .o(r(16))
             .o(r(32)),
+    );
+    // FLO from a uniform register (0xd00, bit 91 set; nvdisasm rejects it clear), probed on
+    // SM75, SM86 and SM90 (issue #12: `FLO` on a uniform register in user code).
+    v.push(
+        fs("FLO", ALL, 0x0000000400147d00, 0x0002a200080e0000)
+            .m(73, 1, &[(1, ""), (0, ".U32")])
+            .m(74, 1, &[(0, ""), (1, ".SH")])
+            .o(r(16))
+            .o(ur(32)),
     );
 }
 

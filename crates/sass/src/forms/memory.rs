@@ -17,8 +17,7 @@ const ATOM_OPS: &[(u64, &str)] = &[
 ];
 
 pub(super) fn memory(v: &mut Vec<Form>) {
-    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (4 = 32-bit,
-    // 5 = .64); address register 24-31, signed byte offset 40-63. Cache, scope and
+    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (below); address register 24-31, signed byte offset 40-63. Cache, scope and
     // predicate fields are constants (ptxas's defaults). SM75 prints `.SYS` and the address
     // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
     // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
@@ -61,7 +60,17 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             continue;
         }
         let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
-        for (size, sfx) in [(4u64, ""), (5, ".64")] {
+        // Sizes 73-75 (probed on SM75, SM86 and SM90, loads and stores alike): 0 .U8, 1 .S8,
+        // 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128 (7 prints .INVALID7, or .U.128 on SM75).
+        for (size, sfx) in [
+            (4u64, ""),
+            (5, ".64"),
+            (0, ".U8"),
+            (1, ".S8"),
+            (2, ".U16"),
+            (3, ".S16"),
+            (6, ".128"),
+        ] {
             let size_bits = |hi: u64| (hi & !(7 << 9)) | size << 9;
             let data = |o: Opnd| if size == 5 { o.pair() } else { o };
             v.push(
@@ -82,6 +91,40 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                     .o(data(r(32))),
             );
         }
+    }
+    // SM75 LDG with a uniform register added to the address (0x981, distinct from SM75's
+    // plain 0x381): `LDG.E.SYS Rd, [Ra.U32+URb+off]`, `[Ra.64+URb+off]` with bit 90 set,
+    // `[URb+off]` with an RZ base (bit 90 then prints nothing; ptxas sets it, so a clear
+    // bit is refused there); UR
+    // 32-37, signed offset 40-63; sizes as above. Probed with nvdisasm on ptxas words.
+    for (size, sfx) in [
+        (4u64, ""),
+        (5, ".64"),
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (6, ".128"),
+    ] {
+        let mut addr = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
+        addr.offset = vec![(40, 24)];
+        addr.ureg = Some((32, 6));
+        addr.wide = Some(90);
+        let data = if size == 5 { r(16).pair() } else { r(16) };
+        v.push(
+            Form::new(
+                "LDG",
+                0x981,
+                &[Sm75],
+                0x0000000412121981,
+                (0x00000000081ee900 & !(7 << 9)) | size << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(0, 0, &[(0, sfx)])
+            .m(0, 0, &[(0, ".SYS")])
+            .o(data)
+            .o(addr),
+        );
     }
     // Shared loads and stores: address register 24-31, offset 40-63. LDS (0x984): with
     // bit 91 set a uniform register (32-37) is added to the address; .U at bit 76. STS:
@@ -128,11 +171,9 @@ pub(super) fn memory(v: &mut Vec<Form>) {
 
 pub(super) fn atomics(v: &mut Vec<Form>) {
     // RED (REDG on SM90) [addr], data and ATOMG Pd, Rd, [addr], data: address 24-31 with
-    // offset 40-63 as LDG's, data 32-39, operation 87-89 (RED) / 87-90 (ATOMG), type 73-74
-    // (0 U32 prints nothing, 1 .S32, 2 .64 with register pairs); .STRONG.GPU and cache bits
-    // are constants. The descriptor register sits in 64-69 (unprinted UR4 on SM75-SM89,
-    // `desc[URx]` on SM90). ATOMG's Pd 81-83 is always printed. SM75 reads these constant
-    // bits differently (.SYS, an added UR4): not modelled there yet.
+    // offset 40-63 as LDG's, data 32-39, operation 87-89 (RED) / 87-90 (ATOMG), type and
+    // scope fields below; cache bits are constants. The descriptor register sits in 64-69
+    // (unprinted UR4 on SM80-SM89, `desc[URx]` on SM90). ATOMG's Pd 81-83 is always printed.
     let red_ops: &[(u64, &'static str)] = &[
         (0, ".ADD"),
         (1, ".MIN"),
@@ -143,80 +184,119 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
         (6, ".OR"),
         (7, ".XOR"),
     ];
-    let types: [(u64, &'static str, &[u64]); 3] =
-        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
-    for (arches, red, fmt, red_hi, atom_hi) in [
+    // Memory order and scope, bits 77-80 (probed on SM86 and SM90, RED and ATOMG alike).
+    const SCOPES: &[(u64, &str)] = &[
+        (0, ""),
+        (1, ".CONSTANT.PRIVATE"),
+        (2, ".CONSTANT.CTA"),
+        (3, ".CONSTANT.CTA.PRIVATE"),
+        (4, ".STRONG.SM.PRIVATE"),
+        (5, ".STRONG.SM"),
+        (6, ".STRONG.GPU.PRIVATE"),
+        (7, ".STRONG.GPU"),
+        (8, ".MMIO.GPU"),
+        (9, ".CONSTANT.SM"),
+        (10, ".STRONG.SYS"),
+        (11, ".CONSTANT.SM.PRIVATE"),
+        (12, ".MMIO.SYS"),
+        (13, ".CONSTANT.VC"),
+        (14, ".CONSTANT.VC.PRIVATE"),
+        (15, ".CONSTANT.GPU"),
+    ];
+    // Operand types, bits 73-76 on SM80-SM89 (7-15 print .INVALIDn) and 73-75 on SM90
+    // (bit 76 ignored; 4 is ATOMG's .128, not modelled): 32-bit types and 64-bit types,
+    // whose data registers are pairs.
+    type Types = &'static [(u64, &'static str)];
+    let sm80_types: [Types; 2] = [
+        &[(0, ""), (1, ".S32"), (3, ".F32.FTZ.RN"), (4, ".F16x2.RN")],
+        &[(2, ".64"), (5, ".S64"), (6, ".F64.RN")],
+    ];
+    let sm90_types: [Types; 2] = [&[(0, ""), (1, ".S32")], &[(2, ".64"), (3, ".S64")]];
+    // SM75 (register addresses, printed without `.64`; ATOMG is opcode 0x3a8 there): the
+    // types of SM80-SM89 in bits 73-75 (bit 76 prints .PRIVATE after the scope, a constant
+    // 0 here); scopes 4-11 in bits 77-80 (0-3 and 12-15 print .INVALIDn).
+    const SM75_SCOPES: &[(u64, &str)] = &[
+        (4, ".CTA"),
+        (5, ".SM"),
+        (6, ".GPU"),
+        (7, ".SYS"),
+        (8, ".STRONG.CTA"),
+        (9, ".STRONG.SM"),
+        (10, ".STRONG.GPU"),
+        (11, ".STRONG.SYS"),
+    ];
+    type Family = (
+        &'static [Arch],
+        &'static str,
+        MemFmt,
+        (u64, u64),
+        (u64, u64),
+        [Types; 2],
+        u8,
+        &'static [(u64, &'static str)],
+    );
+    let families: [Family; 3] = [
         (
             SM80_89,
             "RED",
             MemFmt::Global64,
-            0x000000000c10e184u64,
-            0x00000000081ee1c4u64,
+            (0x000004090400098e, 0x000000000c10e184),
+            (0x00000003040f89a8, 0x00000000081ee1c4),
+            sm80_types,
+            4,
+            SCOPES,
         ),
         (
-            &[Sm90][..],
+            &[Sm90],
             "REDG",
             MemFmt::GlobalDesc,
-            0x000000000c10e188,
-            0x00000000081ee1c8,
+            (0x000004090400098e, 0x000000000c10e188),
+            (0x00000003040f89a8, 0x00000000081ee1c8),
+            sm90_types,
+            3,
+            SCOPES,
         ),
-    ] {
-        // Float reduction: type 3 prints .F32.FTZ.RN (ADD only) on SM80-SM89; on SM90 the
-        // same bits print .S64 (SM90's float reduction is opcode 0x9a6, not modelled).
-        if red == "RED" {
+        (
+            &[Sm75],
+            "RED",
+            MemFmt::Global,
+            (0x000000150400798e, 0x0000000001114300),
+            (0x0003201a040073a8, 0x00000000001f41ff),
+            sm80_types,
+            3,
+            SM75_SCOPES,
+        ),
+    ];
+    for (arches, red, fmt, (red_lo, red_hi), (atom_lo, atom_hi), types, type_width, scopes) in
+        families
+    {
+        for (wide, tys) in types.iter().enumerate() {
+            let data = |o: Opnd| if wide == 1 { o.pair() } else { o };
+            // Type and scope bits become fields; the sample's values there are cleared.
+            let clear = |hi: u64| hi & !(0xf << 9) & !(0xf << 13);
             v.push(
-                fs(
-                    red,
-                    arches,
-                    0x000004090400098e,
-                    ((red_hi & !(0xf << 9)) | 3 << 9) & !(7 << 23),
-                )
-                .no_write_sb()
-                .m(0, 0, &[(0, ".E")])
-                .m(87, 3, &[(0, ".ADD")])
-                .m(0, 0, &[(0, ".F32.FTZ.RN")])
-                .m(0, 0, &[(0, ".STRONG.GPU")])
-                .o(mem(fmt, 64))
-                .o(r(32)),
-            );
-        }
-        for (ty, ty_name, only) in types {
-            let pick = |ops: &[(u64, &'static str)]| -> Vec<(u64, &'static str)> {
-                ops.iter()
-                    .copied()
-                    .filter(|(o, _)| only.is_empty() || only.contains(o))
-                    .collect()
-            };
-            let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
-            let hi_t = |hi: u64| (hi & !(0xf << 9)) | ty << 9;
-            v.push(
-                fs(red, arches, 0x000004090400098e, hi_t(red_hi) & !(7 << 23))
+                fs(red, arches, red_lo, clear(red_hi) & !(7 << 23))
                     .no_write_sb()
                     .m(0, 0, &[(0, ".E")])
-                    .m(87, 3, &pick(red_ops))
-                    .m(0, 0, &[(0, ty_name)])
-                    .m(0, 0, &[(0, ".STRONG.GPU")])
+                    .m(87, 3, red_ops)
+                    .m(73, type_width, tys)
+                    .m(77, 4, scopes)
                     .o(mem(fmt, 64))
                     .o(data(r(32))),
             );
             v.push(
-                fs(
-                    "ATOMG",
-                    arches,
-                    0x00000003040f89a8,
-                    hi_t(atom_hi) & !(0xf << 23),
-                )
-                .m(0, 0, &[(0, ".E")])
-                .m(87, 4, &pick(ATOM_OPS))
-                .m(0, 0, &[(0, ty_name)])
-                .m(0, 0, &[(0, ".STRONG.GPU")])
-                .o(p(81))
-                .o(data(r(16)))
-                .o(Opnd {
-                    rz_ok: false,
-                    ..mem(fmt, 64)
-                })
-                .o(data(r(32))),
+                fs("ATOMG", arches, atom_lo, clear(atom_hi) & !(0xf << 23))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 4, ATOM_OPS)
+                    .m(73, type_width, tys)
+                    .m(77, 4, scopes)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(fmt, 64)
+                    })
+                    .o(data(r(32))),
             );
         }
     }

@@ -136,6 +136,13 @@ fn alu_b(sel: u16, imm: Opnd) -> Opnd {
     }
 }
 
+/// The float-multiply denormal mode of FFMA and HFMA2: `.FTZ` (bit 80) and `.FMZ` (bit 76)
+/// are one field; with both bits set nvdisasm prints `.INVALID3` (found by the random-field
+/// test), so that value is refused.
+const FTZ_FMZ_PIECES: &[(u8, u8)] = &[(80, 1), (76, 1)];
+/// The values of [`FTZ_FMZ_PIECES`].
+const FTZ_FMZ: &[(u64, &str)] = &[(0, ""), (1, ".FTZ"), (2, ".FMZ")];
+
 /// Operands A, B, C of a three-source op for operand-form selector `sel` (bits 9-11):
 /// 0x2 B=R32 C=R64; 0x4 B=R64 C=imm32; 0x6 B=R64 C=c[][]; 0x8 B=imm32 C=R64;
 /// 0xa B=c[][] C=R64; 0xc B=UR32 C=R64; 0xe B=R64 C=UR32. C in bits 64-71 may be negated
@@ -180,6 +187,7 @@ fn table() -> &'static Table {
         let mut forms = build();
         for f in &mut forms {
             f.cached_mask = f.const_mask();
+            f.roles = crate::roles::roles_of(f, f.op);
         }
         let mut by_opcode: HashMap<u16, Vec<usize>> = HashMap::new();
         let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();

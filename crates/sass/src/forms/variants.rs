@@ -53,8 +53,7 @@ pub(super) fn float_variants(v: &mut Vec<Form>) {
         };
         v.push(
             fs("FFMA", ALL, lo, hi)
-                .m(80, 1, &ftz)
-                .m(76, 1, &[(0, ""), (1, ".FMZ")])
+                .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
                 .m(78, 2, &rnd)
                 .m(77, 1, &sat)
                 .o(r(16))

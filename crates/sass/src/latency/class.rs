@@ -1,0 +1,135 @@
+//! Latency classes: groups of operations that share a pipe and, by measurement, a latency.
+
+use std::fmt;
+
+use crate::op::Op;
+
+macro_rules! classes {
+    ($($v:ident = $s:literal: $doc:literal,)*) => {
+        /// The latency class of an operation: operations of one class issue to the same
+        /// functional unit and were measured (`tools/latency`, `docs/sass.md`) to need the
+        /// same stall before a dependent instruction, or the same scoreboard use.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum LatencyClass {
+            $(
+                #[doc = $doc]
+                $v,
+            )*
+        }
+
+        impl LatencyClass {
+            /// Every class.
+            pub const ALL: &'static [LatencyClass] = &[$(LatencyClass::$v,)*];
+
+            /// The class's name in the latency tables (`crates/sass/data/latency-sm_XX.tsv`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(LatencyClass::$v => $s,)*
+                }
+            }
+
+            /// The class named `s` in the latency tables.
+            pub fn from_name(s: &str) -> Option<LatencyClass> {
+                match s {
+                    $($s => Some(LatencyClass::$v),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+classes! {
+    IntAlu = "int_alu": "Integer add, logic, shift, select, min/max, LEA, PRMT, IABS, moves (IADD3, LOP3, SHF, SEL, IMNMX, LEA, PRMT, IABS, VIADD, VIMNMX, MOV).",
+    IntMad = "int_mad": "Integer multiply-add (IMAD and its aliases).",
+    IntCompare = "int_compare": "Integer compare to predicates (ISETP).",
+    BitCount = "bit_count": "Population count, bit reverse, find leading one (POPC, BREV, FLO).",
+    Fp32 = "fp32": "Single-precision add, multiply, FMA, min/max, select (FADD, FMUL, FFMA, FMNMX, FSEL).",
+    Fp32Compare = "fp32_compare": "Single-precision compare to predicates (FSETP).",
+    Fp16 = "fp16": "Half-precision pairs (HFMA2).",
+    Fp64 = "fp64": "Double precision (DADD, DMUL, DFMA, DSETP).",
+    Transcendental = "mufu": "The multi-function unit (MUFU: RCP, RSQ, SIN, EX2, ...).",
+    Conversion = "conversion": "Conversions between integer and float (F2I, I2F, I2FP).",
+    PredLogic = "pred_logic": "Predicate logic and moves between predicates and registers (PLOP3, P2R, R2P).",
+    Uniform = "uniform": "The uniform datapath's ALU (UIADD3, ULOP3, USHF, UISETP, UMOV, ...).",
+    ToUniform = "to_uniform": "Moves from the vector to the uniform datapath (R2UR, VOTEU, REDUX).",
+    SpecialReg = "special_reg": "Special-register reads (S2R, CS2R, S2UR).",
+    Warp = "warp": "Warp-wide data exchange and votes (SHFL, VOTE, MATCH).",
+    ConstLoad = "const_load": "Indexed constant loads (LDC, ULDC).",
+    GlobalMem = "global_mem": "Global loads, stores, reductions and atomics.",
+    SharedMem = "shared_mem": "Shared-memory loads, stores and atomics.",
+    LocalMem = "local_mem": "Thread-local loads and stores.",
+    Control = "control": "Branches, calls, convergence barriers, warp sync, exit.",
+    Sync = "sync": "Block barriers, memory barriers, cache control, scoreboard waits.",
+    Nop = "nop": "No operation.",
+}
+
+impl LatencyClass {
+    /// The class of `op`.
+    pub fn of(op: Op) -> LatencyClass {
+        use LatencyClass::*;
+        match op {
+            Op::Iadd3
+            | Op::Lop3
+            | Op::Shf
+            | Op::Sel
+            | Op::Imnmx
+            | Op::Lea
+            | Op::Prmt
+            | Op::Iabs
+            | Op::Viadd
+            | Op::Vimnmx
+            | Op::Mov => IntAlu,
+            Op::Imad => IntMad,
+            Op::Isetp => IntCompare,
+            Op::Popc | Op::Brev | Op::Flo => BitCount,
+            Op::Fadd | Op::Fmul | Op::Ffma | Op::Fmnmx | Op::Fsel => Fp32,
+            Op::Fsetp => Fp32Compare,
+            Op::Hfma2 => Fp16,
+            Op::Dadd | Op::Dfma | Op::Dmul | Op::Dsetp => Fp64,
+            Op::Mufu => Transcendental,
+            Op::F2i | Op::I2f | Op::I2fp => Conversion,
+            Op::Plop3 | Op::P2r | Op::R2p => PredLogic,
+            Op::Uiadd3
+            | Op::Ulop3
+            | Op::Ushf
+            | Op::Uisetp
+            | Op::Usel
+            | Op::Uprmt
+            | Op::Upopc
+            | Op::Ubrev
+            | Op::Uimad
+            | Op::Umov
+            | Op::Ulea
+            | Op::Uflo
+            | Op::Uplop3 => Uniform,
+            Op::R2ur | Op::Voteu | Op::Redux => ToUniform,
+            Op::S2r | Op::Cs2r | Op::S2ur => SpecialReg,
+            Op::Shfl | Op::Vote | Op::Match => Warp,
+            Op::Ldc | Op::Uldc => ConstLoad,
+            Op::Ldg | Op::Stg | Op::Red | Op::Redg | Op::Atomg => GlobalMem,
+            Op::Lds | Op::Sts | Op::Atoms => SharedMem,
+            Op::Ldl | Op::Stl => LocalMem,
+            Op::Bra
+            | Op::Brx
+            | Op::Call
+            | Op::Ret
+            | Op::Exit
+            | Op::Endcollective
+            | Op::Bssy
+            | Op::Bsync
+            | Op::Break
+            | Op::Warpsync
+            | Op::Yield
+            | Op::Bmov => Control,
+            Op::Bar | Op::Membar | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Depbar => Sync,
+            Op::Nop => Nop,
+        }
+    }
+}
+
+impl fmt::Display for LatencyClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

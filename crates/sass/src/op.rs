@@ -1,0 +1,161 @@
+//! The opcode enum: one variant per base mnemonic of the form table.
+
+use std::fmt;
+
+macro_rules! ops {
+    ($($v:ident = $s:literal,)*) => {
+        /// A SASS operation, by its base mnemonic (`IADD3`, `BSSY`, ...). One operation has
+        /// several forms (operand layouts, per-SM encodings); [`crate::Form::op`] names the
+        /// operation of a form.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Op {
+            $(
+                #[doc = concat!("`", $s, "`")]
+                $v,
+            )*
+        }
+
+        impl Op {
+            /// Every operation, in alphabetical order of mnemonic.
+            pub const ALL: &'static [Op] = &[$(Op::$v,)*];
+
+            /// The base mnemonic as nvdisasm prints it.
+            pub fn mnemonic(self) -> &'static str {
+                match self {
+                    $(Op::$v => $s,)*
+                }
+            }
+
+            /// The operation whose base mnemonic is `s`.
+            pub fn from_mnemonic(s: &str) -> Option<Op> {
+                match s {
+                    $($s => Some(Op::$v),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+ops! {
+    Atomg = "ATOMG",
+    Atoms = "ATOMS",
+    Bar = "BAR",
+    Bmov = "BMOV",
+    Bra = "BRA",
+    Break = "BREAK",
+    Brev = "BREV",
+    Brx = "BRX",
+    Bssy = "BSSY",
+    Bsync = "BSYNC",
+    Call = "CALL",
+    Cctl = "CCTL",
+    Cgaerrbar = "CGAERRBAR",
+    Cs2r = "CS2R",
+    Dadd = "DADD",
+    Depbar = "DEPBAR",
+    Dfma = "DFMA",
+    Dmul = "DMUL",
+    Dsetp = "DSETP",
+    Errbar = "ERRBAR",
+    Endcollective = "ENDCOLLECTIVE",
+    Exit = "EXIT",
+    F2i = "F2I",
+    Fadd = "FADD",
+    Ffma = "FFMA",
+    Flo = "FLO",
+    Fmnmx = "FMNMX",
+    Fmul = "FMUL",
+    Fsel = "FSEL",
+    Fsetp = "FSETP",
+    Hfma2 = "HFMA2",
+    I2f = "I2F",
+    I2fp = "I2FP",
+    Iabs = "IABS",
+    Iadd3 = "IADD3",
+    Imad = "IMAD",
+    Imnmx = "IMNMX",
+    Isetp = "ISETP",
+    Ldc = "LDC",
+    Ldg = "LDG",
+    Ldl = "LDL",
+    Lds = "LDS",
+    Lea = "LEA",
+    Lop3 = "LOP3",
+    Match = "MATCH",
+    Membar = "MEMBAR",
+    Mov = "MOV",
+    Mufu = "MUFU",
+    Nop = "NOP",
+    P2r = "P2R",
+    Plop3 = "PLOP3",
+    Popc = "POPC",
+    Prmt = "PRMT",
+    R2p = "R2P",
+    R2ur = "R2UR",
+    Red = "RED",
+    Redg = "REDG",
+    Redux = "REDUX",
+    Ret = "RET",
+    S2r = "S2R",
+    S2ur = "S2UR",
+    Sel = "SEL",
+    Shf = "SHF",
+    Shfl = "SHFL",
+    Stg = "STG",
+    Stl = "STL",
+    Sts = "STS",
+    Ubrev = "UBREV",
+    Uflo = "UFLO",
+    Uiadd3 = "UIADD3",
+    Uimad = "UIMAD",
+    Uisetp = "UISETP",
+    Uldc = "ULDC",
+    Ulea = "ULEA",
+    Ulop3 = "ULOP3",
+    Umov = "UMOV",
+    Uplop3 = "UPLOP3",
+    Upopc = "UPOPC",
+    Uprmt = "UPRMT",
+    Usel = "USEL",
+    Ushf = "USHF",
+    Viadd = "VIADD",
+    Vimnmx = "VIMNMX",
+    Vote = "VOTE",
+    Voteu = "VOTEU",
+    Warpsync = "WARPSYNC",
+    Yield = "YIELD",
+}
+
+impl Op {
+    /// Whether the operation runs on the uniform datapath (its sources and results are
+    /// uniform registers and predicates; its guard is a uniform predicate).
+    pub fn is_uniform(self) -> bool {
+        self.mnemonic().starts_with('U') || self == Op::S2ur
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_has_an_op_and_names_round_trip() {
+        for f in crate::forms::all() {
+            assert_eq!(Op::from_mnemonic(f.name), Some(f.op), "{}", f.name);
+        }
+        for &op in Op::ALL {
+            assert_eq!(Op::from_mnemonic(op.mnemonic()), Some(op));
+            assert!(
+                crate::forms::all().iter().any(|f| f.op == op),
+                "{op} has no form"
+            );
+        }
+    }
+}

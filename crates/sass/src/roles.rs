@@ -1,0 +1,176 @@
+//! Operand roles (what an instruction reads and writes), register widths, implicit operands
+//! and memory effects, derived once per form from its operation and operand layout.
+//!
+//! The rules, checked against the forms' layouts (`docs/sass.md`, "Typed instructions"):
+//! * a register, uniform register, predicate or uniform predicate in bits 16-23 is the
+//!   destination; predicates in 81-83 and 84-86 are results (ISETP's pair, IADD3's and
+//!   LEA's carry-outs, LOP3's and PLOP3's outputs, SHFL's in-range flag, ATOMG's status);
+//!   everything else is read;
+//! * barrier registers: BSSY writes its barrier, BSYNC reads it, BREAK and
+//!   `BMOV.32.CLEAR Rd, Bn` read and write it, `BMOV.32 Bn, Ra` writes it;
+//! * widths: an operand marked as a pair in the form is two registers; the data register
+//!   of a memory operation is as wide as its size modifier (`.64` two, `.128` four); global
+//!   addresses and their descriptor or uniform address registers are 64-bit pairs;
+//!   `UIMAD.WIDE`'s destination and addend are pairs (nvdisasm accepts odd ones);
+//! * implicit operands: `P2R` reads and `R2P` writes the predicates its mask selects (the
+//!   `PR` operand); SM80-SM89 global memory operations read the descriptor `UR4:UR5`,
+//!   which is a constant of their forms (nvdisasm does not print it).
+
+use crate::form::{Form, MemFmt, OpndKind};
+use crate::op::Op;
+
+/// How an instruction uses one of its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Written.
+    Def,
+    /// Read.
+    Use,
+    /// Read and written (BREAK's barrier).
+    DefUse,
+}
+
+impl Role {
+    /// Whether the operand is written.
+    pub fn defines(self) -> bool {
+        matches!(self, Role::Def | Role::DefUse)
+    }
+    /// Whether the operand is read.
+    pub fn uses(self) -> bool {
+        matches!(self, Role::Use | Role::DefUse)
+    }
+}
+
+/// The role of every operand of `form`, in operand order.
+pub(crate) fn roles_of(form: &Form, op: Op) -> Vec<Role> {
+    form.ops
+        .iter()
+        .map(|o| {
+            let at = o.pieces.first().map_or(0, |p| p.0);
+            match o.kind {
+                OpndKind::Bar => match op {
+                    Op::Bssy => Role::Def,
+                    Op::Bsync => Role::Use,
+                    Op::Break => Role::DefUse,
+                    // 0x356 `BMOV.32 Bn, Ra` writes Bn; 0x355 `BMOV.32.CLEAR Rd, Bn` reads
+                    // and clears it.
+                    _ if form.opcode == 0x356 => Role::Def,
+                    _ => Role::DefUse,
+                },
+                OpndKind::Reg | OpndKind::UReg if at == 16 => Role::Def,
+                OpndKind::Pred | OpndKind::UPred if matches!(at, 16 | 81 | 84) => Role::Def,
+                _ => Role::Use,
+            }
+        })
+        .collect()
+}
+
+/// Where a memory operation goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Global memory (LDG, STG, RED, ATOMG).
+    Global,
+    /// Shared memory (LDS, STS, ATOMS).
+    Shared,
+    /// Thread-local memory (LDL, STL).
+    Local,
+    /// Constant banks (LDC, ULDC).
+    Constant,
+}
+
+/// What a memory operation does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Reads memory.
+    Load,
+    /// Writes memory.
+    Store,
+    /// Reads and writes memory atomically (RED writes only, but as a read-modify-write).
+    Atomic,
+}
+
+/// The memory effect of `op`, if any. Memory operands inside other operations (constant
+/// bank sources `c[0x0][0x160]` of ALU ops) are reads of the constant space too, but have
+/// no latency of their own and are not listed here.
+pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
+    use Access::*;
+    use Space::*;
+    Some(match op {
+        Op::Ldg => (Global, Load),
+        Op::Stg => (Global, Store),
+        Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
+        Op::Lds => (Shared, Load),
+        Op::Sts => (Shared, Store),
+        Op::Atoms => (Shared, Atomic),
+        Op::Ldl => (Local, Load),
+        Op::Stl => (Local, Store),
+        Op::Ldc | Op::Uldc => (Constant, Load),
+        _ => return None,
+    })
+}
+
+/// Whether `op` may transfer control (branches, calls, returns, exits) or changes which
+/// threads run together (convergence barriers, warp synchronisation).
+pub fn is_control(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Bra
+            | Op::Brx
+            | Op::Call
+            | Op::Ret
+            | Op::Exit
+            | Op::Endcollective
+            | Op::Bssy
+            | Op::Bsync
+            | Op::Break
+            | Op::Warpsync
+            | Op::Yield
+            | Op::Bar
+    )
+}
+
+/// How many consecutive registers operand `i` of `form` covers, given the texts of the
+/// instruction's modifiers (`mods`, concatenated): 1, 2 or 4. Address operands count the
+/// register of the address (a pair for global addresses).
+pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
+    let o = &form.ops[i];
+    if o.align == 2 {
+        return 2;
+    }
+    if let OpndKind::Mem(fmt) = o.kind {
+        return match fmt {
+            MemFmt::Global
+            | MemFmt::Global64
+            | MemFmt::GlobalDesc
+            | MemFmt::UrAddr
+            | MemFmt::GlobalUr => 2,
+            MemFmt::Shared | MemFmt::CIndexed => 1,
+        };
+    }
+    if !matches!(o.kind, OpndKind::Reg | OpndKind::UReg) {
+        return 1;
+    }
+    let sized = memory_effect(op).is_some();
+    if sized {
+        if mods.contains(".128") {
+            return 4;
+        }
+        if mods.contains(".64") {
+            return 2;
+        }
+    }
+    if op == Op::Uimad && mods.contains(".WIDE") && (i == 0 || o.pieces[0].0 == 64) {
+        return 2;
+    }
+    1
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_form_has_one_role_per_operand() {
+        for f in crate::forms::all() {
+            assert_eq!(f.roles.len(), f.ops.len(), "{}", f.name);
+        }
+    }
+}

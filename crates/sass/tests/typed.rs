@@ -1,0 +1,368 @@
+//! The typed instruction API against facts known independently of the code: the text
+//! nvdisasm prints for instructions built in Rust (the printer itself is checked against
+//! nvdisasm by the corpus and from-scratch tests), and the registers each one reads and
+//! writes, from the operations' definitions (IADD3 writes its carry-outs, BSSY its
+//! barrier, a 64-bit load a register pair, ...).
+
+use tangle_sass::typed::{
+    b, p, r, ur, Addr, BoolOp, Guard, IntCmp, Loc, MachInst, MemSize, Operand, Val, PT, RZ,
+};
+use tangle_sass::{decode_typed, Arch, Control, Op, SassError};
+
+fn text(i: &MachInst, arch: Arch) -> String {
+    i.text(arch, 0).unwrap()
+}
+
+#[test]
+fn iadd3_builds_prints_and_has_its_roles() {
+    for arch in Arch::ALL {
+        let add = MachInst::build(Op::Iadd3)
+            .o(r(1))
+            .o(r(2))
+            .o(r(3))
+            .o(RZ)
+            .finish(arch)
+            .unwrap();
+        assert_eq!(text(&add, arch), "IADD3 R1, R2, R3, RZ");
+        assert_eq!(add.defs(), vec![Loc::R(1)]);
+        assert_eq!(add.uses(), vec![Loc::R(2), Loc::R(3)]);
+        // With a carry-out: the predicate is written.
+        let add = MachInst::build(Op::Iadd3)
+            .o(r(1))
+            .o(p(0))
+            .o(r(2))
+            .o(-r(3))
+            .o(RZ)
+            .finish(arch)
+            .unwrap();
+        assert_eq!(text(&add, arch), "IADD3 R1, P0, R2, -R3, RZ");
+        assert_eq!(add.defs(), vec![Loc::R(1), Loc::P(0)]);
+        // .X reads its carry-ins.
+        let addx = MachInst::build(Op::Iadd3)
+            .m(".X")
+            .o(r(5))
+            .o(r(6))
+            .o(!r(7))
+            .o(RZ)
+            .o(p(0))
+            .o(!PT)
+            .finish(arch)
+            .unwrap();
+        assert_eq!(text(&addx, arch), "IADD3.X R5, R6, ~R7, RZ, P0, !PT");
+        assert_eq!(addx.defs(), vec![Loc::R(5)]);
+        assert_eq!(addx.uses(), vec![Loc::R(6), Loc::R(7), Loc::P(0)]);
+        // Decoding the word gives the same typed instruction back.
+        let w = addx.encode(arch, 0x40).unwrap();
+        assert_eq!(decode_typed(arch, w, 0x40).unwrap(), addx);
+    }
+}
+
+#[test]
+fn compares_take_typed_modifiers_and_write_predicates() {
+    let arch = Arch::Sm86;
+    let cmp = MachInst::build(Op::Isetp)
+        .m(BoolOp::And)
+        .m(IntCmp::Ge)
+        .o(p(0))
+        .o(PT)
+        .o(r(2))
+        .imm(0x10)
+        .o(PT)
+        .guard(Guard::p(p(3)).negate())
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&cmp, arch), "@!P3 ISETP.GE.AND P0, PT, R2, 0x10, PT");
+    assert_eq!(cmp.modifier::<IntCmp>(), Some(IntCmp::Ge));
+    assert_eq!(cmp.modifier::<BoolOp>(), Some(BoolOp::And));
+    assert_eq!(cmp.defs(), vec![Loc::P(0)]);
+    assert_eq!(cmp.uses(), vec![Loc::P(3), Loc::R(2)]);
+    // The unsigned compare is the same operation with .U32.
+    let u = MachInst::build(Op::Isetp)
+        .m(IntCmp::Lt)
+        .m(".U32")
+        .m(BoolOp::Or)
+        .o(p(1))
+        .o(p(2))
+        .o(r(4))
+        .o(r(5))
+        .o(!p(6))
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&u, arch), "ISETP.LT.U32.OR P1, P2, R4, R5, !P6");
+    assert_eq!(u.defs(), vec![Loc::P(1), Loc::P(2)]);
+    assert_eq!(u.uses(), vec![Loc::R(4), Loc::R(5), Loc::P(6)]);
+}
+
+#[test]
+fn convergence_barriers_define_and_use_their_register() {
+    for arch in Arch::ALL {
+        let bssy = MachInst::build(Op::Bssy)
+            .o(b(0))
+            .target(0x80)
+            .finish(arch)
+            .unwrap();
+        let w = bssy.encode(arch, 0x10).unwrap();
+        let back = decode_typed(arch, w, 0x10).unwrap();
+        assert_eq!(back.target(), Some(0x80));
+        assert_eq!(back.op(), Op::Bssy);
+        assert_eq!(back.defs(), vec![Loc::B(0)]);
+        assert!(back.uses().is_empty());
+        assert_eq!(back.operands.iter().find_map(Operand::as_bar), Some(b(0)));
+        let bsync = MachInst::build(Op::Bsync).o(b(0)).finish(arch).unwrap();
+        assert_eq!(text(&bsync, arch), "BSYNC B0");
+        assert_eq!(bsync.uses(), vec![Loc::B(0)]);
+        assert!(bsync.defs().is_empty());
+        let brk = MachInst::build(Op::Break)
+            .o(b(2))
+            .guard(Guard::p(p(1)))
+            .finish(arch)
+            .unwrap();
+        assert_eq!(text(&brk, arch), "@P1 BREAK B2");
+        assert_eq!(brk.defs(), vec![Loc::B(2)]);
+        assert_eq!(brk.uses(), vec![Loc::P(1), Loc::B(2)]);
+    }
+}
+
+#[test]
+fn memory_operations_cover_register_pairs() {
+    // SM86: `LDG.E.64 R2, [R4.64]` writes R2:R3, reads R4:R5 and the descriptor UR4:UR5.
+    let ld = MachInst::build(Op::Ldg)
+        .m(".E")
+        .m(MemSize::B64)
+        .o(r(2))
+        .o(Addr::new(r(4), 0))
+        .finish(Arch::Sm86)
+        .unwrap();
+    assert_eq!(text(&ld, Arch::Sm86), "LDG.E.64 R2, [R4.64]");
+    assert_eq!(ld.defs(), vec![Loc::R(2), Loc::R(3)]);
+    assert_eq!(
+        ld.uses(),
+        vec![Loc::R(4), Loc::R(5), Loc::Ur(4), Loc::Ur(5)]
+    );
+    // SM90 prints the descriptor.
+    let ld = MachInst::build(Op::Ldg)
+        .m(".E")
+        .o(r(7))
+        .o(Addr::new(r(4), 0x10).with_ureg(ur(6)))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(text(&ld, Arch::Sm90), "LDG.E R7, desc[UR6][R4.64+0x10]");
+    assert_eq!(ld.defs(), vec![Loc::R(7)]);
+    assert_eq!(
+        ld.uses(),
+        vec![Loc::R(4), Loc::R(5), Loc::Ur(6), Loc::Ur(7)]
+    );
+    // A store defines nothing.
+    let st = MachInst::build(Op::Stg)
+        .m(".E")
+        .o(Addr::new(r(4), -0x10))
+        .o(r(9))
+        .finish(Arch::Sm80)
+        .unwrap();
+    assert_eq!(text(&st, Arch::Sm80), "STG.E [R4.64+-0x10], R9");
+    assert!(st.defs().is_empty());
+    // Sub-word stores and 128-bit loads (sizes probed with nvdisasm on SM75, SM86, SM90).
+    let st8 = MachInst::build(Op::Stg)
+        .m(".E")
+        .m(MemSize::U8)
+        .o(Addr::new(r(4), 0))
+        .o(r(9))
+        .finish(Arch::Sm86)
+        .unwrap();
+    assert_eq!(text(&st8, Arch::Sm86), "STG.E.U8 [R4.64], R9");
+    assert_eq!(st8.modifier::<MemSize>(), Some(MemSize::U8));
+    let ld128 = MachInst::build(Op::Ldg)
+        .m(".E")
+        .m(MemSize::B128)
+        .o(r(8))
+        .o(Addr::new(r(4), 0).with_ureg(ur(4)))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(text(&ld128, Arch::Sm90), "LDG.E.128 R8, desc[UR4][R4.64]");
+    assert_eq!(
+        ld128.defs(),
+        vec![Loc::R(8), Loc::R(9), Loc::R(10), Loc::R(11)]
+    );
+    // 64-bit arithmetic: pairs everywhere.
+    let dadd = MachInst::build(Op::Dadd)
+        .o(r(2))
+        .o(r(4))
+        .o(-r(6))
+        .finish(Arch::Sm75)
+        .unwrap();
+    assert_eq!(text(&dadd, Arch::Sm75), "DADD R2, R4, -R6");
+    assert_eq!(dadd.defs(), vec![Loc::R(2), Loc::R(3)]);
+    assert_eq!(
+        dadd.uses(),
+        vec![Loc::R(4), Loc::R(5), Loc::R(6), Loc::R(7)]
+    );
+    let wide = MachInst::build(Op::Imad)
+        .m(".WIDE")
+        .o(r(2))
+        .o(r(3))
+        .imm(4)
+        .o(r(4))
+        .finish(Arch::Sm89)
+        .unwrap();
+    assert_eq!(text(&wide, Arch::Sm89), "IMAD.WIDE R2, R3, 0x4, R4");
+    assert_eq!(wide.defs(), vec![Loc::R(2), Loc::R(3)]);
+    assert_eq!(wide.uses(), vec![Loc::R(3), Loc::R(4), Loc::R(5)]);
+}
+
+#[test]
+fn predicate_register_moves_have_implicit_operands() {
+    let arch = Arch::Sm80;
+    // R2P PR, R8, 0x5 writes P0 and P2.
+    let r2p = MachInst::build(Op::R2p)
+        .o(r(8))
+        .imm(5)
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&r2p, arch), "R2P PR, R8, 0x5");
+    assert_eq!(r2p.defs(), vec![Loc::P(0), Loc::P(2)]);
+    assert_eq!(r2p.uses(), vec![Loc::R(8)]);
+    // The byte select is given as a modifier.
+    let r2p = MachInst::build(Op::R2p)
+        .m(".B1")
+        .o(r(8))
+        .imm(5)
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&r2p, arch), "R2P PR, R8.B1, 0x5");
+    // P2R R9, PR, RZ, 0x3 reads P0 and P1.
+    let p2r = MachInst::build(Op::P2r)
+        .o(r(9))
+        .o(RZ)
+        .imm(3)
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&p2r, arch), "P2R R9, PR, RZ, 0x3");
+    assert_eq!(p2r.defs(), vec![Loc::R(9)]);
+    assert_eq!(p2r.uses(), vec![Loc::P(0), Loc::P(1)]);
+}
+
+#[test]
+fn control_bits_and_reuse_are_typed() {
+    let arch = Arch::Sm86;
+    let ctl = Control {
+        stall: 4,
+        yield_bit: true,
+        write_sb: None,
+        read_sb: None,
+        wait: 0b1,
+        reuse: 0,
+    };
+    let fma = MachInst::build(Op::Ffma)
+        .o(r(1))
+        .o(Operand::from(r(2)).reuse())
+        .o(r(3))
+        .o(r(4))
+        .control(ctl)
+        .finish(arch)
+        .unwrap();
+    assert_eq!(text(&fma, arch), "FFMA R1, R2.reuse, R3, R4");
+    let w = fma.encode(arch, 0).unwrap();
+    assert_eq!(Control::decode(w).to_string(), "[B0-----:R-:W-:Y:S04]");
+    assert_eq!(Control::decode(w).reuse, 1);
+    // A load sets a write scoreboard; decoding gives it back as Some.
+    let s2r = MachInst::build(Op::S2r)
+        .o(r(0))
+        .o(Val::SReg(0x21))
+        .control(Control {
+            write_sb: Some(0),
+            ..ctl
+        })
+        .finish(arch)
+        .unwrap();
+    let w = s2r.encode(arch, 0).unwrap();
+    assert_eq!(decode_typed(arch, w, 0).unwrap().control.write_sb, Some(0));
+}
+
+#[test]
+fn bad_instructions_are_typed_errors() {
+    let arch = Arch::Sm86;
+    let bad = |r: Result<MachInst, SassError>| match r {
+        Err(SassError::BadInst { .. }) => {}
+        other => panic!("expected BadInst, got {other:?}"),
+    };
+    // IMAD.WIDE writes a pair: R3 is odd.
+    bad(MachInst::build(Op::Imad)
+        .m(".WIDE")
+        .o(r(3))
+        .o(r(3))
+        .imm(4)
+        .o(r(4))
+        .finish(arch));
+    // A predicate where a register goes.
+    bad(MachInst::build(Op::Iadd3)
+        .o(r(1))
+        .o(r(2))
+        .o(p(3))
+        .o(r(4))
+        .o(RZ)
+        .finish(arch));
+    // BRA takes no write scoreboard.
+    bad(MachInst::build(Op::Bra)
+        .target(0)
+        .control(Control {
+            write_sb: Some(1),
+            ..Control::default()
+        })
+        .finish(arch));
+    // An immediate too wide for LOP3's LUT.
+    bad(MachInst::build(Op::Lop3)
+        .m(".LUT")
+        .o(r(1))
+        .o(r(2))
+        .o(r(3))
+        .o(r(4))
+        .imm(0x100)
+        .o(PT)
+        .finish(arch));
+    // A modifier no ISETP prints.
+    bad(MachInst::build(Op::Isetp)
+        .m(".WIDE")
+        .o(p(0))
+        .o(PT)
+        .o(r(2))
+        .o(r(3))
+        .o(PT)
+        .finish(arch));
+    // A typed instruction whose fields were edited out of range.
+    let mut add = MachInst::build(Op::Iadd3)
+        .o(r(1))
+        .o(r(2))
+        .o(r(3))
+        .o(RZ)
+        .finish(arch)
+        .unwrap();
+    add.operands[0] = Operand::new(Val::Pred(p(1)));
+    assert!(matches!(
+        add.encode(arch, 0),
+        Err(SassError::BadInst { .. })
+    ));
+}
+
+#[test]
+fn imad_alternative_names_follow_the_operands() {
+    // nvdisasm (probed on every power of two, SM75 and SM90): .SHL for 2..2^30 except 2^16.
+    for (b, expected) in [
+        (0x100, "IMAD.SHL.U32 R21, R4, 0x100, RZ"),
+        (0x8, "IMAD.SHL.U32 R21, R4, 0x8, RZ"),
+        (0x10000, "IMAD.U32 R21, R4, 0x10000, RZ"),
+        (0x3, "IMAD.U32 R21, R4, 0x3, RZ"),
+        (0x1, "IMAD.MOV.U32 R21, R4, 0x1, RZ"),
+    ] {
+        for arch in Arch::ALL {
+            let i = MachInst::build(Op::Imad)
+                .m(".U32")
+                .o(r(21))
+                .o(r(4))
+                .imm(b)
+                .o(RZ)
+                .finish(arch)
+                .unwrap();
+            assert_eq!(text(&i, arch), expected, "{arch}");
+        }
+    }
+}
