@@ -35,7 +35,7 @@ const c5 u32 = 3
 global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
 global g1 ptr<Input, u32> [builtin LocalInvocationIndex]
 
-entry GLCompute "main" f0 (g1, g0) [local_size 256 1 1, maximally_reconverges]
+entry GLCompute "main" f0 (g1) [local_size 256 1 1, maximally_reconverges]
 
 fn f0 "main"() -> void {
 b0:
