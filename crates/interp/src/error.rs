@@ -54,6 +54,20 @@ pub enum InterpError {
         /// What.
         what: String,
     },
+    /// A lane used an undefined value where its value decides what happens (a branch
+    /// condition, a switch selector, an address or index, an atomic operand), or, under
+    /// `Config::strict_undefined`, an instruction produced one.
+    #[error("undefined value at {at}: lane {lane}'s {what} is undefined ({born})")]
+    UndefinedValue {
+        /// Where it was used.
+        at: Position,
+        /// The subgroup lane that used it.
+        lane: u32,
+        /// What it was used as.
+        what: String,
+        /// Where it was born and why (the [`crate::value::Poison`]).
+        born: String,
+    },
     /// No tangle can run and some lanes have not finished.
     #[error("deadlock in workgroup {workgroup:?}:\n{tangles}")]
     Deadlock {

@@ -8,7 +8,7 @@ use crate::error::R;
 use crate::group;
 use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
-use crate::value::{self, OpFail, Val};
+use crate::value::{self, OpFail, Poison, Val};
 
 impl Run<'_, '_> {
     /// Executes a block's phis for every lane, then positions the tangle after them.
@@ -92,6 +92,7 @@ impl Run<'_, '_> {
                 )
                 .map_err(|e| self.fail(&t, e))?;
                 for (lane, v) in lanes_of(t.mask).zip(out) {
+                    let v = self.settle(&t, lane, v)?;
                     Self::set(sg, lane, id.result.expect("result"), v);
                 }
                 if self.it.config.record_trace {
@@ -175,7 +176,9 @@ impl Run<'_, '_> {
                             sel.iter()
                                 .map(|s| {
                                     if *s == u32::MAX {
-                                        Ok(Val::Bits(0))
+                                        Ok(Poison::here(
+                                            "vector shuffle component 0xFFFFFFFF has no source",
+                                        ))
                                     } else {
                                         all.get(*s as usize)
                                             .map(|v| (*v).clone())
@@ -192,6 +195,7 @@ impl Run<'_, '_> {
                         ))),
                     };
                     let v = r.map_err(|e| self.fail(&t, e))?;
+                    let v = self.settle(&t, lane, v)?;
                     if let Some(res) = id.result {
                         Self::set(sg, lane, res, v);
                     }

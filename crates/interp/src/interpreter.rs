@@ -2,6 +2,7 @@
 //! and running it workgroup by workgroup.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use spirv::BuiltIn;
 use tangle_ir::{Const, ConstValue, ExecMode, Func, Module, Op, Type};
@@ -10,7 +11,7 @@ use crate::config::{Config, SchedulePolicy};
 use crate::error::{InterpError, R};
 use crate::state::Run;
 use crate::trace::Outcome;
-use crate::value::{self, Val};
+use crate::value::{self, Born, Poison, Region, Val};
 
 /// A compute dispatch of one entry point.
 pub struct Interpreter<'m> {
@@ -19,7 +20,7 @@ pub struct Interpreter<'m> {
     pub(crate) config: Config,
     pub(crate) local_size: [u32; 3],
     pub(crate) consts: Vec<Val>,
-    pub(crate) bindings: BTreeMap<(u32, u32), Vec<u8>>,
+    pub(crate) bindings: BTreeMap<(u32, u32), Region>,
     pub(crate) push_constants: Vec<u8>,
 }
 
@@ -82,7 +83,39 @@ impl<'m> Interpreter<'m> {
 
     /// Binds the bytes of the buffer at (set, binding).
     pub fn bind_buffer(&mut self, set: u32, binding: u32, bytes: Vec<u8>) {
-        self.bindings.insert((set, binding), bytes);
+        self.bindings.insert((set, binding), Region::defined(bytes));
+    }
+
+    /// Binds a buffer some of whose bytes are undefined (`undefined[i]` for byte `i`, as an
+    /// earlier run's [`Outcome::undefined`] gives them): reading them yields undefined
+    /// values, as if the earlier dispatch had continued.
+    pub fn bind_buffer_with_undefined(
+        &mut self,
+        set: u32,
+        binding: u32,
+        bytes: Vec<u8>,
+        undefined: &[bool],
+    ) {
+        let mut region = Region::defined(bytes);
+        if undefined.iter().any(|u| *u) {
+            let p = Arc::new(Poison {
+                born: Born::Input,
+                why: format!("byte of the buffer at set {set} binding {binding}"),
+            });
+            let n = region.len();
+            region.undef = Some(
+                (0..n)
+                    .map(|i| {
+                        undefined
+                            .get(i)
+                            .copied()
+                            .unwrap_or(false)
+                            .then(|| p.clone())
+                    })
+                    .collect(),
+            );
+        }
+        self.bindings.insert((set, binding), region);
     }
 
     /// Sets the push-constant bytes.
@@ -111,7 +144,7 @@ impl<'m> Interpreter<'m> {
         for k in &keys {
             run.mems.push(self.bindings[k].clone());
         }
-        run.mems.push(self.push_constants.clone());
+        run.mems.push(Region::defined(self.push_constants.clone()));
         let [gx, gy, gz] = self.config.workgroups;
         for z in 0..gz {
             for y in 0..gy {
@@ -123,10 +156,16 @@ impl<'m> Interpreter<'m> {
         let buffers = keys
             .iter()
             .enumerate()
-            .map(|(i, k)| (*k, run.mems[i].clone()))
+            .map(|(i, k)| (*k, run.mems[i].bytes.clone()))
+            .collect();
+        let undefined = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
             .collect();
         Ok(Outcome {
             buffers,
+            undefined,
             trace: run.trace,
             steps: run.steps,
             lane_steps: run.lane_steps,
@@ -150,7 +189,15 @@ fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val
             None => Val::Bits(*b),
         },
         ConstValue::Composite(cs) => Val::Comp(cs.iter().map(get).collect()),
-        ConstValue::Null | ConstValue::Undef => value::zero(&module.types, d.ty),
+        ConstValue::Null => value::zero(&module.types, d.ty),
+        ConstValue::Undef => value::undef_like(
+            &module.types,
+            d.ty,
+            &Arc::new(Poison {
+                born: Born::Const(c),
+                why: "OpUndef".into(),
+            }),
+        ),
         ConstValue::SpecOp(op, args) => {
             let vals: Vec<Val> = args.iter().map(get).collect();
             let tys: Vec<Type> = args.iter().map(|a| module.consts[*a].ty).collect();

@@ -5,7 +5,9 @@ use tangle_ir::{AtomicOp, Function, Global, InstData, Type, TypeData};
 
 use crate::error::{InterpError, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
-use crate::value::{self, OpFail, OpResult, Val};
+use std::sync::Arc;
+
+use crate::value::{self, Born, OpFail, OpResult, Poison, Region, Val};
 
 impl Run<'_, '_> {
     /// A new region for global `g`, holding its initializer (or zeros).
@@ -14,12 +16,23 @@ impl Run<'_, '_> {
         let gd = &m.globals[g];
         let (_, pointee) = m.types.pointer(gd.ty).expect("global of pointer type");
         let (size, _) = value::size_align(&m.types, pointee);
-        let mut bytes = vec![0u8; size as usize];
+        let mut region = match gd.init {
+            Some(_) => Region::defined(vec![0u8; size as usize]),
+            // Private, Workgroup and Output variables without initializer start undefined
+            // (input built-ins are written right after).
+            None => Region::undefined(
+                size as usize,
+                &Arc::new(Poison {
+                    born: Born::Variable(g),
+                    why: "the variable has no initializer and was not written".into(),
+                }),
+            ),
+        };
         if let Some(init) = gd.init {
             let v = self.it.consts[init.as_u32() as usize].clone();
-            let _ = value::write(&m.types, &mut bytes, 0, pointee, &v);
+            let _ = value::write(&m.types, &mut region, 0, pointee, &v);
         }
-        self.mems.push(bytes);
+        self.mems.push(region);
         (self.mems.len() - 1) as u32
     }
 
@@ -35,8 +48,15 @@ impl Run<'_, '_> {
         let ty = &m.types;
         let (_, pointee) = ty.pointer(rty).expect("pointer");
         let (size, _) = value::size_align(ty, pointee);
+        let uninit = Arc::new(Poison {
+            born: Born::At(self.pos(t)),
+            why: "the function variable has no initializer and was not written".into(),
+        });
         for lane in lanes_of(t.mask) {
-            let mut bytes = vec![0u8; size as usize];
+            let mut bytes = match id.args.first() {
+                Some(_) => Region::defined(vec![0u8; size as usize]),
+                None => Region::undefined(size as usize, &uninit),
+            };
             if let Some(a) = id.args.first() {
                 let v = self.operand(sg, t, lane, *a)?;
                 value::write(ty, &mut bytes, 0, pointee, &v);
@@ -64,13 +84,15 @@ impl Run<'_, '_> {
         let m = self.it.module;
         let ty = &m.types;
         for lane in lanes_of(t.mask) {
-            let base = self.operand(sg, t, lane, id.args[0])?;
+            let base = self.defined_operand(sg, t, lane, id.args[0], "access chain base")?;
             let Val::Ptr { mem, mut off } = base else {
                 return Err(self.fail(t, OpFail::Undefined("access chain on a non-pointer".into())));
             };
             let (_, mut cur) = ty.pointer(atys[0]).expect("pointer");
             for a in &id.args[1..] {
-                let i = self.operand(sg, t, lane, *a)?.bits();
+                let i = self
+                    .defined_operand(sg, t, lane, *a, "access chain index")?
+                    .bits();
                 let w = ty.bit_width(m.operand_type(func, *a));
                 let i = value::sext(i, w);
                 match ty.get(cur) {
@@ -123,8 +145,9 @@ impl Run<'_, '_> {
         rty: Type,
     ) -> R<()> {
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
+            let p = self.defined_operand(sg, t, lane, id.args[0], "load pointer")?;
             let v = self.load(t, lane, &p, rty)?;
+            let v = self.settle(t, lane, v)?;
             Self::set(sg, lane, id.result.expect("result"), v);
         }
         Ok(())
@@ -139,7 +162,7 @@ impl Run<'_, '_> {
         atys: &[Type],
     ) -> R<()> {
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
+            let p = self.defined_operand(sg, t, lane, id.args[0], "store pointer")?;
             let v = self.operand(sg, t, lane, id.args[1])?;
             self.store(t, lane, &p, atys[1], &v)?;
         }
@@ -163,9 +186,20 @@ impl Run<'_, '_> {
         let mk = value::mask(w);
         // One lane at a time, in lane order.
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
+            let p = self.defined_operand(sg, t, lane, id.args[0], "atomic pointer")?;
             let old = self.load(t, lane, &p, pty)?;
-            let vals = self.operands(sg, t, lane, &id.args[1..])?;
+            let vals = id.args[1..]
+                .iter()
+                .map(|a| self.defined_operand(sg, t, lane, *a, "atomic operand"))
+                .collect::<R<Vec<Val>>>()?;
+            if op == A::CompareExchange {
+                self.defined(
+                    t,
+                    lane,
+                    "atomic compare-exchange's memory value",
+                    old.clone(),
+                )?;
+            }
             let (o, x) = (old.bits(), vals.first().map(Val::bits).unwrap_or(0));
             let s = |v: u64| value::sext(v, w);
             let new = match op {
@@ -184,8 +218,17 @@ impl Run<'_, '_> {
                 A::Or => Some(o | x),
                 A::Xor => Some(o ^ x),
             };
+            // An undefined memory value stays undefined under every read-modify-write.
+            let new = match (&old, new) {
+                (_, None) => None,
+                (_, Some(n)) if matches!(op, A::Store | A::Exchange | A::CompareExchange) => {
+                    Some(Val::Bits(n))
+                }
+                (Val::Undef(p), Some(_)) => Some(Val::Undef(p.clone())),
+                (_, Some(n)) => Some(Val::Bits(n)),
+            };
             if let Some(n) = new {
-                self.store(t, lane, &p, pty, &Val::Bits(n))?;
+                self.store(t, lane, &p, pty, &n)?;
             }
             if let Some(r) = id.result {
                 Self::set(sg, lane, r, old);
@@ -255,7 +298,7 @@ impl Run<'_, '_> {
     /// Names a memory region for messages: regions 0..n are the bound buffers in (set,
     /// binding) order, then the push constants, then variables.
     fn region_name(&self, mem: u32) -> String {
-        let size = self.mems.get(mem as usize).map_or(0, Vec::len);
+        let size = self.mems.get(mem as usize).map_or(0, Region::len);
         let bound = self.it.bindings.len();
         match (mem as usize).cmp(&bound) {
             std::cmp::Ordering::Less => {

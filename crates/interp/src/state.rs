@@ -5,7 +5,7 @@ use tangle_ir::{Block, Func, Module, Operand, Value};
 use crate::error::{InterpError, Position, R};
 use crate::interpreter::Interpreter;
 use crate::trace::TraceEntry;
-use crate::value::{OpFail, Val};
+use crate::value::{OpFail, Region, Val};
 use crate::Mask;
 
 /// One call frame of a tangle: where it is.
@@ -115,7 +115,7 @@ pub(crate) fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
 /// The state of a running dispatch.
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
-    pub(crate) mems: Vec<Vec<u8>>,
+    pub(crate) mems: Vec<Region>,
     pub(crate) trace: Vec<TraceEntry>,
     pub(crate) steps: u64,
     pub(crate) lane_steps: u64,
@@ -152,6 +152,46 @@ impl Run<'_, '_> {
             OpFail::Unsupported(what) => InterpError::Unsupported { at, what },
             OpFail::Undefined(what) => InterpError::Undefined { at, what },
         }
+    }
+
+    /// `v`, or the error for `lane` using it as `what` when some component is undefined.
+    pub(crate) fn defined(&self, t: &Tangle, lane: usize, what: &str, v: Val) -> R<Val> {
+        match v.poison() {
+            None => Ok(v),
+            Some(p) => Err(InterpError::UndefinedValue {
+                at: self.pos(t),
+                lane: lane as u32,
+                what: what.into(),
+                born: p.to_string(),
+            }),
+        }
+    }
+
+    /// The value of operand `o` for `lane`, which must be fully defined because it is used
+    /// as `what`.
+    pub(crate) fn defined_operand(
+        &self,
+        sg: &Subgroup,
+        t: &Tangle,
+        lane: usize,
+        o: Operand,
+        what: &str,
+    ) -> R<Val> {
+        let v = self.operand(sg, t, lane, o)?;
+        self.defined(t, lane, what, v)
+    }
+
+    /// Settles a freshly computed result of `lane` at `t`'s position: poison born here
+    /// gets the position; under `strict_undefined` any undefined result stops the run.
+    pub(crate) fn settle(&self, t: &Tangle, lane: usize, mut v: Val) -> R<Val> {
+        if matches!(v, Val::Bits(_) | Val::Bool(_) | Val::Ptr { .. }) {
+            return Ok(v);
+        }
+        v.stamp(self.pos(t));
+        if self.it.config.strict_undefined {
+            return self.defined(t, lane, "result (--strict-undefined)", v);
+        }
+        Ok(v)
     }
 
     /// The value of operand `o` for `lane`.

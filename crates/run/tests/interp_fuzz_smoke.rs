@@ -78,6 +78,7 @@ fn run_one(rng: &mut fastrand::Rng, module: &tangle_ir::Module) -> &'static str 
         Err(InterpError::Unsupported { .. }) => "unsupported",
         Err(InterpError::OutOfBounds { .. }) => "out of bounds",
         Err(InterpError::Undefined { .. }) => "undefined",
+        Err(InterpError::UndefinedValue { .. }) => "undefined value",
         Err(InterpError::Deadlock { .. }) => "deadlock",
         Err(InterpError::Budget { .. }) => "budget",
     }

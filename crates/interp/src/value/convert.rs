@@ -3,8 +3,10 @@
 use tangle_ir::{PlainOp, Type, TypeData, TypeTable};
 
 use super::float::{from_f, to_f};
-use super::layout::zero;
-use super::{lift, mask, op_widths, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val};
+use super::{
+    lift, mask, op_widths, scalar, sext, undef_like, unsupported, OpFail, OpResult, Poison, Scalar,
+    Val,
+};
 
 /// The plain ops that `arith::plain` does not handle.
 pub(super) fn plain(
@@ -20,7 +22,6 @@ pub(super) fn plain(
     let m = mask(rw);
     match op {
         P::CopyObject => Ok(args[0].clone()),
-        P::Undef => Ok(zero(types, rty)),
         P::LogicalAnd => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() && v[1].truth()))),
         P::LogicalOr => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() || v[1].truth()))),
         P::LogicalEqual => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() == v[1].truth()))),
@@ -38,19 +39,22 @@ pub(super) fn plain(
             }))
         }
         P::Select => {
-            if let (Val::Comp(c), Val::Comp(_), Val::Comp(_)) = (&args[0], &args[1], &args[2]) {
-                let _ = c;
-                lift(&refs, &mut |v| {
-                    Ok(if v[0].truth() {
-                        v[1].clone()
-                    } else {
-                        v[2].clone()
-                    })
-                })
-            } else if args[0].truth() {
-                Ok(args[1].clone())
-            } else {
-                Ok(args[2].clone())
+            // Component-wise for a vector condition; an undefined condition (component)
+            // makes the result (component) undefined, an undefined unchosen operand does not.
+            let pick = |c: &Val, a: &Val, b: &Val| match c {
+                Val::Undef(p) => undef_like(types, types.scalar_of(rty), p),
+                c if c.truth() => a.clone(),
+                _ => b.clone(),
+            };
+            match (&args[0], &args[1], &args[2]) {
+                (Val::Comp(c), Val::Comp(a), Val::Comp(b)) => Ok(Val::Comp(
+                    c.iter()
+                        .zip(a.iter().zip(b))
+                        .map(|(c, (a, b))| pick(c, a, b))
+                        .collect(),
+                )),
+                (Val::Undef(p), _, _) => Ok(undef_like(types, rty, p)),
+                (c, a, b) => Ok(pick(c, a, b)),
             }
         }
         P::IEqual
@@ -136,18 +140,14 @@ pub(super) fn plain(
             let x = to_f(v[0].bits(), aw)?.trunc();
             let (lo, hi) = (-(2f64.powi(rw as i32 - 1)), 2f64.powi(rw as i32 - 1));
             if x.is_nan() || x < lo || x >= hi {
-                return Err(OpFail::Undefined(
-                    "float to signed conversion out of range".into(),
-                ));
+                return Ok(Poison::here("float to signed conversion out of range"));
             }
             Ok(Val::Bits(x as i64 as u64 & m))
         }),
         P::ConvertFToU => lift(&refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             if x.is_nan() || x < 0.0 || x >= 2f64.powi(rw as i32) {
-                return Err(OpFail::Undefined(
-                    "float to unsigned conversion out of range".into(),
-                ));
+                return Ok(Poison::here("float to unsigned conversion out of range"));
             }
             Ok(Val::Bits(x as u64 & m))
         }),
@@ -170,6 +170,9 @@ pub(super) fn plain(
             let Val::Comp(c) = &args[0] else {
                 return unsupported("extract from a non-vector");
             };
+            if let Val::Undef(p) = &args[1] {
+                return Ok(undef_like(types, rty, p));
+            }
             c.get(args[1].bits() as usize)
                 .cloned()
                 .ok_or_else(|| OpFail::Undefined("vector index out of range".into()))
@@ -178,6 +181,9 @@ pub(super) fn plain(
             let Val::Comp(mut c) = args[0].clone() else {
                 return unsupported("insert into a non-vector");
             };
+            if let Val::Undef(p) = &args[2] {
+                return Ok(undef_like(types, rty, p));
+            }
             let i = args[2].bits() as usize;
             if i >= c.len() {
                 return Err(OpFail::Undefined("vector index out of range".into()));

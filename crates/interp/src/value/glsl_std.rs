@@ -4,17 +4,47 @@ use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Type, TypeData, TypeTable};
 
 use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
-use super::{lift, mask, num_width, sext, unsupported, OpFail, OpResult, Val};
+use super::{
+    first_poison, lift, mask, num_width, sext, undef_like, unsupported, OpFail, OpResult, Poison,
+    Val,
+};
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
 /// differential tests must not compare their results bit-exactly across implementations).
 pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
     use GlslOp as G;
+    // Ops that combine components (geometry, packing) are undefined as a whole when any
+    // operand component is; the others go component by component through `lift`.
+    if let Some(p) = first_poison(args) {
+        if matches!(
+            op,
+            G::PackHalf2x16
+                | G::UnpackHalf2x16
+                | G::Length
+                | G::Distance
+                | G::Normalize
+                | G::Cross
+                | G::Reflect
+        ) {
+            return Ok(undef_like(types, rty, p));
+        }
+    }
     let refs: Vec<&Val> = args.iter().collect();
     let w = num_width(types, rty);
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
+    };
+    // A one-operand float function whose result GLSL.std.450 leaves undefined where
+    // `undefined(x)` holds.
+    let f1_domain = |f: fn(f64) -> f64, undefined: fn(f64) -> bool, why: &'static str| {
+        move |v: &[&Val]| -> OpResult {
+            let x = to_f(v[0].bits(), w)?;
+            if undefined(x) {
+                return Ok(Poison::here(why));
+            }
+            Ok(Val::Bits(from_f(f(x), w)?))
+        }
     };
     match op {
         G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
@@ -26,13 +56,22 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         G::Trunc => lift(&refs, &mut f1(f64::trunc)),
         G::RoundEven => lift(&refs, &mut f1(f64::round_ties_even)),
         G::Fract => lift(&refs, &mut f1(|x| x - x.floor())),
-        G::Sqrt => lift(&refs, &mut f1(f64::sqrt)),
+        G::Sqrt => lift(
+            &refs,
+            &mut f1_domain(f64::sqrt, |x| x < 0.0, "sqrt of x < 0"),
+        ),
         G::Sin => lift(&refs, &mut f1(f64::sin)),
         G::Cos => lift(&refs, &mut f1(f64::cos)),
         G::Exp => lift(&refs, &mut f1(f64::exp)),
         G::Exp2 => lift(&refs, &mut f1(f64::exp2)),
-        G::Log => lift(&refs, &mut f1(f64::ln)),
-        G::Log2 => lift(&refs, &mut f1(f64::log2)),
+        G::Log => lift(
+            &refs,
+            &mut f1_domain(f64::ln, |x| x <= 0.0, "log of x <= 0"),
+        ),
+        G::Log2 => lift(
+            &refs,
+            &mut f1_domain(f64::log2, |x| x <= 0.0, "log2 of x <= 0"),
+        ),
         G::UMin | G::UMax | G::SMin | G::SMax => lift(&refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let pick_a = match op {
@@ -55,6 +94,14 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         }),
         G::UClamp | G::SClamp => lift(&refs, &mut |v| {
             let (x, lo, hi) = (v[0].bits(), v[1].bits(), v[2].bits());
+            let min_above_max = if op == G::UClamp {
+                lo > hi
+            } else {
+                sext(lo, w) > sext(hi, w)
+            };
+            if min_above_max {
+                return Ok(Poison::here("clamp with minVal > maxVal"));
+            }
             Ok(Val::Bits(if op == G::UClamp {
                 x.max(lo).min(hi)
             } else {
@@ -102,21 +149,48 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         G::Radians => lift(&refs, &mut f1(f64::to_radians)),
         G::Degrees => lift(&refs, &mut f1(f64::to_degrees)),
         G::Tan => lift(&refs, &mut f1(f64::tan)),
-        G::Asin => lift(&refs, &mut f1(f64::asin)),
-        G::Acos => lift(&refs, &mut f1(f64::acos)),
+        G::Asin => lift(
+            &refs,
+            &mut f1_domain(f64::asin, |x| x.abs() > 1.0, "asin of |x| > 1"),
+        ),
+        G::Acos => lift(
+            &refs,
+            &mut f1_domain(f64::acos, |x| x.abs() > 1.0, "acos of |x| > 1"),
+        ),
         G::Atan => lift(&refs, &mut f1(f64::atan)),
         G::Sinh => lift(&refs, &mut f1(f64::sinh)),
         G::Cosh => lift(&refs, &mut f1(f64::cosh)),
         G::Tanh => lift(&refs, &mut f1(f64::tanh)),
         G::Asinh => lift(&refs, &mut f1(f64::asinh)),
-        G::Acosh => lift(&refs, &mut f1(f64::acosh)),
-        G::Atanh => lift(&refs, &mut f1(f64::atanh)),
-        G::InverseSqrt => lift(&refs, &mut f1(|x| 1.0 / x.sqrt())),
+        G::Acosh => lift(
+            &refs,
+            &mut f1_domain(f64::acosh, |x| x < 1.0, "acosh of x < 1"),
+        ),
+        G::Atanh => lift(
+            &refs,
+            &mut f1_domain(f64::atanh, |x| x.abs() >= 1.0, "atanh of |x| >= 1"),
+        ),
+        G::InverseSqrt => lift(
+            &refs,
+            &mut f1_domain(|x| 1.0 / x.sqrt(), |x| x <= 0.0, "inversesqrt of x <= 0"),
+        ),
         G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
-                G::Atan2 => a.atan2(to_f(v[1].bits(), w)?),
-                G::Pow => a.powf(to_f(v[1].bits(), w)?),
+                G::Atan2 => {
+                    let x = to_f(v[1].bits(), w)?;
+                    if a == 0.0 && x == 0.0 {
+                        return Ok(Poison::here("atan2 with x and y both 0"));
+                    }
+                    a.atan2(x)
+                }
+                G::Pow => {
+                    let y = to_f(v[1].bits(), w)?;
+                    if a < 0.0 || (a == 0.0 && y <= 0.0) {
+                        return Ok(Poison::here("pow with x < 0, or x = 0 and y <= 0"));
+                    }
+                    a.powf(y)
+                }
                 G::Step => {
                     if to_f(v[1].bits(), w)? < a {
                         0.0
@@ -134,6 +208,12 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 to_f(v[1].bits(), w)?,
                 to_f(v[2].bits(), w)?,
             );
+            if matches!(op, G::FClamp | G::NClamp) && b > c {
+                return Ok(Poison::here("clamp with minVal > maxVal"));
+            }
+            if op == G::SmoothStep && a >= b {
+                return Ok(Poison::here("smoothstep with edge0 >= edge1"));
+            }
             let r = match op {
                 // clamp(x, lo, hi)
                 G::FClamp | G::NClamp => a.max(b).min(c),

@@ -1,10 +1,12 @@
 //! Memory layout of values: zero values, sizes, strides, member offsets, reads and writes.
 
+use std::sync::Arc;
+
 use tangle_ir::{Type, TypeData, TypeTable};
 
-use super::Val;
+use super::{Poison, Val};
 
-/// The all-zero value of `ty` (also what `undef` reads as: a documented choice).
+/// The all-zero value of `ty` (`OpConstantNull`).
 pub fn zero(types: &TypeTable, ty: Type) -> Val {
     match types.get(ty) {
         TypeData::Bool => Val::Bool(false),
@@ -96,12 +98,95 @@ pub fn member_offset(types: &TypeTable, ty: Type, i: usize) -> u64 {
     off
 }
 
-/// Reads a value of type `ty` at `off`; `None` when it does not fit in `mem`.
-pub fn read(types: &TypeTable, mem: &[u8], off: u64, ty: Type) -> Option<Val> {
+/// A memory region: its bytes and, where some bytes are undefined, why (per byte).
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    /// The bytes (undefined bytes hold zero).
+    pub bytes: Vec<u8>,
+    /// Per byte, the poison it holds; `None` while every byte is defined.
+    pub undef: Option<Vec<Option<Arc<Poison>>>>,
+}
+
+impl Region {
+    /// A region of defined bytes.
+    pub fn defined(bytes: Vec<u8>) -> Region {
+        Region { bytes, undef: None }
+    }
+
+    /// A region of `size` undefined bytes (zero underneath).
+    pub fn undefined(size: usize, p: &Arc<Poison>) -> Region {
+        Region {
+            bytes: vec![0; size],
+            undef: Some(vec![Some(p.clone()); size]),
+        }
+    }
+
+    /// Its size in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether it has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Per byte, whether it is undefined; `None` when every byte is defined.
+    pub fn undefined_mask(&self) -> Option<Vec<bool>> {
+        let u = self.undef.as_ref()?;
+        u.iter()
+            .any(Option::is_some)
+            .then(|| u.iter().map(Option::is_some).collect())
+    }
+
+    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`.
+    fn mark(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
+        let (off, n) = (off as usize, n as usize);
+        match (&mut self.undef, p) {
+            (None, None) => {}
+            (Some(u), p) => u[off..off + n].iter_mut().for_each(|b| *b = p.cloned()),
+            (u @ None, Some(p)) => {
+                let mut v = vec![None; self.bytes.len()];
+                v[off..off + n]
+                    .iter_mut()
+                    .for_each(|b| *b = Some(p.clone()));
+                *u = Some(v);
+            }
+        }
+    }
+
+    /// The poison of the first undefined byte among `n` bytes at `off`.
+    fn poison_in(&self, off: u64, n: u64) -> Option<&Arc<Poison>> {
+        let u = self.undef.as_ref()?;
+        u.get(off as usize..(off + n) as usize)?
+            .iter()
+            .find_map(Option::as_ref)
+    }
+
+    /// Reads `n` bytes at `off` as a little-endian scalar, or its poison when one of the
+    /// bytes is undefined.
+    fn scalar(&self, off: u64, n: u64) -> Option<Result<u64, Arc<Poison>>> {
+        let b = read_bits(&self.bytes, off, n)?;
+        Some(match self.poison_in(off, n) {
+            Some(p) => Err(p.clone()),
+            None => Ok(b),
+        })
+    }
+}
+
+/// Reads a value of type `ty` at `off`; `None` when it does not fit. A scalar with an
+/// undefined byte reads as undefined.
+pub fn read(types: &TypeTable, mem: &Region, off: u64, ty: Type) -> Option<Val> {
     Some(match types.get(ty) {
-        TypeData::Bool => Val::Bool(read_bits(mem, off, 4)? != 0),
+        TypeData::Bool => match mem.scalar(off, 4)? {
+            Ok(b) => Val::Bool(b != 0),
+            Err(p) => Val::Undef(p),
+        },
         TypeData::Int { width, .. } | TypeData::Float { width } => {
-            Val::Bits(read_bits(mem, off, u64::from(*width) / 8)?)
+            match mem.scalar(off, u64::from(*width) / 8)? {
+                Ok(b) => Val::Bits(b),
+                Err(p) => Val::Undef(p),
+            }
         }
         TypeData::Vector { elem, count } => read_seq(types, mem, off, ty, *elem, (*count).into())?,
         TypeData::Array { elem, len, .. } => read_seq(types, mem, off, ty, *elem, *len)?,
@@ -112,19 +197,26 @@ pub fn read(types: &TypeTable, mem: &[u8], off: u64, ty: Type) -> Option<Val> {
             }
             Val::Comp(v)
         }
-        TypeData::Pointer { .. } => {
-            let mem_id = read_bits(mem, off, 8)?;
-            Val::Ptr {
-                mem: mem_id as u32,
-                off: read_bits(mem, off + 8, 8)?,
-            }
-        }
+        TypeData::Pointer { .. } => match (mem.scalar(off, 8)?, mem.scalar(off + 8, 8)?) {
+            (Ok(m), Ok(o)) => Val::Ptr {
+                mem: m as u32,
+                off: o,
+            },
+            (Err(p), _) | (_, Err(p)) => Val::Undef(p),
+        },
         _ => return None,
     })
 }
 
 /// Reads the `n` elements of vector or array type `ty` at `off`.
-fn read_seq(types: &TypeTable, mem: &[u8], off: u64, ty: Type, elem: Type, n: u32) -> Option<Val> {
+fn read_seq(
+    types: &TypeTable,
+    mem: &Region,
+    off: u64,
+    ty: Type,
+    elem: Type,
+    n: u32,
+) -> Option<Val> {
     let st = array_stride(types, ty);
     (0..u64::from(n))
         .map(|i| read(types, mem, off + i * st, elem))
@@ -140,19 +232,38 @@ fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {
     Some(u64::from_le_bytes(b))
 }
 
-fn write_bits(mem: &mut [u8], off: u64, n: u64, v: u64) -> Option<()> {
+/// Writes a scalar's `n` bytes, or marks them undefined (zero underneath) for poison.
+fn write_bits(mem: &mut Region, off: u64, n: u64, v: Result<u64, &Arc<Poison>>) -> Option<()> {
     let end = off.checked_add(n)?;
-    let dst = mem.get_mut(off as usize..end as usize)?;
-    dst.copy_from_slice(&v.to_le_bytes()[..n as usize]);
+    let dst = mem.bytes.get_mut(off as usize..end as usize)?;
+    match v {
+        Ok(v) => {
+            dst.copy_from_slice(&v.to_le_bytes()[..n as usize]);
+            mem.mark(off, n, None);
+        }
+        Err(p) => {
+            dst.fill(0);
+            mem.mark(off, n, Some(p));
+        }
+    }
     Some(())
 }
 
-/// Writes `val` of type `ty` at `off`; `None` when it does not fit.
-pub fn write(types: &TypeTable, mem: &mut [u8], off: u64, ty: Type, val: &Val) -> Option<()> {
+/// Writes `val` of type `ty` at `off`; `None` when it does not fit. Undefined components
+/// mark their bytes undefined.
+pub fn write(types: &TypeTable, mem: &mut Region, off: u64, ty: Type, val: &Val) -> Option<()> {
+    let scalar = |v: &Val, f: &dyn Fn(&Val) -> u64| match v {
+        Val::Undef(p) => Err(p.clone()),
+        v => Ok(f(v)),
+    };
     match (types.get(ty), val) {
-        (TypeData::Bool, v) => write_bits(mem, off, 4, u64::from(v.truth())),
+        (TypeData::Bool, v) => {
+            let b = scalar(v, &|v| u64::from(v.truth()));
+            write_bits(mem, off, 4, b.as_ref().map(|b| *b))
+        }
         (TypeData::Int { width, .. } | TypeData::Float { width }, v) => {
-            write_bits(mem, off, u64::from(*width) / 8, v.bits())
+            let b = scalar(v, &Val::bits);
+            write_bits(mem, off, u64::from(*width) / 8, b.as_ref().map(|b| *b))
         }
         (TypeData::Vector { elem, .. } | TypeData::Array { elem, .. }, Val::Comp(c)) => {
             let st = array_stride(types, ty);
@@ -168,8 +279,12 @@ pub fn write(types: &TypeTable, mem: &mut [u8], off: u64, ty: Type, val: &Val) -
             Some(())
         }
         (TypeData::Pointer { .. }, Val::Ptr { mem: id, off: o }) => {
-            write_bits(mem, off, 8, u64::from(*id))?;
-            write_bits(mem, off + 8, 8, *o)
+            write_bits(mem, off, 8, Ok(u64::from(*id)))?;
+            write_bits(mem, off + 8, 8, Ok(*o))
+        }
+        (TypeData::Pointer { .. }, Val::Undef(p)) => {
+            write_bits(mem, off, 8, Err(p))?;
+            write_bits(mem, off + 8, 8, Err(p))
         }
         _ => None,
     }
@@ -206,9 +321,9 @@ mod tests {
             Val::Comp(vec![Val::Bits(1), Val::Bits(2), Val::Bits(3)]),
             Val::Bits(4),
         ]);
-        let mut mem = vec![0u8; 20];
+        let mut mem = Region::defined(vec![0u8; 20]);
         write(&t, &mut mem, 0, s, &v).unwrap();
-        assert_eq!(&mem[16..20], &4u32.to_le_bytes());
+        assert_eq!(&mem.bytes[16..20], &4u32.to_le_bytes());
         assert_eq!(read(&t, &mem, 0, s).unwrap(), v);
         assert!(read(&t, &mem, 4, s).is_none());
     }

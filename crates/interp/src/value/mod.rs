@@ -13,13 +13,15 @@ mod convert;
 mod float;
 mod glsl_std;
 mod layout;
+mod poison;
 
 pub use arith::plain;
 pub(crate) use convert::{composite_extract, composite_insert};
 pub(crate) use float::fbin;
 pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 pub use glsl_std::glsl;
-pub use layout::{array_stride, member_offset, read, size_align, write, zero};
+pub use layout::{array_stride, member_offset, read, size_align, write, zero, Region};
+pub use poison::{first_poison, undef_like, Born, Poison};
 
 /// A value held by one invocation.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +39,8 @@ pub enum Val {
         /// The byte offset.
         off: u64,
     },
+    /// An undefined scalar (or pointer): see [`Poison`]. Composites hold it per component.
+    Undef(std::sync::Arc<Poison>),
 }
 
 impl Val {
@@ -124,8 +128,13 @@ pub fn scalar(types: &TypeTable, ty: Type) -> Option<Scalar> {
     }
 }
 
-/// Applies `f` to every component (scalars are one component).
+/// Applies `f` to every component (scalars are one component). A component where some
+/// operand is undefined is undefined (the first such operand's poison), without calling `f`.
 pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpResult {
+    let mut f = |comps: &[&Val]| match comps.iter().find_map(|v| v.poison()) {
+        Some(p) => Ok(Val::Undef(p.clone())),
+        None => f(comps),
+    };
     if let Some(Val::Comp(first)) = vals.first() {
         let n = first.len();
         let mut out = Vec::with_capacity(n);
