@@ -8,7 +8,7 @@ use crate::error::R;
 use crate::group;
 use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
-use crate::value::{self, OpFail, Poison, Val};
+use crate::value::OpFail;
 
 impl Run<'_, '_> {
     /// Executes a block's phis for every lane, then positions the tangle after them.
@@ -154,41 +154,10 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     let args = self.operands(sg, &t, lane, &id.args)?;
                     let r = match &id.op {
-                        Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
-                        Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
-                        Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
-                            .ok_or_else(|| {
-                                OpFail::Undefined("composite index out of range".into())
-                            }),
-                        Op::CompositeInsert(idx) => {
-                            value::composite_insert(&args[1], idx, args[0].clone()).ok_or_else(
-                                || OpFail::Undefined("composite index out of range".into()),
-                            )
-                        }
-                        Op::VectorShuffle(sel) => {
-                            let (Val::Comp(a), Val::Comp(b)) = (&args[0], &args[1]) else {
-                                return Err(self.fail(
-                                    &t,
-                                    OpFail::Unsupported("shuffle of non-vectors".into()),
-                                ));
-                            };
-                            let all: Vec<&Val> = a.iter().chain(b.iter()).collect();
-                            sel.iter()
-                                .map(|s| {
-                                    if *s == u32::MAX {
-                                        Ok(Poison::here(
-                                            "vector shuffle component 0xFFFFFFFF has no source",
-                                        ))
-                                    } else {
-                                        all.get(*s as usize)
-                                            .map(|v| (*v).clone())
-                                            .ok_or(OpFail::Undefined("shuffle selector".into()))
-                                    }
-                                })
-                                .collect::<Result<Vec<_>, _>>()
-                                .map(Val::Comp)
-                        }
                         Op::ArrayLength(member) => self.array_length(&args, &atys, *member),
+                        op if tangle_lanes::ops::is_value_op(op) => {
+                            tangle_lanes::ops::eval(ty, op, rty.expect("result"), &atys, &args)
+                        }
                         other => Err(OpFail::Unsupported(format!(
                             "instruction {}",
                             other.mnemonic()

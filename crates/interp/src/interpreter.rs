@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use spirv::BuiltIn;
-use tangle_ir::{Const, ConstValue, ExecMode, Func, Module, Op, Type};
+use tangle_ir::{ExecMode, Func, Module};
 
 use crate::config::{Config, SchedulePolicy};
 use crate::error::{InterpError, R};
 use crate::state::Run;
 use crate::trace::Outcome;
-use crate::value::{self, Born, Poison, Region, Val};
+use crate::value::{Born, Poison, Region, Val};
 
 /// A compute dispatch of one entry point.
 pub struct Interpreter<'m> {
@@ -38,11 +38,8 @@ impl<'m> Interpreter<'m> {
                 "subgroup size {s} is not a power of two in 1..=128"
             )));
         }
-        let mut consts: Vec<Val> = Vec::with_capacity(module.consts.len());
-        for (c, _) in module.consts.iter() {
-            let v = eval_const(module, &config, &consts, c)?;
-            consts.push(v);
-        }
+        let consts = tangle_lanes::constants::evaluate(module, &config.spec_constants)
+            .map_err(InterpError::Config)?;
         let mut local_size = None;
         for m in &ep.modes {
             match m {
@@ -132,6 +129,7 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            variables: std::collections::HashMap::new(),
             trace: Vec::new(),
             steps: 0,
             lane_steps: 0,
@@ -164,6 +162,7 @@ impl<'m> Interpreter<'m> {
             .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
             .collect();
         Ok(Outcome {
+            memory_bytes: run.mems.iter().map(|r| r.len() as u64).sum(),
             buffers,
             undefined,
             trace: run.trace,
@@ -171,43 +170,4 @@ impl<'m> Interpreter<'m> {
             lane_steps: run.lane_steps,
         })
     }
-}
-
-fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val> {
-    let d = &module.consts[c];
-    let get = |c: &Const| done[c.as_u32() as usize].clone();
-    let bad = |what: String| InterpError::Config(format!("constant {c}: {what}"));
-    // The configured value of a specialization constant, if any.
-    let over = d
-        .spec_id
-        .filter(|_| d.spec)
-        .and_then(|id| config.spec_constants.get(&id));
-    Ok(match &d.value {
-        ConstValue::Bool(b) => Val::Bool(over.map_or(*b, |v| *v != 0)),
-        ConstValue::Bits(b) => match over {
-            Some(v) => Val::Bits(*v & value::mask(module.types.bit_width(d.ty))),
-            None => Val::Bits(*b),
-        },
-        ConstValue::Composite(cs) => Val::Comp(cs.iter().map(get).collect()),
-        ConstValue::Null => value::zero(&module.types, d.ty),
-        ConstValue::Undef => value::undef_like(
-            &module.types,
-            d.ty,
-            &Arc::new(Poison {
-                born: Born::Const(c),
-                why: "OpUndef".into(),
-            }),
-        ),
-        ConstValue::SpecOp(op, args) => {
-            let vals: Vec<Val> = args.iter().map(get).collect();
-            let tys: Vec<Type> = args.iter().map(|a| module.consts[*a].ty).collect();
-            match op {
-                Op::Plain(p) => value::plain(&module.types, *p, d.ty, &tys, &vals)
-                    .map_err(|e| bad(format!("{e:?}")))?,
-                Op::CompositeExtract(idx) => value::composite_extract(&vals[0], idx)
-                    .ok_or_else(|| bad("composite index out of range".into()))?,
-                other => return Err(bad(format!("spec op {} unsupported", other.mnemonic()))),
-            }
-        }
-    })
 }

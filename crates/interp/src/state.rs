@@ -1,6 +1,6 @@
 //! The engine state: tangles, their construct instances, lanes and the running dispatch.
 
-use tangle_ir::{Block, Func, Module, Operand, Value};
+use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
 
 use crate::error::{InterpError, Position, R};
 use crate::interpreter::Interpreter;
@@ -89,33 +89,15 @@ impl Subgroup {
     }
 }
 
-/// The mask of lanes `0..n` (all 128 for `n >= 128`).
-pub(crate) fn lanes_below(n: u32) -> Mask {
-    if n >= 128 {
-        Mask::MAX
-    } else {
-        (1 << n) - 1
-    }
-}
-
-/// Lanes of a mask in increasing order.
-pub(crate) fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
-    let mut m = m;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(l)
-        }
-    })
-}
+pub(crate) use tangle_lanes::{lanes_below, lanes_of};
 
 /// The state of a running dispatch.
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
+    /// The region of each (subgroup, lane, function, variable instruction): reused by the
+    /// next execution of the same variable (see `memory.rs`).
+    pub(crate) variables: std::collections::HashMap<(u32, u32, Func, Inst), u32>,
     pub(crate) trace: Vec<TraceEntry>,
     pub(crate) steps: u64,
     pub(crate) lane_steps: u64,

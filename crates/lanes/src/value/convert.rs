@@ -269,7 +269,7 @@ fn bitcast(types: &TypeTable, rty: Type, aty: Type, v: &Val) -> OpResult {
 
 /// The part of composite `v` at index path `idx`; `None` when an index is out of range or
 /// goes into a scalar.
-pub(crate) fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
+pub fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
     let mut cur = v;
     for i in idx {
         cur = match cur {
@@ -282,7 +282,7 @@ pub(crate) fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
 
 /// `root` with the part at index path `idx` replaced by `part`; `None` as for
 /// [`composite_extract`].
-pub(crate) fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
+pub fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
     let mut root = root.clone();
     let mut cur = &mut root;
     for i in idx {

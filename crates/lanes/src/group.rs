@@ -2,9 +2,9 @@
 
 use tangle_ir::{GroupOp, GroupOperation, Type, TypeTable};
 
-use crate::state::{lanes_below, lanes_of};
 use crate::value::{fbin, from_f, mask, scalar, sext, undef_like, OpFail, Poison, Scalar, Val};
 use crate::Mask;
+use crate::{lanes_below, lanes_of};
 
 type R<T> = Result<T, OpFail>;
 

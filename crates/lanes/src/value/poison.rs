@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tangle_ir::{Const, Global, Type, TypeData, TypeTable};
 
 use super::Val;
-use crate::error::Position;
+use crate::Position;
 
 /// Where an undefined value came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,12 +78,18 @@ impl Val {
     /// Replaces [`Born::Here`] in every undefined component with `at`. Returns whether one
     /// was replaced (a value born at this instruction).
     pub fn stamp(&mut self, at: Position) -> bool {
+        self.stamp_born(&Born::At(at))
+    }
+
+    /// Replaces [`Born::Here`] in every undefined component with `born`. Returns whether
+    /// one was replaced.
+    pub fn stamp_born(&mut self, born: &Born) -> bool {
         match self {
             Val::Undef(p) if p.born == Born::Here => {
-                Arc::make_mut(p).born = Born::At(at);
+                Arc::make_mut(p).born = born.clone();
                 true
             }
-            Val::Comp(c) => c.iter_mut().fold(false, |any, v| v.stamp(at) | any),
+            Val::Comp(c) => c.iter_mut().fold(false, |any, v| v.stamp_born(born) | any),
             _ => false,
         }
     }

@@ -16,7 +16,7 @@ mod layout;
 mod poison;
 
 pub use arith::plain;
-pub(crate) use convert::{composite_extract, composite_insert};
+pub use convert::{composite_extract, composite_insert};
 pub(crate) use float::fbin;
 pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 pub use glsl_std::glsl;
@@ -72,7 +72,8 @@ pub enum OpFail {
     Undefined(String),
 }
 
-pub(crate) type OpResult = Result<Val, OpFail>;
+/// The result of a per-lane operation.
+pub type OpResult = Result<Val, OpFail>;
 
 pub(crate) fn unsupported<T>(what: impl Into<String>) -> Result<T, OpFail> {
     Err(OpFail::Unsupported(what.into()))
