@@ -46,6 +46,14 @@ pub enum InterpError {
         /// Where it was born and why (the [`crate::value::Poison`]).
         born: String,
     },
+    /// The interpreter broke one of its own invariants: a bug in tangle, not in the shader.
+    #[error("internal error at {at}: {what}")]
+    Internal {
+        /// Where.
+        at: Position,
+        /// What.
+        what: String,
+    },
     /// No tangle can run and some lanes have not finished.
     #[error("deadlock in workgroup {workgroup:?}:\n{tangles}")]
     Deadlock {

@@ -133,6 +133,7 @@ impl Run<'_, '_> {
         match e {
             OpFail::Unsupported(what) => InterpError::Unsupported { at, what },
             OpFail::Undefined(what) => InterpError::Undefined { at, what },
+            OpFail::Internal(what) => InterpError::Internal { at, what },
         }
     }
 

@@ -64,7 +64,9 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     if self
                         .defined_operand(sg, &t, lane, *cond, "branch condition")?
-                        .truth()
+                        .scalar()
+                        .map_err(|e| self.fail(&t, e))?
+                        != 0
                     {
                         tm |= 1 << lane;
                     }
@@ -98,7 +100,8 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     let s = self
                         .defined_operand(sg, &t, lane, *selector, "switch selector")?
-                        .bits();
+                        .scalar()
+                        .map_err(|e| self.fail(&t, e))?;
                     let target = cases
                         .iter()
                         .find(|(v, _)| *v == s)

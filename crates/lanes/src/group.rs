@@ -21,15 +21,16 @@ pub fn ballot_val(m: Mask) -> Val {
     )
 }
 
-/// The lane mask of a ballot value.
-pub fn ballot_mask(v: &Val) -> Mask {
+/// The lane mask of a ballot value (`u32x4` of defined words); an internal error for
+/// anything else.
+pub fn ballot_mask(v: &Val) -> R<Mask> {
     match v {
-        Val::Comp(c) => c
-            .iter()
-            .enumerate()
-            .take(4)
-            .fold(0, |m, (i, w)| m | (Mask::from(w.bits() as u32) << (32 * i))),
-        _ => 0,
+        Val::Comp(c) if c.len() == 4 => c.iter().enumerate().try_fold(0, |m, (i, w)| {
+            Ok(m | (Mask::from(w.scalar()? as u32) << (32 * i)))
+        }),
+        other => Err(OpFail::Internal(format!(
+            "a ballot must be a u32x4, found {other:?}"
+        ))),
     }
 }
 
@@ -142,7 +143,7 @@ pub fn execute(
     let index = |l: usize, f: &dyn Fn(u64) -> i64| -> R<Val> {
         match &args[l][1] {
             Val::Undef(p) => Ok(undef_like(types, rty, p)),
-            i => src(l, f(i.bits())),
+            i => src(l, f(i.scalar()?)),
         }
     };
     // The first undefined operand among the tangle's lanes (for ops that combine them all).
@@ -206,20 +207,22 @@ pub fn execute(
             if let Some(p) = ballot_poison(l) {
                 return Ok(undef_like(types, rty, p));
             }
-            Ok(Val::Bool(ballot_mask(&args[l][0]) >> l & 1 == 1))
+            Ok(Val::Bool(ballot_mask(&args[l][0])? >> l & 1 == 1))
         }),
         G::BallotBitExtract => per_lane(&|l| {
             if let Some(p) = ballot_poison(l) {
                 return Ok(undef_like(types, rty, p));
             }
             let i = args[l][1].bits();
-            Ok(Val::Bool(i < 128 && ballot_mask(&args[l][0]) >> i & 1 == 1))
+            Ok(Val::Bool(
+                i < 128 && ballot_mask(&args[l][0])? >> i & 1 == 1,
+            ))
         }),
         G::BallotBitCount => per_lane(&|l| {
             if let Some(p) = ballot_poison(l) {
                 return Ok(undef_like(types, rty, p));
             }
-            let m = ballot_mask(&args[l][0]) & size_mask;
+            let m = ballot_mask(&args[l][0])? & size_mask;
             let below: Mask = (1 << l) - 1;
             let m = match group {
                 Some(GroupOperation::InclusiveScan) => m & (below | 1 << l),
@@ -232,7 +235,7 @@ pub fn execute(
             if let Some(p) = ballot_poison(l) {
                 return Ok(undef_like(types, rty, p));
             }
-            let m = ballot_mask(&args[l][0]) & size_mask;
+            let m = ballot_mask(&args[l][0])? & size_mask;
             if m == 0 {
                 return Ok(Poison::here("find lsb/msb of an empty ballot"));
             }

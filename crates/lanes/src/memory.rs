@@ -129,7 +129,9 @@ pub fn access_chain(
         ))
     })?;
     for (v, ity) in indices {
-        let i = defined("access chain index", v)?.bits();
+        let i = defined("access chain index", v)?
+            .scalar()
+            .map_err(MemFail::Op)?;
         let i = value::sext(i, types.bit_width(*ity));
         match types.get(cur) {
             TypeData::Struct { members, .. } => {
@@ -226,12 +228,18 @@ pub fn atomic(
     }
     let w = types.bit_width(ty);
     let mk = value::mask(w);
-    let (o, x) = (old.bits(), operands.first().map(Val::bits).unwrap_or(0));
+    let scalar = |v: &Val| v.scalar().map_err(MemFail::Op);
+    let x = match operands.first() {
+        Some(v) => scalar(v)?,
+        None => 0,
+    };
+    // An undefined memory value only matters to compare-exchange (checked above).
+    let o = if old.is_poisoned() { 0 } else { scalar(&old)? };
     let s = |v: u64| value::sext(v, w);
     let new = match op {
         A::Load => None,
         A::Store | A::Exchange => Some(x),
-        A::CompareExchange => (o == operands[1].bits()).then_some(x),
+        A::CompareExchange => (o == scalar(&operands[1])?).then_some(x),
         A::IIncrement => Some(o.wrapping_add(1) & mk),
         A::IDecrement => Some(o.wrapping_sub(1) & mk),
         A::IAdd => Some(o.wrapping_add(x) & mk),

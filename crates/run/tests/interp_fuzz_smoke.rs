@@ -81,6 +81,7 @@ fn run_one(rng: &mut fastrand::Rng, module: &tangle_ir::Module) -> &'static str 
         Err(InterpError::UndefinedValue { .. }) => "undefined value",
         Err(InterpError::Deadlock { .. }) => "deadlock",
         Err(InterpError::Budget { .. }) => "budget",
+        Err(e @ InterpError::Internal { .. }) => panic!("the interpreter broke an invariant: {e}"),
     }
 }
 

@@ -113,7 +113,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
         }
     }
     let refs: Vec<&Val> = args.iter().collect();
-    let (rw, aw) = op_widths(types, rty, atys);
+    let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
         P::IAdd | P::ISub | P::IMul => {

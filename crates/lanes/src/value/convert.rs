@@ -18,7 +18,7 @@ pub(super) fn plain(
 ) -> OpResult {
     use PlainOp as P;
     let refs: Vec<&Val> = args.iter().collect();
-    let (rw, aw) = op_widths(types, rty, atys);
+    let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
         P::CopyObject => Ok(args[0].clone()),

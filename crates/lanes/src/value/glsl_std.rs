@@ -31,7 +31,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         }
     }
     let refs: Vec<&Val> = args.iter().collect();
-    let w = num_width(types, rty);
+    let w = num_width(types, rty)?;
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
     };

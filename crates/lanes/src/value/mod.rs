@@ -44,7 +44,10 @@ pub enum Val {
 }
 
 impl Val {
-    /// The bit pattern of a scalar (booleans as 0/1).
+    /// The bit pattern of a scalar (booleans as 0/1), for per-lane ops whose operands the
+    /// verifier types as scalars and `lift` has filtered for undefined components; other
+    /// values give 0. Where a value decides control flow or addresses, engines use
+    /// [`Val::scalar`] instead.
     pub fn bits(&self) -> u64 {
         match self {
             Val::Bits(b) => *b,
@@ -53,7 +56,19 @@ impl Val {
         }
     }
 
-    /// The truth of a boolean.
+    /// The bit pattern of a defined scalar (booleans as 0/1); an internal error for a
+    /// composite, a pointer or an undefined value (callers check for poison first).
+    pub fn scalar(&self) -> Result<u64, OpFail> {
+        match self {
+            Val::Bits(b) => Ok(*b),
+            Val::Bool(b) => Ok(u64::from(*b)),
+            other => Err(OpFail::Internal(format!(
+                "expected a defined scalar, found {other:?}"
+            ))),
+        }
+    }
+
+    /// The truth of a boolean (like [`Val::bits`], for checked operands).
     pub fn truth(&self) -> bool {
         match self {
             Val::Bool(b) => *b,
@@ -68,8 +83,12 @@ impl Val {
 pub enum OpFail {
     /// Not implemented by the interpreter.
     Unsupported(String),
-    /// The operation's result is undefined by the specification.
+    /// Behaviour the specification leaves undefined (an error, unlike an undefined
+    /// *result*, which is a [`Val::Undef`]).
     Undefined(String),
+    /// The interpreter broke one of its own invariants (a value of the wrong shape where
+    /// the verifier guarantees another): a bug to report, never a plausible value.
+    Internal(String),
 }
 
 /// The result of a per-lane operation.
@@ -155,16 +174,104 @@ pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpR
     }
 }
 
-/// The component width of a numeric type (32 where it is not a number).
-fn num_width(types: &TypeTable, ty: Type) -> u32 {
+/// The component width of a scalar or vector type (1 for `bool`); an internal error for
+/// a type without one (the verifier rules such operands out).
+fn num_width(types: &TypeTable, ty: Type) -> Result<u32, OpFail> {
     match scalar(types, ty) {
-        Some(Scalar::Int(w)) | Some(Scalar::Float(w)) => w,
-        _ => 32,
+        Some(s) => Ok(s.width()),
+        None => Err(OpFail::Internal(format!(
+            "type {ty} has no numeric component width"
+        ))),
     }
 }
 
-/// The widths of a plain op's result and first operand (32 where they are not numbers).
-fn op_widths(types: &TypeTable, rty: Type, atys: &[Type]) -> (u32, u32) {
-    let aw = atys.first().map_or(32, |t| num_width(types, *t));
-    (num_width(types, rty), aw)
+/// The component widths a plain op works at: its result's and its first operand's. Ops
+/// that only move values, pick between them or combine booleans need none (both 0, never
+/// read); extended arithmetic (a struct result) works at its operands' width.
+fn op_widths(
+    types: &TypeTable,
+    op: tangle_ir::PlainOp,
+    rty: Type,
+    atys: &[Type],
+) -> Result<(u32, u32), OpFail> {
+    use tangle_ir::PlainOp as P;
+    if matches!(
+        op,
+        P::CopyObject
+            | P::CompositeConstruct
+            | P::Select
+            | P::VectorExtractDynamic
+            | P::VectorInsertDynamic
+            | P::LogicalAnd
+            | P::LogicalOr
+            | P::LogicalEqual
+            | P::LogicalNotEqual
+            | P::LogicalNot
+            | P::Any
+            | P::All
+            | P::Bitcast
+            | P::Undef
+            | P::AccessChain
+    ) {
+        return Ok((0, 0));
+    }
+    let aw = match atys.first() {
+        Some(t) => num_width(types, *t)?,
+        None => num_width(types, rty)?,
+    };
+    let rw = match op {
+        P::IAddCarry | P::ISubBorrow | P::UMulExtended | P::SMulExtended => aw,
+        _ => num_width(types, rty)?,
+    };
+    Ok((rw, aw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::ballot_mask;
+
+    /// Values of the wrong shape are internal errors, not plausible values.
+    #[test]
+    fn wrong_shapes_are_internal_errors() {
+        assert!(matches!(
+            Val::Comp(vec![Val::Bits(1)]).scalar(),
+            Err(OpFail::Internal(_))
+        ));
+        assert!(matches!(
+            Poison::here("x").scalar(),
+            Err(OpFail::Internal(_))
+        ));
+        assert_eq!(Val::Bool(true).scalar().unwrap(), 1);
+        assert!(matches!(
+            ballot_mask(&Val::Bits(3)),
+            Err(OpFail::Internal(_))
+        ));
+        let ballot = Val::Comp(vec![Val::Bits(5), Val::Bits(0), Val::Bits(1), Val::Bits(0)]);
+        assert_eq!(ballot_mask(&ballot).unwrap(), 5 | 1 << 64);
+        // An integer op on a struct type has no width to work at.
+        let mut t = TypeTable::new();
+        let s = t.intern(TypeData::Struct {
+            members: vec![],
+            block: false,
+            name: None,
+        });
+        let r = plain(
+            &t,
+            tangle_ir::PlainOp::IAdd,
+            s,
+            &[s, s],
+            &[Val::Bits(1), Val::Bits(2)],
+        );
+        assert!(matches!(r, Err(OpFail::Internal(_))), "{r:?}");
+        // ... while a width-free op does not need one.
+        let r = plain(
+            &t,
+            tangle_ir::PlainOp::CopyObject,
+            s,
+            &[s],
+            &[Val::Comp(vec![])],
+        );
+        assert!(r.is_ok());
+    }
 }
