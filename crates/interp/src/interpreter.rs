@@ -22,6 +22,8 @@ pub struct Interpreter<'m> {
     pub(crate) consts: Vec<Val>,
     pub(crate) bindings: BTreeMap<(u32, u32), Region>,
     pub(crate) push_constants: Vec<u8>,
+    /// Operand and result types and phi counts, per function (see `decode.rs`).
+    pub(crate) facts: Vec<crate::decode::FuncFacts>,
 }
 
 impl<'m> Interpreter<'m> {
@@ -70,6 +72,7 @@ impl<'m> Interpreter<'m> {
             consts,
             bindings: BTreeMap::new(),
             push_constants: Vec::new(),
+            facts: crate::decode::decode(module),
         })
     }
 
@@ -130,6 +133,8 @@ impl<'m> Interpreter<'m> {
             it: self,
             mems: Vec::new(),
             variables: std::collections::HashMap::new(),
+            scratch: Vec::new(),
+            group_scratch: Vec::new(),
             trace: Vec::new(),
             steps: 0,
             lane_steps: 0,

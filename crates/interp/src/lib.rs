@@ -22,6 +22,7 @@ pub use tangle_lanes::value;
 
 mod config;
 mod construct;
+mod decode;
 mod dispatch;
 mod error;
 mod exec;

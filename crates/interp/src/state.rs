@@ -98,6 +98,10 @@ pub(crate) struct Run<'a, 'm> {
     /// The region of each (subgroup, lane, function, variable instruction): reused by the
     /// next execution of the same variable (see `memory.rs`).
     pub(crate) variables: std::collections::HashMap<(u32, u32, Func, Inst), u32>,
+    /// A reused buffer for one lane's operand values.
+    pub(crate) scratch: Vec<Val>,
+    /// Reused per-lane operand buffers for subgroup operations.
+    pub(crate) group_scratch: Vec<Vec<Val>>,
     pub(crate) trace: Vec<TraceEntry>,
     pub(crate) steps: u64,
     pub(crate) lane_steps: u64,

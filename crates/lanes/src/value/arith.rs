@@ -5,8 +5,8 @@ use tangle_ir::{PlainOp, Type, TypeTable};
 
 use super::float::{fbin, from_f};
 use super::{
-    convert, first_poison, lift, mask, op_widths, sext, undef_like, unsupported, OpResult, Poison,
-    Val,
+    convert, first_poison, lift, mask, op_widths, sext, undef_like, unsupported, with_refs,
+    OpResult, Poison, Val,
 };
 
 /// A fresh poison (born at the executing instruction) for values built whole.
@@ -112,7 +112,19 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             return Ok(undef_like(types, rty, p));
         }
     }
-    let refs: Vec<&Val> = args.iter().collect();
+    with_refs(args, |refs| plain_refs(types, op, rty, atys, args, refs))
+}
+
+/// [`plain`] with `refs` referring to `args`.
+fn plain_refs(
+    types: &TypeTable,
+    op: PlainOp,
+    rty: Type,
+    atys: &[Type],
+    args: &[Val],
+    refs: &[&Val],
+) -> OpResult {
+    use PlainOp as P;
     let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
@@ -122,21 +134,19 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 P::ISub => u64::wrapping_sub,
                 _ => u64::wrapping_mul,
             };
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 Ok(Val::Bits(f(v[0].bits(), v[1].bits()) & m))
             })
         }
-        P::SNegate => lift(&refs, &mut |v| {
-            Ok(Val::Bits(v[0].bits().wrapping_neg() & m))
-        }),
-        P::UDiv | P::UMod => lift(&refs, &mut |v| {
+        P::SNegate => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_neg() & m))),
+        P::UDiv | P::UMod => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             if b == 0 {
                 return Ok(Poison::here("integer division by zero"));
             }
             Ok(Val::Bits(if op == P::UDiv { a / b } else { a % b }))
         }),
-        P::SDiv | P::SRem | P::SMod => lift(&refs, &mut |v| {
+        P::SDiv | P::SRem | P::SMod => lift(refs, &mut |v| {
             let (a, b) = (sext(v[0].bits(), rw), sext(v[1].bits(), rw));
             if b == 0 {
                 return Ok(Poison::here("integer division by zero"));
@@ -174,11 +184,11 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                     }
                 },
             };
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, f)?))
             })
         }
-        P::FNegate => lift(&refs, &mut |v| {
+        P::FNegate => lift(refs, &mut |v| {
             Ok(Val::Bits(v[0].bits() ^ (1u64 << (rw - 1))))
         }),
         P::VectorTimesScalar => {
@@ -188,7 +198,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             })
         }
         P::ShiftLeftLogical | P::ShiftRightLogical | P::ShiftRightArithmetic => {
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 let sh = v[1].bits();
                 if sh >= u64::from(rw) {
                     return Ok(Poison::here("shift by at least the bit width"));
@@ -203,17 +213,17 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 ))
             })
         }
-        P::BitwiseAnd => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & v[1].bits()))),
-        P::BitwiseOr => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() | v[1].bits()))),
-        P::BitwiseXor => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ v[1].bits()))),
-        P::Not => lift(&refs, &mut |v| Ok(Val::Bits(!v[0].bits() & m))),
-        P::BitCount => lift(&refs, &mut |v| {
+        P::BitwiseAnd => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & v[1].bits()))),
+        P::BitwiseOr => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() | v[1].bits()))),
+        P::BitwiseXor => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ v[1].bits()))),
+        P::Not => lift(refs, &mut |v| Ok(Val::Bits(!v[0].bits() & m))),
+        P::BitCount => lift(refs, &mut |v| {
             Ok(Val::Bits(u64::from((v[0].bits() & mask(aw)).count_ones())))
         }),
-        P::BitReverse => lift(&refs, &mut |v| {
+        P::BitReverse => lift(refs, &mut |v| {
             Ok(Val::Bits(v[0].bits().reverse_bits() >> (64 - rw)))
         }),
-        P::BitFieldUExtract | P::BitFieldSExtract => lift(&refs, &mut |v| {
+        P::BitFieldUExtract | P::BitFieldSExtract => lift(refs, &mut |v| {
             let (base, off, cnt) = (v[0].bits(), v[1].bits(), v[2].bits());
             if off + cnt > u64::from(rw) {
                 return Ok(Poison::here("bit field outside the operand"));
@@ -228,7 +238,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 f
             }))
         }),
-        P::BitFieldInsert => lift(&refs, &mut |v| {
+        P::BitFieldInsert => lift(refs, &mut |v| {
             let (base, ins, off, cnt) = (v[0].bits(), v[1].bits(), v[2].bits(), v[3].bits());
             if off + cnt > u64::from(rw) {
                 return Ok(Poison::here("bit field outside the operand"));
@@ -248,7 +258,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             }
             Ok(Val::Bits(acc))
         }
-        P::IAddCarry | P::ISubBorrow | P::UMulExtended | P::SMulExtended => lift(&refs, &mut |v| {
+        P::IAddCarry | P::ISubBorrow | P::UMulExtended | P::SMulExtended => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let w = aw;
             let (lo, hi) = match op {
@@ -275,7 +285,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 v
             }
         }),
-        _ => convert::plain(types, op, rty, atys, args),
+        _ => convert::plain(types, op, rty, atys, args, refs),
     }
 }
 

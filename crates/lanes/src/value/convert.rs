@@ -15,18 +15,18 @@ pub(super) fn plain(
     rty: Type,
     atys: &[Type],
     args: &[Val],
+    refs: &[&Val],
 ) -> OpResult {
     use PlainOp as P;
-    let refs: Vec<&Val> = args.iter().collect();
     let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
         P::CopyObject => Ok(args[0].clone()),
-        P::LogicalAnd => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() && v[1].truth()))),
-        P::LogicalOr => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() || v[1].truth()))),
-        P::LogicalEqual => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() == v[1].truth()))),
-        P::LogicalNotEqual => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() != v[1].truth()))),
-        P::LogicalNot => lift(&refs, &mut |v| Ok(Val::Bool(!v[0].truth()))),
+        P::LogicalAnd => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() && v[1].truth()))),
+        P::LogicalOr => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() || v[1].truth()))),
+        P::LogicalEqual => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() == v[1].truth()))),
+        P::LogicalNotEqual => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() != v[1].truth()))),
+        P::LogicalNot => lift(refs, &mut |v| Ok(Val::Bool(!v[0].truth()))),
         P::Any | P::All => {
             let comps = match &args[0] {
                 Val::Comp(c) => c.clone(),
@@ -66,7 +66,7 @@ pub(super) fn plain(
         | P::SGreaterThan
         | P::SGreaterThanEqual
         | P::SLessThan
-        | P::SLessThanEqual => lift(&refs, &mut |v| {
+        | P::SLessThanEqual => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let (sa, sb) = (sext(a, aw), sext(b, aw));
             Ok(Val::Bool(match op {
@@ -93,7 +93,7 @@ pub(super) fn plain(
         | P::FOrdLessThanEqual
         | P::FUnordLessThanEqual
         | P::FOrdGreaterThanEqual
-        | P::FUnordGreaterThanEqual => lift(&refs, &mut |v| {
+        | P::FUnordGreaterThanEqual => lift(refs, &mut |v| {
             let (a, b) = (to_f(v[0].bits(), aw)?, to_f(v[1].bits(), aw)?);
             let unord = a.is_nan() || b.is_nan();
             let ordered = matches!(
@@ -117,26 +117,26 @@ pub(super) fn plain(
                 _ => a >= b,
             }))
         }),
-        P::IsNan => lift(&refs, &mut |v| {
+        P::IsNan => lift(refs, &mut |v| {
             Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_nan()))
         }),
-        P::IsInf => lift(&refs, &mut |v| {
+        P::IsInf => lift(refs, &mut |v| {
             Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_infinite()))
         }),
-        P::UConvert => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & m))),
-        P::SConvert => lift(&refs, &mut |v| {
+        P::UConvert => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & m))),
+        P::SConvert => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), aw) as u64 & m))
         }),
-        P::FConvert => lift(&refs, &mut |v| {
+        P::FConvert => lift(refs, &mut |v| {
             Ok(Val::Bits(from_f(to_f(v[0].bits(), aw)?, rw)?))
         }),
-        P::ConvertSToF => lift(&refs, &mut |v| {
+        P::ConvertSToF => lift(refs, &mut |v| {
             Ok(Val::Bits(int_to_float(sext(v[0].bits(), aw) as i128, rw)?))
         }),
-        P::ConvertUToF => lift(&refs, &mut |v| {
+        P::ConvertUToF => lift(refs, &mut |v| {
             Ok(Val::Bits(int_to_float(i128::from(v[0].bits()), rw)?))
         }),
-        P::ConvertFToS => lift(&refs, &mut |v| {
+        P::ConvertFToS => lift(refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             let (lo, hi) = (-(2f64.powi(rw as i32 - 1)), 2f64.powi(rw as i32 - 1));
             if x.is_nan() || x < lo || x >= hi {
@@ -144,7 +144,7 @@ pub(super) fn plain(
             }
             Ok(Val::Bits(x as i64 as u64 & m))
         }),
-        P::ConvertFToU => lift(&refs, &mut |v| {
+        P::ConvertFToU => lift(refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             if x.is_nan() || x < 0.0 || x >= 2f64.powi(rw as i32) {
                 return Ok(Poison::here("float to unsigned conversion out of range"));
@@ -298,6 +298,7 @@ pub fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::plain;
 
     #[test]
     fn bitcast_between_component_counts() {

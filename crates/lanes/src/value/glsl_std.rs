@@ -5,8 +5,8 @@ use tangle_ir::{Type, TypeData, TypeTable};
 
 use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 use super::{
-    first_poison, lift, mask, num_width, sext, undef_like, unsupported, OpFail, OpResult, Poison,
-    Val,
+    first_poison, lift, mask, num_width, sext, undef_like, unsupported, with_refs, OpFail,
+    OpResult, Poison, Val,
 };
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
@@ -30,7 +30,12 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             return Ok(undef_like(types, rty, p));
         }
     }
-    let refs: Vec<&Val> = args.iter().collect();
+    with_refs(args, |refs| glsl_refs(types, op, rty, args, refs))
+}
+
+/// [`glsl`] with `refs` referring to `args`.
+fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Val]) -> OpResult {
+    use GlslOp as G;
     let w = num_width(types, rty)?;
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
@@ -47,32 +52,29 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         }
     };
     match op {
-        G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
-        G::SAbs => lift(&refs, &mut |v| {
+        G::FAbs => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
+        G::SAbs => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))
         }),
-        G::Floor => lift(&refs, &mut f1(f64::floor)),
-        G::Ceil => lift(&refs, &mut f1(f64::ceil)),
-        G::Trunc => lift(&refs, &mut f1(f64::trunc)),
-        G::RoundEven => lift(&refs, &mut f1(f64::round_ties_even)),
-        G::Fract => lift(&refs, &mut f1(|x| x - x.floor())),
+        G::Floor => lift(refs, &mut f1(f64::floor)),
+        G::Ceil => lift(refs, &mut f1(f64::ceil)),
+        G::Trunc => lift(refs, &mut f1(f64::trunc)),
+        G::RoundEven => lift(refs, &mut f1(f64::round_ties_even)),
+        G::Fract => lift(refs, &mut f1(|x| x - x.floor())),
         G::Sqrt => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::sqrt, |x| x < 0.0, "sqrt of x < 0"),
         ),
-        G::Sin => lift(&refs, &mut f1(f64::sin)),
-        G::Cos => lift(&refs, &mut f1(f64::cos)),
-        G::Exp => lift(&refs, &mut f1(f64::exp)),
-        G::Exp2 => lift(&refs, &mut f1(f64::exp2)),
-        G::Log => lift(
-            &refs,
-            &mut f1_domain(f64::ln, |x| x <= 0.0, "log of x <= 0"),
-        ),
+        G::Sin => lift(refs, &mut f1(f64::sin)),
+        G::Cos => lift(refs, &mut f1(f64::cos)),
+        G::Exp => lift(refs, &mut f1(f64::exp)),
+        G::Exp2 => lift(refs, &mut f1(f64::exp2)),
+        G::Log => lift(refs, &mut f1_domain(f64::ln, |x| x <= 0.0, "log of x <= 0")),
         G::Log2 => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::log2, |x| x <= 0.0, "log2 of x <= 0"),
         ),
-        G::UMin | G::UMax | G::SMin | G::SMax => lift(&refs, &mut |v| {
+        G::UMin | G::UMax | G::SMin | G::SMax => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let pick_a = match op {
                 G::UMin => a <= b,
@@ -82,7 +84,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(if pick_a { a } else { b }))
         }),
-        G::FMin | G::FMax | G::NMin | G::NMax => lift(&refs, &mut |v| {
+        G::FMin | G::FMax | G::NMin | G::NMax => lift(refs, &mut |v| {
             let (a, b) = (to_f(v[0].bits(), w)?, to_f(v[1].bits(), w)?);
             // NaN operands: the other operand (the N* behaviour; documented for F* too).
             let r = if matches!(op, G::FMin | G::NMin) {
@@ -92,7 +94,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
-        G::UClamp | G::SClamp => lift(&refs, &mut |v| {
+        G::UClamp | G::SClamp => lift(refs, &mut |v| {
             let (x, lo, hi) = (v[0].bits(), v[1].bits(), v[2].bits());
             let min_above_max = if op == G::UClamp {
                 lo > hi
@@ -108,10 +110,10 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 sext(x, w).max(sext(lo, w)).min(sext(hi, w)) as u64 & mask(w)
             }))
         }),
-        G::Fma => lift(&refs, &mut |v| {
+        G::Fma => lift(refs, &mut |v| {
             Ok(Val::Bits(fma(v[0].bits(), v[1].bits(), v[2].bits(), w)?))
         }),
-        G::FindILsb => lift(&refs, &mut |v| {
+        G::FindILsb => lift(refs, &mut |v| {
             let x = v[0].bits();
             Ok(Val::Bits(if x == 0 {
                 mask(w)
@@ -119,7 +121,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 u64::from(x.trailing_zeros())
             }))
         }),
-        G::FindUMsb | G::FindSMsb => lift(&refs, &mut |v| {
+        G::FindUMsb | G::FindSMsb => lift(refs, &mut |v| {
             let mut x = v[0].bits() & mask(w);
             if op == G::FindSMsb && sext(x, w) < 0 {
                 x = !x & mask(w);
@@ -130,9 +132,9 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 u64::from(63 - x.leading_zeros())
             }))
         }),
-        G::Round => lift(&refs, &mut f1(f64::round)),
+        G::Round => lift(refs, &mut f1(f64::round)),
         G::FSign => lift(
-            &refs,
+            refs,
             &mut f1(|x| {
                 if x > 0.0 {
                     1.0
@@ -143,38 +145,38 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 }
             }),
         ),
-        G::SSign => lift(&refs, &mut |v| {
+        G::SSign => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).signum() as u64 & mask(w)))
         }),
-        G::Radians => lift(&refs, &mut f1(f64::to_radians)),
-        G::Degrees => lift(&refs, &mut f1(f64::to_degrees)),
-        G::Tan => lift(&refs, &mut f1(f64::tan)),
+        G::Radians => lift(refs, &mut f1(f64::to_radians)),
+        G::Degrees => lift(refs, &mut f1(f64::to_degrees)),
+        G::Tan => lift(refs, &mut f1(f64::tan)),
         G::Asin => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::asin, |x| x.abs() > 1.0, "asin of |x| > 1"),
         ),
         G::Acos => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::acos, |x| x.abs() > 1.0, "acos of |x| > 1"),
         ),
-        G::Atan => lift(&refs, &mut f1(f64::atan)),
-        G::Sinh => lift(&refs, &mut f1(f64::sinh)),
-        G::Cosh => lift(&refs, &mut f1(f64::cosh)),
-        G::Tanh => lift(&refs, &mut f1(f64::tanh)),
-        G::Asinh => lift(&refs, &mut f1(f64::asinh)),
+        G::Atan => lift(refs, &mut f1(f64::atan)),
+        G::Sinh => lift(refs, &mut f1(f64::sinh)),
+        G::Cosh => lift(refs, &mut f1(f64::cosh)),
+        G::Tanh => lift(refs, &mut f1(f64::tanh)),
+        G::Asinh => lift(refs, &mut f1(f64::asinh)),
         G::Acosh => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::acosh, |x| x < 1.0, "acosh of x < 1"),
         ),
         G::Atanh => lift(
-            &refs,
+            refs,
             &mut f1_domain(f64::atanh, |x| x.abs() >= 1.0, "atanh of |x| >= 1"),
         ),
         G::InverseSqrt => lift(
-            &refs,
+            refs,
             &mut f1_domain(|x| 1.0 / x.sqrt(), |x| x <= 0.0, "inversesqrt of x <= 0"),
         ),
-        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
+        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
                 G::Atan2 => {
@@ -202,7 +204,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
-        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
+        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(refs, &mut |v| {
             let (a, b, c) = (
                 to_f(v[0].bits(), w)?,
                 to_f(v[1].bits(), w)?,

@@ -148,6 +148,22 @@ pub fn scalar(types: &TypeTable, ty: Type) -> Option<Scalar> {
     }
 }
 
+/// Runs `f` on references to `args`, kept on the stack for up to four operands (every
+/// component-wise op has at most four), so an op on one lane allocates nothing.
+pub(crate) fn with_refs<T>(args: &[Val], f: impl FnOnce(&[&Val]) -> T) -> T {
+    static NONE: Val = Val::Bool(false);
+    if args.len() <= 4 {
+        let mut buf: [&Val; 4] = [&NONE; 4];
+        for (b, a) in buf.iter_mut().zip(args) {
+            *b = a;
+        }
+        f(&buf[..args.len()])
+    } else {
+        let v: Vec<&Val> = args.iter().collect();
+        f(&v)
+    }
+}
+
 /// Applies `f` to every component (scalars are one component). A component where some
 /// operand is undefined is undefined (the first such operand's poison), without calling `f`.
 pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpResult {
