@@ -149,9 +149,7 @@ impl Run<'_, '_> {
                 return self.enter(sg, t).map(Some);
             }
             Op::Variable(_) => self.variable(sg, &t, id, rty.expect("result"))?,
-            Op::Plain(tangle_ir::PlainOp::AccessChain) => {
-                self.access_chain(sg, &t, func, id, atys)?
-            }
+            Op::Plain(tangle_ir::PlainOp::AccessChain) => self.access_chain(sg, &t, id, atys)?,
             Op::Load(_) => self.load_inst(sg, &t, id, rty.expect("result"))?,
             Op::Store(_) => self.store_inst(sg, &t, id, atys)?,
             Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, atys)?,

@@ -96,25 +96,11 @@ impl<'m> Interpreter<'m> {
         bytes: Vec<u8>,
         undefined: &[bool],
     ) {
-        let mut region = Region::defined(bytes);
-        if undefined.iter().any(|u| *u) {
-            let p = Arc::new(Poison {
-                born: Born::Input,
-                why: format!("byte of the buffer at set {set} binding {binding}"),
-            });
-            let n = region.len();
-            region.undef = Some(
-                (0..n)
-                    .map(|i| {
-                        undefined
-                            .get(i)
-                            .copied()
-                            .unwrap_or(false)
-                            .then(|| p.clone())
-                    })
-                    .collect(),
-            );
-        }
+        let p = Arc::new(Poison {
+            born: Born::Input,
+            why: format!("byte of the buffer at set {set} binding {binding}"),
+        });
+        let region = Region::with_undefined(bytes, undefined, &p);
         self.bindings.insert((set, binding), region);
     }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use tangle_ir::{AtomicOp, Function, Global, InstData, Type};
+use tangle_ir::{AtomicOp, Global, InstData, Type};
 use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
 use crate::error::{InterpError, R};
@@ -102,25 +102,24 @@ impl Run<'_, '_> {
 
     /// `access_chain` for every lane of `t`.
     pub(crate) fn access_chain(
-        &self,
+        &mut self,
         sg: &mut Subgroup,
         t: &Tangle,
-        func: &Function,
         id: &InstData,
         atys: &[Type],
     ) -> R<()> {
-        let m = self.it.module;
-        let ity: Vec<Type> = id.args[1..]
-            .iter()
-            .map(|a| m.operand_type(func, *a))
-            .collect();
+        let types = &self.it.module.types;
+        let mut vals = std::mem::take(&mut self.scratch);
         for lane in lanes_of(t.mask) {
-            let vals = self.operands(sg, t, lane, &id.args)?;
-            let indices: Vec<(&Val, Type)> = vals[1..].iter().zip(ity.iter().copied()).collect();
-            let p = lanes_memory::access_chain(&m.types, &vals[0], atys[0], &indices)
+            vals.clear();
+            for o in &id.args {
+                vals.push(self.operand(sg, t, lane, *o)?);
+            }
+            let p = lanes_memory::access_chain(types, &vals[0], atys[0], &vals[1..], &atys[1..])
                 .map_err(|e| self.mem_fail(t, lane, e))?;
             Self::set(sg, lane, id.result.expect("result"), p);
         }
+        self.scratch = vals;
         Ok(())
     }
 

@@ -31,6 +31,7 @@ pub use position::Position;
 pub type Mask = u128;
 
 /// The mask of lanes `0..n` (all 128 for `n >= 128`).
+#[inline]
 pub fn lanes_below(n: u32) -> Mask {
     if n >= 128 {
         Mask::MAX
@@ -40,6 +41,7 @@ pub fn lanes_below(n: u32) -> Mask {
 }
 
 /// The lanes of a mask in increasing order.
+#[inline]
 pub fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
     let mut m = m;
     std::iter::from_fn(move || {

@@ -94,29 +94,22 @@ pub fn reset_variable(
 ) {
     match init {
         Some(v) => {
-            region.bytes.fill(0);
-            region.undef = None;
+            region.set_all_zero();
             let _ = value::write(types, region, 0, pointee, v);
         }
-        None => {
-            region.bytes.fill(0);
-            let n = region.bytes.len();
-            match &mut region.undef {
-                Some(u) => u.iter_mut().for_each(|b| *b = Some(uninit.clone())),
-                None => region.undef = Some(vec![Some(uninit.clone()); n]),
-            }
-        }
+        None => region.set_all_undefined(uninit),
     }
 }
 
 /// `access_chain`: a pointer into `base`'s region (`base_ty` its pointer type), following
-/// `indices` (each with its integer type). Indices into fixed arrays and vectors are
-/// checked; base and indices must be defined.
+/// `indices` (`index_types[i]` the integer type of `indices[i]`). Indices into fixed
+/// arrays and vectors are checked; base and indices must be defined.
 pub fn access_chain(
     types: &TypeTable,
     base: &Val,
     base_ty: Type,
-    indices: &[(&Val, Type)],
+    indices: &[Val],
+    index_types: &[Type],
 ) -> M<Val> {
     let &Val::Ptr { mem, mut off } = defined("access chain base", base)? else {
         return Err(MemFail::Op(OpFail::Undefined(
@@ -128,7 +121,7 @@ pub fn access_chain(
             "access chain base of a non-pointer type".into(),
         ))
     })?;
-    for (v, ity) in indices {
+    for (v, ity) in indices.iter().zip(index_types) {
         let i = defined("access chain index", v)?
             .scalar()
             .map_err(MemFail::Op)?;

@@ -98,13 +98,43 @@ pub fn member_offset(types: &TypeTable, ty: Type, i: usize) -> u64 {
     off
 }
 
-/// A memory region: its bytes and, where some bytes are undefined, why (per byte).
+/// A memory region: its bytes and, while some bytes are undefined, which and why.
 #[derive(Clone, Debug, Default)]
 pub struct Region {
     /// The bytes (undefined bytes hold zero).
     pub bytes: Vec<u8>,
-    /// Per byte, the poison it holds; `None` while every byte is defined.
-    pub undef: Option<Vec<Option<Arc<Poison>>>>,
+    /// The undefined-byte shadow; `None` while every byte is defined (the common case,
+    /// which then costs nothing per access).
+    undef: Option<Box<Shadow>>,
+}
+
+/// Which bytes of a region are undefined: per byte 0 (defined) or 1 + an index into
+/// `poisons` (a small palette: equal poisons share an entry, so marking costs no
+/// reference counting per byte).
+#[derive(Clone, Debug)]
+struct Shadow {
+    marks: Vec<u32>,
+    poisons: Vec<Arc<Poison>>,
+    /// How many bytes are undefined; the shadow is dropped when it reaches 0.
+    count: usize,
+}
+
+impl Shadow {
+    /// The palette mark of `p` (adding it when new).
+    fn mark_of(&mut self, p: &Arc<Poison>) -> u32 {
+        let i = match self
+            .poisons
+            .iter()
+            .position(|q| Arc::ptr_eq(q, p) || **q == **p)
+        {
+            Some(i) => i,
+            None => {
+                self.poisons.push(p.clone());
+                self.poisons.len() - 1
+            }
+        };
+        i as u32 + 1
+    }
 }
 
 impl Region {
@@ -115,13 +145,55 @@ impl Region {
 
     /// A region of `size` undefined bytes (zero underneath).
     pub fn undefined(size: usize, p: &Arc<Poison>) -> Region {
-        Region {
-            bytes: vec![0; size],
-            undef: Some(vec![Some(p.clone()); size]),
+        let mut r = Region::defined(vec![0; size]);
+        r.set_all_undefined(p);
+        r
+    }
+
+    /// `bytes`, undefined with `p` where `undefined[i]` (missing entries are defined).
+    pub fn with_undefined(bytes: Vec<u8>, undefined: &[bool], p: &Arc<Poison>) -> Region {
+        let mut r = Region::defined(bytes);
+        for (i, u) in undefined.iter().enumerate().take(r.bytes.len()) {
+            if *u {
+                r.mark(i as u64, 1, Some(p));
+            }
+        }
+        r
+    }
+
+    /// Makes every byte undefined with `p` (zero underneath).
+    pub fn set_all_undefined(&mut self, p: &Arc<Poison>) {
+        self.bytes.fill(0);
+        let n = self.bytes.len();
+        if n == 0 {
+            self.undef = None;
+            return;
+        }
+        match &mut self.undef {
+            Some(s) => {
+                s.poisons.clear();
+                s.poisons.push(p.clone());
+                s.marks.fill(1);
+                s.count = n;
+            }
+            None => {
+                self.undef = Some(Box::new(Shadow {
+                    marks: vec![1; n],
+                    poisons: vec![p.clone()],
+                    count: n,
+                }))
+            }
         }
     }
 
+    /// Makes every byte defined and zero.
+    pub fn set_all_zero(&mut self) {
+        self.bytes.fill(0);
+        self.undef = None;
+    }
+
     /// Its size in bytes.
+    #[inline]
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
@@ -133,38 +205,57 @@ impl Region {
 
     /// Per byte, whether it is undefined; `None` when every byte is defined.
     pub fn undefined_mask(&self) -> Option<Vec<bool>> {
-        let u = self.undef.as_ref()?;
-        u.iter()
-            .any(Option::is_some)
-            .then(|| u.iter().map(Option::is_some).collect())
+        let s = self.undef.as_ref()?;
+        Some(s.marks.iter().map(|m| *m != 0).collect())
     }
 
     /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`.
+    #[inline]
     fn mark(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
         let (off, n) = (off as usize, n as usize);
-        match (&mut self.undef, p) {
-            (None, None) => {}
-            (Some(u), p) => u[off..off + n].iter_mut().for_each(|b| *b = p.cloned()),
-            (u @ None, Some(p)) => {
-                let mut v = vec![None; self.bytes.len()];
-                v[off..off + n]
-                    .iter_mut()
-                    .for_each(|b| *b = Some(p.clone()));
-                *u = Some(v);
+        if self.undef.is_none() && p.is_none() {
+            return;
+        }
+        let len = self.bytes.len();
+        let s = self.undef.get_or_insert_with(|| {
+            Box::new(Shadow {
+                marks: vec![0; len],
+                poisons: Vec::new(),
+                count: 0,
+            })
+        });
+        let new = match p {
+            Some(p) => s.mark_of(p),
+            None => 0,
+        };
+        for m in &mut s.marks[off..off + n] {
+            match (*m != 0, new != 0) {
+                (false, true) => s.count += 1,
+                (true, false) => s.count -= 1,
+                _ => {}
             }
+            *m = new;
+        }
+        if s.count == 0 {
+            self.undef = None;
         }
     }
 
     /// The poison of the first undefined byte among `n` bytes at `off`.
+    #[inline]
     fn poison_in(&self, off: u64, n: u64) -> Option<&Arc<Poison>> {
-        let u = self.undef.as_ref()?;
-        u.get(off as usize..(off + n) as usize)?
+        let s = self.undef.as_ref()?;
+        let m = s
+            .marks
+            .get(off as usize..(off + n) as usize)?
             .iter()
-            .find_map(Option::as_ref)
+            .find(|m| **m != 0)?;
+        Some(&s.poisons[*m as usize - 1])
     }
 
     /// Reads `n` bytes at `off` as a little-endian scalar, or its poison when one of the
     /// bytes is undefined.
+    #[inline]
     fn scalar(&self, off: u64, n: u64) -> Option<Result<u64, Arc<Poison>>> {
         let b = read_bits(&self.bytes, off, n)?;
         Some(match self.poison_in(off, n) {

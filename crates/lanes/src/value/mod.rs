@@ -48,6 +48,7 @@ impl Val {
     /// verifier types as scalars and `lift` has filtered for undefined components; other
     /// values give 0. Where a value decides control flow or addresses, engines use
     /// [`Val::scalar`] instead.
+    #[inline]
     pub fn bits(&self) -> u64 {
         match self {
             Val::Bits(b) => *b,
@@ -58,6 +59,7 @@ impl Val {
 
     /// The bit pattern of a defined scalar (booleans as 0/1); an internal error for a
     /// composite, a pointer or an undefined value (callers check for poison first).
+    #[inline]
     pub fn scalar(&self) -> Result<u64, OpFail> {
         match self {
             Val::Bits(b) => Ok(*b),
@@ -69,6 +71,7 @@ impl Val {
     }
 
     /// The truth of a boolean (like [`Val::bits`], for checked operands).
+    #[inline]
     pub fn truth(&self) -> bool {
         match self {
             Val::Bool(b) => *b,
@@ -99,6 +102,7 @@ pub(crate) fn unsupported<T>(what: impl Into<String>) -> Result<T, OpFail> {
 }
 
 /// All-ones mask of `w` bits.
+#[inline]
 pub fn mask(w: u32) -> u64 {
     if w >= 64 {
         u64::MAX
@@ -108,6 +112,7 @@ pub fn mask(w: u32) -> u64 {
 }
 
 /// Sign-extends the low `w` bits.
+#[inline]
 pub fn sext(b: u64, w: u32) -> i64 {
     if w >= 64 {
         b as i64
@@ -150,6 +155,7 @@ pub fn scalar(types: &TypeTable, ty: Type) -> Option<Scalar> {
 
 /// Runs `f` on references to `args`, kept on the stack for up to four operands (every
 /// component-wise op has at most four), so an op on one lane allocates nothing.
+#[inline]
 pub(crate) fn with_refs<T>(args: &[Val], f: impl FnOnce(&[&Val]) -> T) -> T {
     static NONE: Val = Val::Bool(false);
     if args.len() <= 4 {
@@ -166,6 +172,7 @@ pub(crate) fn with_refs<T>(args: &[Val], f: impl FnOnce(&[&Val]) -> T) -> T {
 
 /// Applies `f` to every component (scalars are one component). A component where some
 /// operand is undefined is undefined (the first such operand's poison), without calling `f`.
+#[inline]
 pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpResult {
     let mut f = |comps: &[&Val]| match comps.iter().find_map(|v| v.poison()) {
         Some(p) => Ok(Val::Undef(p.clone())),

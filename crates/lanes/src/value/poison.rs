@@ -62,6 +62,7 @@ impl fmt::Display for Poison {
 impl Val {
     /// The first undefined component of this value, depth first; `None` when it is fully
     /// defined.
+    #[inline]
     pub fn poison(&self) -> Option<&Arc<Poison>> {
         match self {
             Val::Undef(p) => Some(p),
@@ -71,6 +72,7 @@ impl Val {
     }
 
     /// Whether some component is undefined.
+    #[inline]
     pub fn is_poisoned(&self) -> bool {
         self.poison().is_some()
     }
