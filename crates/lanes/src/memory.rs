@@ -43,6 +43,7 @@ pub enum MemFail {
 type M<T> = Result<T, MemFail>;
 
 /// `v`, or [`MemFail::UndefinedUse`] when some component of it is undefined.
+#[inline]
 pub fn defined<'v>(what: &'static str, v: &'v Val) -> M<&'v Val> {
     match v.poison() {
         None => Ok(v),
@@ -164,6 +165,7 @@ pub fn access_chain(
 }
 
 /// The (region, offset) a defined pointer names.
+#[inline]
 fn target(what: &'static str, p: &Val) -> M<(u32, u64)> {
     match defined(what, p)? {
         Val::Ptr { mem, off } => Ok((*mem, *off)),
@@ -174,6 +176,7 @@ fn target(what: &'static str, p: &Val) -> M<(u32, u64)> {
 }
 
 /// `load` of a value of type `ty` through `p` (undefined bytes read as undefined).
+#[inline]
 pub fn load(types: &TypeTable, mems: &[Region], p: &Val, ty: Type) -> M<Val> {
     let (mem, off) = target("load pointer", p)?;
     mems.get(mem as usize)
@@ -186,6 +189,7 @@ pub fn load(types: &TypeTable, mems: &[Region], p: &Val, ty: Type) -> M<Val> {
 }
 
 /// `store` of `v` (type `ty`) through `p`; undefined components mark their bytes.
+#[inline]
 pub fn store(types: &TypeTable, mems: &mut [Region], p: &Val, ty: Type, v: &Val) -> M<()> {
     let (mem, off) = target("store pointer", p)?;
     mems.get_mut(mem as usize)

@@ -7,6 +7,7 @@ use crate::value::{self, OpFail, OpResult, Poison, Val};
 
 /// Whether `op` is a per-lane value instruction [`eval`] computes (everything but memory,
 /// subgroup, call, barrier and phi instructions).
+#[inline]
 pub fn is_value_op(op: &Op) -> bool {
     match op {
         Op::Plain(p) => *p != PlainOp::AccessChain,
@@ -21,6 +22,7 @@ pub fn is_value_op(op: &Op) -> bool {
 /// the operand types, `args` the lane's operand values. Undefined operand components give
 /// undefined result components (see [`value::Poison`]); results SPIR-V leaves undefined are
 /// undefined values born [`value::Born::Here`], which the engine stamps with its position.
+#[inline]
 pub fn eval(types: &TypeTable, op: &Op, rty: Type, atys: &[Type], args: &[Val]) -> OpResult {
     match op {
         Op::Plain(PlainOp::AccessChain) => Err(OpFail::Unsupported(

@@ -267,6 +267,7 @@ impl Region {
 
 /// Reads a value of type `ty` at `off`; `None` when it does not fit. A scalar with an
 /// undefined byte reads as undefined.
+#[inline]
 pub fn read(types: &TypeTable, mem: &Region, off: u64, ty: Type) -> Option<Val> {
     Some(match types.get(ty) {
         TypeData::Bool => match mem.scalar(off, 4)? {
@@ -315,6 +316,7 @@ fn read_seq(
         .map(Val::Comp)
 }
 
+#[inline]
 fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {
     let end = off.checked_add(n)?;
     let bytes = mem.get(off as usize..end as usize)?;
@@ -324,6 +326,7 @@ fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {
 }
 
 /// Writes a scalar's `n` bytes, or marks them undefined (zero underneath) for poison.
+#[inline]
 fn write_bits(mem: &mut Region, off: u64, n: u64, v: Result<u64, &Arc<Poison>>) -> Option<()> {
     let end = off.checked_add(n)?;
     let dst = mem.bytes.get_mut(off as usize..end as usize)?;
@@ -342,6 +345,7 @@ fn write_bits(mem: &mut Region, off: u64, n: u64, v: Result<u64, &Arc<Poison>>) 
 
 /// Writes `val` of type `ty` at `off`; `None` when it does not fit. Undefined components
 /// mark their bytes undefined.
+#[inline]
 pub fn write(types: &TypeTable, mem: &mut Region, off: u64, ty: Type, val: &Val) -> Option<()> {
     let scalar = |v: &Val, f: &dyn Fn(&Val) -> u64| match v {
         Val::Undef(p) => Err(p.clone()),
