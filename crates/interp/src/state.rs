@@ -170,8 +170,9 @@ impl Run<'_, '_> {
 
     /// Settles a freshly computed result of `lane` at `t`'s position: poison born here
     /// gets the position; under `strict_undefined` any undefined result stops the run.
+    #[inline]
     pub(crate) fn settle(&self, t: &Tangle, lane: usize, mut v: Val) -> R<Val> {
-        if matches!(v, Val::Bits(_) | Val::Bool(_) | Val::Ptr { .. }) {
+        if matches!(v, Val::Bits(_) | Val::Bool(_) | Val::Ptr { .. }) || !v.is_poisoned() {
             return Ok(v);
         }
         v.stamp(self.pos(t));
