@@ -34,7 +34,7 @@ mod terminator;
 mod trace;
 
 pub use config::{Config, FallthroughPolicy, SchedulePolicy, SwitchPolicy, Variant};
-pub use error::{InterpError, Position};
+pub use error::{InterpError, Position, UndefinedUse};
 pub use interpreter::Interpreter;
 pub use trace::{Outcome, TraceEntry};
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tangle_ir::{AtomicOp, Global, InstData, Type};
 use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
-use crate::error::{InterpError, R};
+use crate::error::{InterpError, UndefinedUse, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
 use crate::value::{Born, OpResult, Poison, Val};
 
@@ -40,12 +40,14 @@ impl Run<'_, '_> {
                     self.region_name(mem)
                 ),
             },
-            MemFail::UndefinedUse { what, poison } => InterpError::UndefinedValue {
-                at,
-                lane: lane as u32,
-                what: what.into(),
-                born: poison.to_string(),
-            },
+            MemFail::UndefinedUse { what, poison } => {
+                InterpError::UndefinedValue(Box::new(UndefinedUse {
+                    at,
+                    lane: lane as u32,
+                    what: what.into(),
+                    born: poison.to_string(),
+                }))
+            }
             MemFail::Op(e) => self.fail(t, e),
         }
     }

@@ -2,7 +2,7 @@
 
 use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
 
-use crate::error::{InterpError, Position, R};
+use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
 use crate::trace::TraceEntry;
 use crate::value::{OpFail, Region, Val};
@@ -145,12 +145,12 @@ impl Run<'_, '_> {
     pub(crate) fn defined(&self, t: &Tangle, lane: usize, what: &str, v: Val) -> R<Val> {
         match v.poison() {
             None => Ok(v),
-            Some(p) => Err(InterpError::UndefinedValue {
+            Some(p) => Err(InterpError::UndefinedValue(Box::new(UndefinedUse {
                 at: self.pos(t),
                 lane: lane as u32,
                 what: what.into(),
                 born: p.to_string(),
-            }),
+            }))),
         }
     }
 

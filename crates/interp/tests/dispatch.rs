@@ -296,7 +296,7 @@ b0:
     };
     let e = run(&m, "main", strict, 1, &[]).unwrap_err();
     assert!(
-        matches!(e, InterpError::UndefinedValue { lane: 31, .. }),
+        matches!(&e, InterpError::UndefinedValue(u) if u.lane == 31),
         "{e}"
     );
     assert!(e.to_string().contains("lane 31 reads lane 32"), "{e}");

@@ -4,7 +4,7 @@
 //! run naming where the value was used and where it was born. The expected outcomes are
 //! derived by hand from the rule (which lanes are hit, which bytes are written).
 
-use tangle_interp::{Config, InterpError, Interpreter, Outcome};
+use tangle_interp::{Config, InterpError, Interpreter, Outcome, UndefinedUse};
 use tangle_ir::Module;
 
 /// A program of 32 invocations (one subgroup of 32 unless configured otherwise): `v0` is
@@ -150,15 +150,15 @@ fn check_rule(rule: &str, undefined_in: impl Fn(u32) -> bool, why: &str) {
     );
 
     let e = run(&program(rule, BRANCH)).expect_err("a branch on an undefined value fails");
-    let InterpError::UndefinedValue {
+    let InterpError::UndefinedValue(u) = &e else {
+        panic!("expected UndefinedValue, got {e}");
+    };
+    let UndefinedUse {
         at,
         lane,
         what,
         born,
-    } = &e
-    else {
-        panic!("expected UndefinedValue, got {e}");
-    };
+    } = &**u;
     assert!(at.inst.is_none(), "used at the terminator: {e}");
     assert_eq!(what, "branch condition", "{e}");
     let first = (0..32).find(|l| undefined_in(*l)).expect("some lane");
@@ -177,9 +177,10 @@ fn check_rule(rule: &str, undefined_in: impl Fn(u32) -> bool, why: &str) {
         ..Config::default()
     };
     let e = run_with(&program(rule, DISCARD), strict).expect_err("strict mode stops");
-    let InterpError::UndefinedValue { at, born, .. } = &e else {
+    let InterpError::UndefinedValue(u) = &e else {
         panic!("expected UndefinedValue, got {e}");
     };
+    let (at, born) = (&u.at, &u.born);
     assert!(
         at.inst.is_some(),
         "strict mode stops at an instruction: {e}"
@@ -429,7 +430,7 @@ fn propagation_and_observable_uses() {
         let rule = format!("{div}{rule}");
         let e = run(&program(&rule, DISCARD)).unwrap_err();
         assert!(
-            matches!(&e, InterpError::UndefinedValue { what: w, .. } if w == what),
+            matches!(&e, InterpError::UndefinedValue(u) if u.what == what),
             "{e}"
         );
     }
