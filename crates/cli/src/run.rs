@@ -88,6 +88,10 @@ pub struct EngineArgs {
     /// The semantics to run (the known-wrong ones exist to show that checks catch them).
     #[arg(long, value_enum, default_value = "maximal")]
     semantics: Semantics,
+    /// Stop at the first instruction that produces an undefined value (a division by zero,
+    /// a shuffle from an inactive lane, ...), instead of only when one is observed.
+    #[arg(long)]
+    strict_undefined: bool,
 }
 
 impl EngineArgs {
@@ -122,6 +126,7 @@ impl EngineArgs {
                 Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
             },
             record_trace: false,
+            strict_undefined: self.strict_undefined,
             ..Config::default()
         })
     }
@@ -322,6 +327,16 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 error,
             } => eprintln!("{name}: Line {}: RUN {pipeline} failed: {error}", pos.line),
             Event::Failed(failure) => eprintln!("{name}: {failure}"),
+            Event::ReadUndefined {
+                pos,
+                buffer,
+                byte_offset,
+                count,
+            } => eprintln!(
+                "{name}: Line {}: EXPECT reads {count} undefined byte(s) of buffer `{buffer}` \
+                 (first at byte offset {byte_offset}): the runs left them undefined",
+                pos.line
+            ),
             _ => {}
         }
     }
@@ -509,12 +524,22 @@ fn hex_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> Strin
         config.subgroup_size, outcome.lane_steps
     );
     for ((set, binding), bytes) in &outcome.buffers {
-        let _ = writeln!(s, "# set {set} binding {binding}: {} bytes", bytes.len());
+        let undefined = outcome.undefined.get(&(*set, *binding));
+        let _ = write!(s, "# set {set} binding {binding}: {} bytes", bytes.len());
+        if let Some(mask) = undefined {
+            let n = mask.iter().filter(|u| **u).count();
+            let _ = write!(s, ", {n} undefined (??)");
+        }
+        s.push('\n');
         for (row, chunk) in bytes.chunks(16).enumerate() {
             let _ = write!(s, "{:08x}:", row * 16);
             for (i, b) in chunk.iter().enumerate() {
                 let gap = if i == 8 { "  " } else { " " };
-                let _ = write!(s, "{gap}{b:02x}");
+                if undefined.is_some_and(|m| m[row * 16 + i]) {
+                    let _ = write!(s, "{gap}??");
+                } else {
+                    let _ = write!(s, "{gap}{b:02x}");
+                }
             }
             s.push('\n');
         }
@@ -529,14 +554,41 @@ fn hex_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> Strin
 }
 
 fn json_report(outcome: &Outcome, config: &Config, local_size: [u32; 3]) -> String {
-    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
     let buffers: Vec<serde_json::Value> = outcome
         .buffers
         .iter()
         .map(|((set, binding), bytes)| {
-            serde_json::json!({
-                "set": set, "binding": binding, "size": bytes.len(), "hex": hex(bytes),
-            })
+            let undefined = outcome.undefined.get(&(*set, *binding));
+            let is_undefined = |i: usize| undefined.is_some_and(|m| m[i]);
+            let hex: String = bytes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    if is_undefined(i) {
+                        "??".to_string()
+                    } else {
+                        format!("{b:02x}")
+                    }
+                })
+                .collect();
+            let mut buffer = serde_json::json!({
+                "set": set, "binding": binding, "size": bytes.len(), "hex": hex,
+            });
+            if undefined.is_some() {
+                // Per byte, its value or null where the run left it undefined.
+                buffer["bytes"] = bytes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        if is_undefined(i) {
+                            serde_json::Value::Null
+                        } else {
+                            serde_json::Value::from(*b)
+                        }
+                    })
+                    .collect();
+            }
+            buffer
         })
         .collect();
     let mut report = serde_json::json!({

@@ -276,3 +276,65 @@ fn a_script_prints_its_trace_on_request() {
         "{stdout}"
     );
 }
+
+/// `crates/run/tests/data/divide.spvasm` stores `100 / in[x]` for x in 0..4: with in = 0,
+/// 1, 2, 5 the first word is undefined (division by zero), the others 100, 50, 20.
+#[test]
+fn undefined_bytes_print_as_question_marks_and_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.bin");
+    let words: Vec<u8> = [0u32, 1, 2, 5]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    std::fs::write(&input, words).unwrap();
+    let shader = repo("crates/run/tests/data/divide.spvasm");
+    let run = |extra: &[&str]| {
+        let mut c = tangle();
+        c.args(["run", "--target-env", "spv1.3"])
+            .args(extra)
+            .arg(&shader)
+            .arg("--buffer")
+            .arg(format!("0:0={}", input.display()))
+            .args(["--buffer", "0:1=16"]);
+        c
+    };
+    let a = run(&[]).assert().code(0);
+    let (stdout, _) = out(&a);
+    assert!(
+        stdout.contains("# set 0 binding 1: 16 bytes, 4 undefined (??)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("00000000: ?? ?? ?? ?? 64 00 00 00  32 00 00 00 14 00 00 00"),
+        "{stdout}"
+    );
+
+    let a = run(&["--format", "json"]).assert().code(0);
+    let (stdout, _) = out(&a);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let out_buffer = json["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["binding"] == 1)
+        .unwrap()
+        .clone();
+    assert_eq!(out_buffer["hex"], "????????640000003200000014000000");
+    let bytes = out_buffer["bytes"].as_array().unwrap();
+    assert!(bytes[..4].iter().all(serde_json::Value::is_null));
+    assert_eq!(bytes[4], 100);
+    // The input buffer is fully defined: no `bytes`.
+    let in_buffer = json["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["binding"] == 0)
+        .unwrap();
+    assert!(in_buffer.get("bytes").is_none());
+
+    // --strict-undefined stops at the division, status 1, naming it.
+    let a = run(&["--strict-undefined"]).assert().code(1);
+    let (_, stderr) = out(&a);
+    assert!(stderr.contains("integer division by zero"), "{stderr}");
+}

@@ -77,6 +77,9 @@ pub struct Config {
     pub record_trace: bool,
     /// The semantics.
     pub variant: Variant,
+    /// Stop at the first instruction whose result is (partly) undefined, instead of
+    /// carrying the undefined value until something observes it (`--strict-undefined`).
+    pub strict_undefined: bool,
 }
 
 impl Default for Config {
@@ -91,6 +94,7 @@ impl Default for Config {
             step_budget: 10_000_000,
             record_trace: true,
             variant: Variant::Maximal,
+            strict_undefined: false,
         }
     }
 }

@@ -1,12 +1,11 @@
 //! Dispatch setup: a workgroup's subgroups, their lanes, memory and input built-ins.
 
-use spirv::{BuiltIn, StorageClass};
+use spirv::StorageClass;
+use tangle_lanes::builtins::Invocation;
 
 use crate::error::{InterpError, R};
-use crate::group;
 use crate::state::{lanes_below, Lane, LaneFrame, Run, Subgroup, TFrame, Tangle};
-use crate::value::{self, Val};
-use crate::Mask;
+use crate::value;
 
 impl Run<'_, '_> {
     /// Runs one workgroup to completion.
@@ -41,7 +40,6 @@ impl Run<'_, '_> {
             let count = ssize.min(total - s * ssize);
             for l in 0..count {
                 let local = s * ssize + l;
-                let lid = [local % lx, (local / lx) % ly, local / (lx * ly)];
                 let mut globals = vec![None; m.globals.len()];
                 for (g, gd) in m.globals.iter() {
                     let gi = g.as_u32() as usize;
@@ -60,7 +58,20 @@ impl Run<'_, '_> {
                         StorageClass::Input => {
                             let id = self.alloc_global(g);
                             if let Some(b) = gd.decorations.builtin {
-                                let v = self.builtin(b, wg, lid, local, s, l, count, nsub)?;
+                                let v = Invocation {
+                                    workgroup: wg,
+                                    num_workgroups: it.config.workgroups,
+                                    local_size: it.local_size,
+                                    local_index: local,
+                                    subgroup_size: ssize,
+                                    subgroup: s,
+                                    num_subgroups: nsub,
+                                    lane: l,
+                                }
+                                .builtin(b)
+                                .ok_or_else(|| {
+                                    InterpError::Config(format!("built-in {b:?} unsupported"))
+                                })?;
                                 let (_, pointee) = m.types.pointer(gd.ty).expect("pointer");
                                 value::write(&m.types, &mut self.mems[id as usize], 0, pointee, &v)
                                     .ok_or_else(|| {
@@ -108,55 +119,5 @@ impl Run<'_, '_> {
             subgroups.push(sg);
         }
         Ok(subgroups)
-    }
-
-    /// The value of input built-in `b` for one lane.
-    #[allow(clippy::too_many_arguments)]
-    fn builtin(
-        &self,
-        b: BuiltIn,
-        wg: [u32; 3],
-        lid: [u32; 3],
-        local: u32,
-        sgid: u32,
-        lane: u32,
-        count: u32,
-        nsub: u32,
-    ) -> R<Val> {
-        let it = self.it;
-        let v3 = |a: [u32; 3]| Val::Comp(a.iter().map(|x| Val::Bits(u64::from(*x))).collect());
-        let u = |x: u32| Val::Bits(u64::from(x));
-        let _ = count;
-        let ls = it.local_size;
-        let lane_bit: Mask = 1 << lane;
-        // Mask built-ins have no bits at or above SubgroupSize.
-        let size = it.config.subgroup_size;
-        let in_size = lanes_below(size);
-        Ok(match b {
-            BuiltIn::LocalInvocationId => v3(lid),
-            BuiltIn::LocalInvocationIndex => u(local),
-            BuiltIn::WorkgroupId => v3(wg),
-            BuiltIn::NumWorkgroups => v3(it.config.workgroups),
-            BuiltIn::WorkgroupSize => v3(ls),
-            BuiltIn::GlobalInvocationId => v3([
-                wg[0] * ls[0] + lid[0],
-                wg[1] * ls[1] + lid[1],
-                wg[2] * ls[2] + lid[2],
-            ]),
-            BuiltIn::SubgroupSize => u(it.config.subgroup_size),
-            BuiltIn::SubgroupLocalInvocationId => u(lane),
-            BuiltIn::SubgroupId => u(sgid),
-            BuiltIn::NumSubgroups => u(nsub),
-            BuiltIn::SubgroupEqMask => group::ballot_val(lane_bit),
-            BuiltIn::SubgroupGeMask => group::ballot_val(!(lane_bit - 1) & in_size),
-            BuiltIn::SubgroupGtMask => group::ballot_val(!(lane_bit - 1) & !lane_bit & in_size),
-            BuiltIn::SubgroupLeMask => group::ballot_val((lane_bit - 1) | lane_bit),
-            BuiltIn::SubgroupLtMask => group::ballot_val(lane_bit - 1),
-            other => {
-                return Err(InterpError::Config(format!(
-                    "built-in {other:?} unsupported"
-                )))
-            }
-        })
     }
 }

@@ -1,28 +1,6 @@
 //! Typed run errors and the positions they name.
 
-use std::fmt;
-
-use tangle_ir::{Block, Func, Inst};
-
-/// Where an instruction is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
-    /// The function.
-    pub func: Func,
-    /// The block.
-    pub block: Block,
-    /// The instruction; `None` for the block's terminator.
-    pub inst: Option<Inst>,
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.inst {
-            Some(i) => write!(f, "{} {} {}", self.func, self.block, i),
-            None => write!(f, "{} {} terminator", self.func, self.block),
-        }
-    }
-}
+pub use tangle_lanes::Position;
 
 /// Why a run failed.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -54,6 +32,20 @@ pub enum InterpError {
         /// What.
         what: String,
     },
+    /// A lane used an undefined value where its value decides what happens (a branch
+    /// condition, a switch selector, an address or index, an atomic operand), or, under
+    /// `Config::strict_undefined`, an instruction produced one. Boxed: every result of the
+    /// interpreter's inner loop carries this error type, so it is kept small.
+    #[error("{0}")]
+    UndefinedValue(Box<UndefinedUse>),
+    /// The interpreter broke one of its own invariants: a bug in tangle, not in the shader.
+    #[error("internal error at {at}: {what}")]
+    Internal {
+        /// Where.
+        at: Position,
+        /// What.
+        what: String,
+    },
     /// No tangle can run and some lanes have not finished.
     #[error("deadlock in workgroup {workgroup:?}:\n{tangles}")]
     Deadlock {
@@ -75,3 +67,28 @@ pub enum InterpError {
 }
 
 pub(crate) type R<T> = Result<T, InterpError>;
+
+/// An undefined value used where its value matters: [`InterpError::UndefinedValue`].
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("undefined value at {at}: lane {lane}'s {what} is undefined ({born})")]
+pub struct UndefinedUse {
+    /// Where it was used.
+    pub at: Position,
+    /// The subgroup lane that used it.
+    pub lane: u32,
+    /// What it was used as.
+    pub what: String,
+    /// Where it was born and why (the [`crate::value::Poison`]).
+    pub born: String,
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every per-lane step returns `Result<_, InterpError>`: a large error type makes each
+    /// of those moves large. Keep new variants boxed.
+    #[test]
+    fn the_error_type_stays_small() {
+        let size = std::mem::size_of::<super::InterpError>();
+        assert!(size <= 48, "InterpError is {size} bytes");
+    }
+}

@@ -2,13 +2,13 @@
 //! (terminators are in `terminator.rs`).
 
 use spirv::Scope;
-use tangle_ir::{Inst, Op, Type};
+use tangle_ir::{Inst, Op};
 
 use crate::error::R;
 use crate::group;
 use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
-use crate::value::{self, OpFail, Val};
+use crate::value::OpFail;
 
 impl Run<'_, '_> {
     /// Executes a block's phis for every lane, then positions the tangle after them.
@@ -16,18 +16,15 @@ impl Run<'_, '_> {
         let top = t.frames.last_mut().expect("frame");
         top.idx = 0;
         let (func, block) = (top.func, top.block);
-        let f = &self.module().funcs[func];
-        let phis: Vec<Inst> = f.blocks[block]
-            .insts
-            .iter()
-            .copied()
-            .take_while(|i| matches!(f.insts[*i].op, Op::Phi(_)))
-            .collect();
-        if !phis.is_empty() {
+        let m = self.it.module;
+        let f = &m.funcs[func];
+        let n = self.it.facts[func.as_u32() as usize].phis(block);
+        let phis: &[Inst] = &f.blocks[block].insts[..n];
+        if n > 0 {
             for lane in lanes_of(t.mask) {
                 let prev = sg.lanes[lane].frames.last().expect("frame").prev;
                 let mut vals = Vec::new();
-                for &i in &phis {
+                for &i in phis {
                     let id = &f.insts[i];
                     let Op::Phi(blocks) = &id.op else {
                         unreachable!()
@@ -50,7 +47,7 @@ impl Run<'_, '_> {
                 }
             }
         }
-        t.frames.last_mut().expect("frame").idx = phis.len();
+        t.frames.last_mut().expect("frame").idx = n;
         Ok(t)
     }
 
@@ -60,13 +57,15 @@ impl Run<'_, '_> {
         mut t: Tangle,
         inst: Inst,
     ) -> R<Option<Tangle>> {
-        let m = self.it.module;
+        let it = self.it;
+        let m = it.module;
         let ty = &m.types;
         let fr = t.frames.last().expect("frame").clone();
         let func = &m.funcs[fr.func];
         let id = &func.insts[inst];
-        let rty = id.result.map(|v| func.values[v].ty);
-        let atys: Vec<Type> = id.args.iter().map(|a| m.operand_type(func, *a)).collect();
+        let facts = &it.facts[fr.func.as_u32() as usize];
+        let rty = facts.rty(inst);
+        let atys = facts.atys(inst);
         let advance = |t: &mut Tangle| t.frames.last_mut().expect("frame").idx += 1;
         match &id.op {
             Op::Group { op, scope, group } => {
@@ -76,9 +75,15 @@ impl Run<'_, '_> {
                         OpFail::Unsupported(format!("group op at scope {scope:?}")),
                     ));
                 }
-                let mut args = vec![Vec::new(); self.it.config.subgroup_size as usize];
+                // Per lane its operands (empty outside the tangle); the buffers are reused.
+                let mut args = std::mem::take(&mut self.group_scratch);
+                args.resize_with(self.it.config.subgroup_size as usize, Vec::new);
+                args.iter_mut().for_each(Vec::clear);
                 for lane in lanes_of(t.mask) {
-                    args[lane] = self.operands(sg, &t, lane, &id.args)?;
+                    for o in &id.args {
+                        let v = self.operand(sg, &t, lane, *o)?;
+                        args[lane].push(v);
+                    }
                 }
                 let out = group::execute(
                     ty,
@@ -91,7 +96,9 @@ impl Run<'_, '_> {
                     &args,
                 )
                 .map_err(|e| self.fail(&t, e))?;
+                self.group_scratch = args;
                 for (lane, v) in lanes_of(t.mask).zip(out) {
+                    let v = self.settle(&t, lane, v)?;
                     Self::set(sg, lane, id.result.expect("result"), v);
                 }
                 if self.it.config.record_trace {
@@ -142,60 +149,35 @@ impl Run<'_, '_> {
                 return self.enter(sg, t).map(Some);
             }
             Op::Variable(_) => self.variable(sg, &t, id, rty.expect("result"))?,
-            Op::Plain(tangle_ir::PlainOp::AccessChain) => {
-                self.access_chain(sg, &t, func, id, &atys)?
-            }
+            Op::Plain(tangle_ir::PlainOp::AccessChain) => self.access_chain(sg, &t, id, atys)?,
             Op::Load(_) => self.load_inst(sg, &t, id, rty.expect("result"))?,
-            Op::Store(_) => self.store_inst(sg, &t, id, &atys)?,
-            Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, &atys)?,
+            Op::Store(_) => self.store_inst(sg, &t, id, atys)?,
+            Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, atys)?,
             Op::Phi(_) => {}
             _ => {
+                let mut args = std::mem::take(&mut self.scratch);
                 for lane in lanes_of(t.mask) {
-                    let args = self.operands(sg, &t, lane, &id.args)?;
+                    args.clear();
+                    for o in &id.args {
+                        args.push(self.operand(sg, &t, lane, *o)?);
+                    }
                     let r = match &id.op {
-                        Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
-                        Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
-                        Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
-                            .ok_or_else(|| {
-                                OpFail::Undefined("composite index out of range".into())
-                            }),
-                        Op::CompositeInsert(idx) => {
-                            value::composite_insert(&args[1], idx, args[0].clone()).ok_or_else(
-                                || OpFail::Undefined("composite index out of range".into()),
-                            )
+                        Op::ArrayLength(member) => self.array_length(&args, atys, *member),
+                        op if tangle_lanes::ops::is_value_op(op) => {
+                            tangle_lanes::ops::eval(ty, op, rty.expect("result"), atys, &args)
                         }
-                        Op::VectorShuffle(sel) => {
-                            let (Val::Comp(a), Val::Comp(b)) = (&args[0], &args[1]) else {
-                                return Err(self.fail(
-                                    &t,
-                                    OpFail::Unsupported("shuffle of non-vectors".into()),
-                                ));
-                            };
-                            let all: Vec<&Val> = a.iter().chain(b.iter()).collect();
-                            sel.iter()
-                                .map(|s| {
-                                    if *s == u32::MAX {
-                                        Ok(Val::Bits(0))
-                                    } else {
-                                        all.get(*s as usize)
-                                            .map(|v| (*v).clone())
-                                            .ok_or(OpFail::Undefined("shuffle selector".into()))
-                                    }
-                                })
-                                .collect::<Result<Vec<_>, _>>()
-                                .map(Val::Comp)
-                        }
-                        Op::ArrayLength(member) => self.array_length(&args, &atys, *member),
                         other => Err(OpFail::Unsupported(format!(
                             "instruction {}",
                             other.mnemonic()
                         ))),
                     };
                     let v = r.map_err(|e| self.fail(&t, e))?;
+                    let v = self.settle(&t, lane, v)?;
                     if let Some(res) = id.result {
                         Self::set(sg, lane, res, v);
                     }
                 }
+                self.scratch = args;
             }
         }
         advance(&mut t);

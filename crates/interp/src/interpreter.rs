@@ -2,15 +2,16 @@
 //! and running it workgroup by workgroup.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use spirv::BuiltIn;
-use tangle_ir::{Const, ConstValue, ExecMode, Func, Module, Op, Type};
+use tangle_ir::{ExecMode, Func, Module};
 
 use crate::config::{Config, SchedulePolicy};
 use crate::error::{InterpError, R};
 use crate::state::Run;
 use crate::trace::Outcome;
-use crate::value::{self, Val};
+use crate::value::{Born, Poison, Region, Val};
 
 /// A compute dispatch of one entry point.
 pub struct Interpreter<'m> {
@@ -19,8 +20,10 @@ pub struct Interpreter<'m> {
     pub(crate) config: Config,
     pub(crate) local_size: [u32; 3],
     pub(crate) consts: Vec<Val>,
-    pub(crate) bindings: BTreeMap<(u32, u32), Vec<u8>>,
+    pub(crate) bindings: BTreeMap<(u32, u32), Region>,
     pub(crate) push_constants: Vec<u8>,
+    /// Operand and result types and phi counts, per function (see `decode.rs`).
+    pub(crate) facts: Vec<crate::decode::FuncFacts>,
 }
 
 impl<'m> Interpreter<'m> {
@@ -47,11 +50,8 @@ impl<'m> Interpreter<'m> {
                 "subgroup size {s} is not a power of two in 1..=128"
             )));
         }
-        let mut consts: Vec<Val> = Vec::with_capacity(module.consts.len());
-        for (c, _) in module.consts.iter() {
-            let v = eval_const(module, &config, &consts, c)?;
-            consts.push(v);
-        }
+        let consts = tangle_lanes::constants::evaluate(module, &config.spec_constants)
+            .map_err(InterpError::Config)?;
         let mut local_size = None;
         for m in &ep.modes {
             match m {
@@ -82,6 +82,7 @@ impl<'m> Interpreter<'m> {
             consts,
             bindings: BTreeMap::new(),
             push_constants: Vec::new(),
+            facts: crate::decode::decode(module),
         })
     }
 
@@ -92,7 +93,25 @@ impl<'m> Interpreter<'m> {
 
     /// Binds the bytes of the buffer at (set, binding).
     pub fn bind_buffer(&mut self, set: u32, binding: u32, bytes: Vec<u8>) {
-        self.bindings.insert((set, binding), bytes);
+        self.bindings.insert((set, binding), Region::defined(bytes));
+    }
+
+    /// Binds a buffer some of whose bytes are undefined (`undefined[i]` for byte `i`, as an
+    /// earlier run's [`Outcome::undefined`] gives them): reading them yields undefined
+    /// values, as if the earlier dispatch had continued.
+    pub fn bind_buffer_with_undefined(
+        &mut self,
+        set: u32,
+        binding: u32,
+        bytes: Vec<u8>,
+        undefined: &[bool],
+    ) {
+        let p = Arc::new(Poison {
+            born: Born::Input,
+            why: format!("byte of the buffer at set {set} binding {binding}"),
+        });
+        let region = Region::with_undefined(bytes, undefined, &p);
+        self.bindings.insert((set, binding), region);
     }
 
     /// Sets the push-constant bytes.
@@ -109,6 +128,9 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            variables: std::collections::HashMap::new(),
+            scratch: Vec::new(),
+            group_scratch: Vec::new(),
             trace: Vec::new(),
             steps: 0,
             lane_steps: 0,
@@ -121,7 +143,7 @@ impl<'m> Interpreter<'m> {
         for k in &keys {
             run.mems.push(self.bindings[k].clone());
         }
-        run.mems.push(self.push_constants.clone());
+        run.mems.push(Region::defined(self.push_constants.clone()));
         let [gx, gy, gz] = self.config.workgroups;
         for z in 0..gz {
             for y in 0..gy {
@@ -133,44 +155,20 @@ impl<'m> Interpreter<'m> {
         let buffers = keys
             .iter()
             .enumerate()
-            .map(|(i, k)| (*k, run.mems[i].clone()))
+            .map(|(i, k)| (*k, run.mems[i].bytes.clone()))
+            .collect();
+        let undefined = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
             .collect();
         Ok(Outcome {
+            memory_bytes: run.mems.iter().map(|r| r.len() as u64).sum(),
             buffers,
+            undefined,
             trace: run.trace,
             steps: run.steps,
             lane_steps: run.lane_steps,
         })
     }
-}
-
-fn eval_const(module: &Module, config: &Config, done: &[Val], c: Const) -> R<Val> {
-    let d = &module.consts[c];
-    let get = |c: &Const| done[c.as_u32() as usize].clone();
-    let bad = |what: String| InterpError::Config(format!("constant {c}: {what}"));
-    // The configured value of a specialization constant, if any.
-    let over = d
-        .spec_id
-        .filter(|_| d.spec)
-        .and_then(|id| config.spec_constants.get(&id));
-    Ok(match &d.value {
-        ConstValue::Bool(b) => Val::Bool(over.map_or(*b, |v| *v != 0)),
-        ConstValue::Bits(b) => match over {
-            Some(v) => Val::Bits(*v & value::mask(module.types.bit_width(d.ty))),
-            None => Val::Bits(*b),
-        },
-        ConstValue::Composite(cs) => Val::Comp(cs.iter().map(get).collect()),
-        ConstValue::Null | ConstValue::Undef => value::zero(&module.types, d.ty),
-        ConstValue::SpecOp(op, args) => {
-            let vals: Vec<Val> = args.iter().map(get).collect();
-            let tys: Vec<Type> = args.iter().map(|a| module.consts[*a].ty).collect();
-            match op {
-                Op::Plain(p) => value::plain(&module.types, *p, d.ty, &tys, &vals)
-                    .map_err(|e| bad(format!("{e:?}")))?,
-                Op::CompositeExtract(idx) => value::composite_extract(&vals[0], idx)
-                    .ok_or_else(|| bad("composite index out of range".into()))?,
-                other => return Err(bad(format!("spec op {} unsupported", other.mnemonic()))),
-            }
-        }
-    })
 }

@@ -11,14 +11,18 @@
 //! sets up a workgroup's subgroups; `schedule.rs` picks tangles and handles barriers,
 //! deadlock and the step budget; `exec.rs` and `terminator.rs` execute instructions and
 //! terminators; `construct.rs` holds construct instances and reconvergence; `memory.rs`
-//! loads, stores and atomics; `state.rs` the engine state. Per-invocation op semantics are
-//! in [`value`], subgroup operations in [`group`].
+//! loads, stores and atomics; `state.rs` the engine state. Per-invocation semantics (values,
+//! undefined values, per-lane ops, subgroup ops, memory, built-ins, constants) are shared
+//! with the other engines in `tangle-lanes`; only control flow is this crate's own.
 
-pub mod group;
-pub mod value;
+/// Subgroup operations (shared with other engines: `tangle-lanes`).
+pub use tangle_lanes::group;
+/// Values and per-lane ops (shared with other engines: `tangle-lanes`).
+pub use tangle_lanes::value;
 
 mod config;
 mod construct;
+mod decode;
 mod dispatch;
 mod error;
 mod exec;
@@ -30,9 +34,8 @@ mod terminator;
 mod trace;
 
 pub use config::{Config, FallthroughPolicy, SchedulePolicy, SwitchPolicy, Variant};
-pub use error::{InterpError, Position};
+pub use error::{InterpError, Position, UndefinedUse};
 pub use interpreter::Interpreter;
 pub use trace::{Outcome, TraceEntry};
 
-/// A set of lanes of one subgroup (bit `i` = subgroup invocation `i`).
-pub type Mask = u128;
+pub use tangle_lanes::Mask;

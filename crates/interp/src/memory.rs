@@ -1,29 +1,61 @@
-//! Memory: regions for globals and variables, access chains, loads, stores, atomics and
-//! `array_length`. Every region is bytes (see `value::read` / `value::write` for layouts).
+//! Memory instructions for every lane of a tangle: the regions of globals and variables,
+//! and access chains, loads, stores, atomics and `array_length` through
+//! `tangle_lanes::memory` (shared with the other engines), with failures reported at the
+//! tangle's position.
 
-use tangle_ir::{AtomicOp, Function, Global, InstData, Type, TypeData};
+use std::sync::Arc;
 
-use crate::error::{InterpError, R};
+use tangle_ir::{AtomicOp, Global, InstData, Type};
+use tangle_lanes::memory::{self as lanes_memory, MemFail};
+
+use crate::error::{InterpError, UndefinedUse, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
-use crate::value::{self, OpFail, OpResult, Val};
+use crate::value::{Born, OpResult, Poison, Val};
 
 impl Run<'_, '_> {
-    /// A new region for global `g`, holding its initializer (or zeros).
+    /// Allocates the memory of global `g` (its initializer written, or undefined bytes) and
+    /// returns its region id.
     pub(crate) fn alloc_global(&mut self, g: Global) -> u32 {
         let m = self.module();
         let gd = &m.globals[g];
         let (_, pointee) = m.types.pointer(gd.ty).expect("global of pointer type");
-        let (size, _) = value::size_align(&m.types, pointee);
-        let mut bytes = vec![0u8; size as usize];
-        if let Some(init) = gd.init {
-            let v = self.it.consts[init.as_u32() as usize].clone();
-            let _ = value::write(&m.types, &mut bytes, 0, pointee, &v);
-        }
-        self.mems.push(bytes);
+        let init = gd.init.map(|c| &self.it.consts[c.as_u32() as usize]);
+        let region = lanes_memory::global_region(&m.types, g, pointee, init);
+        self.mems.push(region);
         (self.mems.len() - 1) as u32
     }
 
-    /// `variable`: a new Function-memory region per lane, holding the initializer if any.
+    /// The error for a failed memory operation of `lane` at `t`'s position.
+    fn mem_fail(&self, t: &Tangle, lane: usize, e: MemFail) -> InterpError {
+        let at = self.pos(t);
+        match e {
+            MemFail::Index(what) => InterpError::OutOfBounds {
+                at,
+                what: format!("lane {lane}: {what}"),
+            },
+            MemFail::Bounds { access, mem, off } => InterpError::OutOfBounds {
+                at,
+                what: format!(
+                    "lane {lane}: {access} at byte {off} of {}",
+                    self.region_name(mem)
+                ),
+            },
+            MemFail::UndefinedUse { what, poison } => {
+                InterpError::UndefinedValue(Box::new(UndefinedUse {
+                    at,
+                    lane: lane as u32,
+                    what: what.into(),
+                    born: poison.to_string(),
+                }))
+            }
+            MemFail::Op(e) => self.fail(t, e),
+        }
+    }
+
+    /// `variable` (Function storage) for every lane of `t`. SPIR-V has no recursion, so a
+    /// variable instruction has at most one live instance per lane: each execution reuses
+    /// the region of the lane's previous execution of the same instruction (reset to the
+    /// initializer, or to undefined bytes), so a call in a loop does not grow memory.
     pub(crate) fn variable(
         &mut self,
         sg: &mut Subgroup,
@@ -34,83 +66,62 @@ impl Run<'_, '_> {
         let m = self.it.module;
         let ty = &m.types;
         let (_, pointee) = ty.pointer(rty).expect("pointer");
-        let (size, _) = value::size_align(ty, pointee);
+        let at = self.pos(t);
+        let inst = at.inst.expect("an instruction");
+        let uninit = Arc::new(Poison {
+            born: Born::At(at),
+            why: "the function variable has no initializer and was not written".into(),
+        });
         for lane in lanes_of(t.mask) {
-            let mut bytes = vec![0u8; size as usize];
-            if let Some(a) = id.args.first() {
-                let v = self.operand(sg, t, lane, *a)?;
-                value::write(ty, &mut bytes, 0, pointee, &v);
-            }
-            self.mems.push(bytes);
-            let p = Val::Ptr {
-                mem: (self.mems.len() - 1) as u32,
-                off: 0,
+            let init = match id.args.first() {
+                Some(a) => Some(self.operand(sg, t, lane, *a)?),
+                None => None,
             };
-            Self::set(sg, lane, id.result.expect("result"), p);
+            let key = (sg.index, lane as u32, at.func, inst);
+            let mem = match self.variables.get(&key) {
+                Some(&mem) => {
+                    let region = &mut self.mems[mem as usize];
+                    lanes_memory::reset_variable(ty, region, pointee, init.as_ref(), &uninit);
+                    mem
+                }
+                None => {
+                    let region = lanes_memory::variable_region(ty, pointee, init.as_ref(), &uninit);
+                    self.mems.push(region);
+                    let mem = (self.mems.len() - 1) as u32;
+                    self.variables.insert(key, mem);
+                    mem
+                }
+            };
+            Self::set(
+                sg,
+                lane,
+                id.result.expect("result"),
+                Val::Ptr { mem, off: 0 },
+            );
         }
         Ok(())
     }
 
-    /// `access_chain`: a pointer into the base's region, with indices checked for fixed
-    /// arrays and vectors.
+    /// `access_chain` for every lane of `t`.
     pub(crate) fn access_chain(
-        &self,
+        &mut self,
         sg: &mut Subgroup,
         t: &Tangle,
-        func: &Function,
         id: &InstData,
         atys: &[Type],
     ) -> R<()> {
-        let m = self.it.module;
-        let ty = &m.types;
+        let types = &self.it.module.types;
+        let mut vals = std::mem::take(&mut self.scratch);
         for lane in lanes_of(t.mask) {
-            let base = self.operand(sg, t, lane, id.args[0])?;
-            let Val::Ptr { mem, mut off } = base else {
-                return Err(self.fail(t, OpFail::Undefined("access chain on a non-pointer".into())));
-            };
-            let (_, mut cur) = ty.pointer(atys[0]).expect("pointer");
-            for a in &id.args[1..] {
-                let i = self.operand(sg, t, lane, *a)?.bits();
-                let w = ty.bit_width(m.operand_type(func, *a));
-                let i = value::sext(i, w);
-                match ty.get(cur) {
-                    TypeData::Struct { members, .. } => {
-                        off += value::member_offset(ty, cur, i as usize);
-                        cur = members[i as usize].ty;
-                    }
-                    TypeData::Array { elem, .. }
-                    | TypeData::Vector { elem, .. }
-                    | TypeData::RuntimeArray { elem, .. } => {
-                        let bad = match ty.get(cur) {
-                            TypeData::Array { len, .. } if i < 0 || i as u64 >= u64::from(*len) => {
-                                Some(format!("index {i} of an array of {len}"))
-                            }
-                            TypeData::Vector { count, .. }
-                                if i < 0 || i as u64 >= u64::from(*count) =>
-                            {
-                                Some(format!("component {i} of a vector of {count}"))
-                            }
-                            _ if i < 0 => Some(format!("negative index {i}")),
-                            _ => None,
-                        };
-                        if let Some(what) = bad {
-                            return Err(InterpError::OutOfBounds {
-                                at: self.pos(t),
-                                what: format!("lane {lane}: {what}"),
-                            });
-                        }
-                        off += i as u64 * value::array_stride(ty, cur);
-                        cur = *elem;
-                    }
-                    _ => {
-                        return Err(
-                            self.fail(t, OpFail::Unsupported("access chain into a scalar".into()))
-                        )
-                    }
-                }
+            vals.clear();
+            for o in &id.args {
+                vals.push(self.operand(sg, t, lane, *o)?);
             }
-            Self::set(sg, lane, id.result.expect("result"), Val::Ptr { mem, off });
+            let p = lanes_memory::access_chain(types, &vals[0], atys[0], &vals[1..], &atys[1..])
+                .map_err(|e| self.mem_fail(t, lane, e))?;
+            Self::set(sg, lane, id.result.expect("result"), p);
         }
+        self.scratch = vals;
         Ok(())
     }
 
@@ -122,15 +133,18 @@ impl Run<'_, '_> {
         id: &InstData,
         rty: Type,
     ) -> R<()> {
+        let types = &self.it.module.types;
         for lane in lanes_of(t.mask) {
             let p = self.operand(sg, t, lane, id.args[0])?;
-            let v = self.load(t, lane, &p, rty)?;
+            let v = lanes_memory::load(types, &self.mems, &p, rty)
+                .map_err(|e| self.mem_fail(t, lane, e))?;
+            let v = self.settle(t, lane, v)?;
             Self::set(sg, lane, id.result.expect("result"), v);
         }
         Ok(())
     }
 
-    /// `store` for every lane of `t`.
+    /// `store` for every lane of `t`, in lane order.
     pub(crate) fn store_inst(
         &mut self,
         sg: &mut Subgroup,
@@ -138,15 +152,18 @@ impl Run<'_, '_> {
         id: &InstData,
         atys: &[Type],
     ) -> R<()> {
+        let types = &self.it.module.types;
         for lane in lanes_of(t.mask) {
             let p = self.operand(sg, t, lane, id.args[0])?;
             let v = self.operand(sg, t, lane, id.args[1])?;
-            self.store(t, lane, &p, atys[1], &v)?;
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, atys[1], &v) {
+                return Err(self.mem_fail(t, lane, e));
+            }
         }
         Ok(())
     }
 
-    /// An atomic operation: sequential, one lane at a time in lane order.
+    /// An atomic instruction for every lane of `t`, one lane at a time in lane order.
     pub(crate) fn atomic(
         &mut self,
         sg: &mut Subgroup,
@@ -155,38 +172,15 @@ impl Run<'_, '_> {
         id: &InstData,
         atys: &[Type],
     ) -> R<()> {
-        use tangle_ir::AtomicOp as A;
-        let m = self.it.module;
-        let ty = &m.types;
-        let (_, pty) = ty.pointer(atys[0]).expect("pointer");
-        let w = ty.bit_width(pty);
-        let mk = value::mask(w);
-        // One lane at a time, in lane order.
+        let types = &self.it.module.types;
+        let (_, pty) = types.pointer(atys[0]).expect("pointer");
         for lane in lanes_of(t.mask) {
             let p = self.operand(sg, t, lane, id.args[0])?;
-            let old = self.load(t, lane, &p, pty)?;
             let vals = self.operands(sg, t, lane, &id.args[1..])?;
-            let (o, x) = (old.bits(), vals.first().map(Val::bits).unwrap_or(0));
-            let s = |v: u64| value::sext(v, w);
-            let new = match op {
-                A::Load => None,
-                A::Store | A::Exchange => Some(x),
-                A::CompareExchange => (o == vals[1].bits()).then_some(x),
-                A::IIncrement => Some(o.wrapping_add(1) & mk),
-                A::IDecrement => Some(o.wrapping_sub(1) & mk),
-                A::IAdd => Some(o.wrapping_add(x) & mk),
-                A::ISub => Some(o.wrapping_sub(x) & mk),
-                A::SMin => Some(if s(o) <= s(x) { o } else { x }),
-                A::SMax => Some(if s(o) >= s(x) { o } else { x }),
-                A::UMin => Some(o.min(x)),
-                A::UMax => Some(o.max(x)),
-                A::And => Some(o & x),
-                A::Or => Some(o | x),
-                A::Xor => Some(o ^ x),
+            let old = match lanes_memory::atomic(types, &mut self.mems, op, &p, pty, &vals) {
+                Ok(old) => old,
+                Err(e) => return Err(self.mem_fail(t, lane, e)),
             };
-            if let Some(n) = new {
-                self.store(t, lane, &p, pty, &Val::Bits(n))?;
-            }
             if let Some(r) = id.result {
                 Self::set(sg, lane, r, old);
             }
@@ -194,68 +188,14 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    /// `array_length` of member `member` (a runtime array) of the struct `args[0]` points
-    /// to: what fits in the rest of its region.
+    /// `array_length` of `member` of the struct `args[0]` points to.
     pub(crate) fn array_length(&self, args: &[Val], atys: &[Type], member: u32) -> OpResult {
-        let m = self.it.module;
-        let ty = &m.types;
-        let Val::Ptr { mem, off } = &args[0] else {
-            return Err(OpFail::Undefined("array_length of a non-pointer".into()));
-        };
-        let (_, sty) = ty.pointer(atys[0]).expect("pointer");
-        let mo = value::member_offset(ty, sty, member as usize);
-        let TypeData::Struct { members, .. } = ty.get(sty) else {
-            return Err(OpFail::Unsupported("array_length of a non-struct".into()));
-        };
-        let st = value::array_stride(ty, members[member as usize].ty).max(1);
-        let len = (self.mems[*mem as usize].len() as u64).saturating_sub(off + mo) / st;
-        Ok(Val::Bits(len))
+        lanes_memory::array_length(&self.it.module.types, &self.mems, &args[0], atys[0], member)
     }
 
-    /// Loads a value of type `ty` through pointer `p`.
-    fn load(&self, t: &Tangle, lane: usize, p: &Val, ty: Type) -> R<Val> {
-        let Val::Ptr { mem, off } = p else {
-            return Err(self.fail(t, OpFail::Undefined("load through a non-pointer".into())));
-        };
-        self.mems
-            .get(*mem as usize)
-            .and_then(|m| value::read(&self.module().types, m, *off, ty))
-            .ok_or_else(|| InterpError::OutOfBounds {
-                at: self.pos(t),
-                what: format!(
-                    "lane {lane}: load at byte {off} of {}",
-                    self.region_name(*mem)
-                ),
-            })
-    }
-
-    /// Stores `v` of type `ty` through pointer `p`.
-    fn store(&mut self, t: &Tangle, lane: usize, p: &Val, ty: Type, v: &Val) -> R<()> {
-        let Val::Ptr { mem, off } = p else {
-            return Err(self.fail(t, OpFail::Undefined("store through a non-pointer".into())));
-        };
-        let types = &self.it.module.types;
-        let ok = match self.mems.get_mut(*mem as usize) {
-            Some(m) => value::write(types, m, *off, ty, v).is_some(),
-            None => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(InterpError::OutOfBounds {
-                at: self.pos(t),
-                what: format!(
-                    "lane {lane}: store at byte {off} of {}",
-                    self.region_name(*mem)
-                ),
-            })
-        }
-    }
-
-    /// Names a memory region for messages: regions 0..n are the bound buffers in (set,
-    /// binding) order, then the push constants, then variables.
+    /// A region's name for messages.
     fn region_name(&self, mem: u32) -> String {
-        let size = self.mems.get(mem as usize).map_or(0, Vec::len);
+        let size = self.mems.get(mem as usize).map_or(0, |r| r.len());
         let bound = self.it.bindings.len();
         match (mem as usize).cmp(&bound) {
             std::cmp::Ordering::Less => {

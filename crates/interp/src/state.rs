@@ -1,11 +1,11 @@
 //! The engine state: tangles, their construct instances, lanes and the running dispatch.
 
-use tangle_ir::{Block, Func, Module, Operand, Value};
+use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
 
-use crate::error::{InterpError, Position, R};
+use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
 use crate::trace::TraceEntry;
-use crate::value::{OpFail, Val};
+use crate::value::{OpFail, Region, Val};
 use crate::Mask;
 
 /// One call frame of a tangle: where it is.
@@ -89,33 +89,19 @@ impl Subgroup {
     }
 }
 
-/// The mask of lanes `0..n` (all 128 for `n >= 128`).
-pub(crate) fn lanes_below(n: u32) -> Mask {
-    if n >= 128 {
-        Mask::MAX
-    } else {
-        (1 << n) - 1
-    }
-}
-
-/// Lanes of a mask in increasing order.
-pub(crate) fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
-    let mut m = m;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(l)
-        }
-    })
-}
+pub(crate) use tangle_lanes::{lanes_below, lanes_of};
 
 /// The state of a running dispatch.
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
-    pub(crate) mems: Vec<Vec<u8>>,
+    pub(crate) mems: Vec<Region>,
+    /// The region of each (subgroup, lane, function, variable instruction): reused by the
+    /// next execution of the same variable (see `memory.rs`).
+    pub(crate) variables: std::collections::HashMap<(u32, u32, Func, Inst), u32>,
+    /// A reused buffer for one lane's operand values.
+    pub(crate) scratch: Vec<Val>,
+    /// Reused per-lane operand buffers for subgroup operations.
+    pub(crate) group_scratch: Vec<Vec<Val>>,
     pub(crate) trace: Vec<TraceEntry>,
     pub(crate) steps: u64,
     pub(crate) lane_steps: u64,
@@ -151,7 +137,49 @@ impl Run<'_, '_> {
         match e {
             OpFail::Unsupported(what) => InterpError::Unsupported { at, what },
             OpFail::Undefined(what) => InterpError::Undefined { at, what },
+            OpFail::Internal(what) => InterpError::Internal { at, what },
         }
+    }
+
+    /// `v`, or the error for `lane` using it as `what` when some component is undefined.
+    pub(crate) fn defined(&self, t: &Tangle, lane: usize, what: &str, v: Val) -> R<Val> {
+        match v.poison() {
+            None => Ok(v),
+            Some(p) => Err(InterpError::UndefinedValue(Box::new(UndefinedUse {
+                at: self.pos(t),
+                lane: lane as u32,
+                what: what.into(),
+                born: p.to_string(),
+            }))),
+        }
+    }
+
+    /// The value of operand `o` for `lane`, which must be fully defined because it is used
+    /// as `what`.
+    pub(crate) fn defined_operand(
+        &self,
+        sg: &Subgroup,
+        t: &Tangle,
+        lane: usize,
+        o: Operand,
+        what: &str,
+    ) -> R<Val> {
+        let v = self.operand(sg, t, lane, o)?;
+        self.defined(t, lane, what, v)
+    }
+
+    /// Settles a freshly computed result of `lane` at `t`'s position: poison born here
+    /// gets the position; under `strict_undefined` any undefined result stops the run.
+    #[inline]
+    pub(crate) fn settle(&self, t: &Tangle, lane: usize, mut v: Val) -> R<Val> {
+        if matches!(v, Val::Bits(_) | Val::Bool(_) | Val::Ptr { .. }) || !v.is_poisoned() {
+            return Ok(v);
+        }
+        v.stamp(self.pos(t));
+        if self.it.config.strict_undefined {
+            return self.defined(t, lane, "result (--strict-undefined)", v);
+        }
+        Ok(v)
     }
 
     /// The value of operand `o` for `lane`.

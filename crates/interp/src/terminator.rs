@@ -62,7 +62,12 @@ impl Run<'_, '_> {
             } => {
                 let mut tm = 0;
                 for lane in lanes_of(t.mask) {
-                    if self.operand(sg, &t, lane, *cond)?.truth() {
+                    if self
+                        .defined_operand(sg, &t, lane, *cond, "branch condition")?
+                        .scalar()
+                        .map_err(|e| self.fail(&t, e))?
+                        != 0
+                    {
                         tm |= 1 << lane;
                     }
                 }
@@ -93,7 +98,10 @@ impl Run<'_, '_> {
             } => {
                 let mut groups: Vec<(Block, u64, Mask)> = Vec::new();
                 for lane in lanes_of(t.mask) {
-                    let s = self.operand(sg, &t, lane, *selector)?.bits();
+                    let s = self
+                        .defined_operand(sg, &t, lane, *selector, "switch selector")?
+                        .scalar()
+                        .map_err(|e| self.fail(&t, e))?;
                     let target = cases
                         .iter()
                         .find(|(v, _)| *v == s)

@@ -5,6 +5,8 @@
 //! - [`device`]: the emulated device's limits and its choice of subgroup size.
 //! - [`script`]: execute an AmberScript [`tangle_amber::Script`]: pipelines, buffers kept
 //!   across `RUN`s, push constants, specialization, subgroup size control, `EXPECT`s.
+//! - [`undefined`]: which bytes an `EXPECT` reads, against the bytes the runs left
+//!   undefined.
 //!
 //! See `docs/run.md`.
 
@@ -13,6 +15,7 @@ pub mod resources;
 pub mod script;
 pub mod source;
 pub mod spec;
+pub mod undefined;
 
 pub use device::{Device, DeviceError};
 pub use script::{run_script, Event, Report, ScriptError, ScriptErrorKind, ScriptOptions};

@@ -155,6 +155,18 @@ pub enum Event {
     },
     /// An `EXPECT` failed.
     Failed(ExpectFailure),
+    /// An `EXPECT` read bytes the runs left undefined (results SPIR-V leaves undefined,
+    /// such as a division by zero, that reached the buffer): it fails whatever they hold.
+    ReadUndefined {
+        /// Where.
+        pos: Pos,
+        /// The buffer.
+        buffer: String,
+        /// The first undefined byte the check reads.
+        byte_offset: usize,
+        /// How many of the bytes it reads are undefined.
+        count: usize,
+    },
 }
 
 /// Everything a script run did, in order.
@@ -164,15 +176,20 @@ pub struct Report {
     pub events: Vec<Event>,
     /// Every buffer's contents when the script ended, by name.
     pub buffers: BTreeMap<String, Vec<u8>>,
+    /// For every buffer with undefined bytes when the script ended, per byte whether it is
+    /// undefined (its byte in `buffers` is then zero).
+    pub undefined: BTreeMap<String, Vec<bool>>,
 }
 
 impl Report {
     /// Whether every `RUN` completed and every `EXPECT` held.
     pub fn passed(&self) -> bool {
-        !self
-            .events
-            .iter()
-            .any(|e| matches!(e, Event::RunFailed { .. } | Event::Failed(_)))
+        !self.events.iter().any(|e| {
+            matches!(
+                e,
+                Event::RunFailed { .. } | Event::Failed(_) | Event::ReadUndefined { .. }
+            )
+        })
     }
 
     /// (`RUN`s completed, `EXPECT`s passed, `EXPECT`s failed).
@@ -182,7 +199,7 @@ impl Report {
             match e {
                 Event::Ran { .. } => c.0 += 1,
                 Event::Passed { .. } => c.1 += 1,
-                Event::Failed(_) => c.2 += 1,
+                Event::Failed(_) | Event::ReadUndefined { .. } => c.2 += 1,
                 Event::RunFailed { .. } => {}
             }
         }
@@ -213,6 +230,7 @@ pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, Sc
             .iter()
             .map(|b| (b.name.clone(), b.initial_bytes()))
             .collect(),
+        undefined: HashMap::new(),
         report: Report::default(),
     };
     for pipeline in &script.pipelines {
@@ -221,6 +239,7 @@ pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, Sc
     runner.commands(&script.commands)?;
     let mut report = runner.report;
     report.buffers = runner.buffers.into_iter().collect();
+    report.undefined = runner.undefined.into_iter().collect();
     Ok(report)
 }
 
@@ -231,6 +250,8 @@ struct Runner<'s> {
     modules: HashMap<String, Module>,
     /// Current contents of every buffer, by name.
     buffers: HashMap<String, Vec<u8>>,
+    /// Per byte whether it is undefined, for the buffers that have undefined bytes.
+    undefined: HashMap<String, Vec<bool>>,
     report: Report,
 }
 
@@ -375,17 +396,31 @@ impl Runner<'_> {
                 Command::Run(run) => self.run(&run.pipeline, run.groups, run.pos)?,
                 Command::Expect(expect) => {
                     let buffers = &self.buffers;
-                    let event =
-                        match check_expect(expect, &|name| buffers.get(name).map(Vec::as_slice)) {
-                            Ok(()) => Event::Passed { pos: expect.pos },
-                            Err(failure) => Event::Failed(failure),
-                        };
+                    let event = match crate::undefined::undefined_read(expect, &self.undefined) {
+                        Some((buffer, byte_offset, count)) => Event::ReadUndefined {
+                            pos: expect.pos,
+                            buffer,
+                            byte_offset,
+                            count,
+                        },
+                        None => {
+                            match check_expect(expect, &|name| buffers.get(name).map(Vec::as_slice))
+                            {
+                                Ok(()) => Event::Passed { pos: expect.pos },
+                                Err(failure) => Event::Failed(failure),
+                            }
+                        }
+                    };
                     self.report.events.push(event);
                     true
                 }
                 Command::Copy { from, to, .. } => {
                     let bytes = self.buffers[from].clone();
                     self.buffers.insert(to.clone(), bytes);
+                    match self.undefined.get(from).cloned() {
+                        Some(mask) => self.undefined.insert(to.clone(), mask),
+                        None => self.undefined.remove(to),
+                    };
                     true
                 }
                 Command::Repeat {
@@ -444,7 +479,11 @@ impl Runner<'_> {
         let mut interp =
             Interpreter::new(module, &attach.entry_point, config).map_err(interp_err)?;
         for b in &pipeline.bindings {
-            interp.bind_buffer(b.set, b.binding, self.buffers[&b.buffer].clone());
+            let bytes = self.buffers[&b.buffer].clone();
+            match self.undefined.get(&b.buffer) {
+                Some(mask) => interp.bind_buffer_with_undefined(b.set, b.binding, bytes, mask),
+                None => interp.bind_buffer(b.set, b.binding, bytes),
+            }
         }
         if let Some(pc) = &pipeline.push_constant {
             interp.set_push_constants(self.buffers[pc].clone());
@@ -454,6 +493,10 @@ impl Runner<'_> {
                 for b in &pipeline.bindings {
                     if let Some(bytes) = outcome.buffers.get(&(b.set, b.binding)) {
                         self.buffers.insert(b.buffer.clone(), bytes.clone());
+                        match outcome.undefined.get(&(b.set, b.binding)) {
+                            Some(mask) => self.undefined.insert(b.buffer.clone(), mask.clone()),
+                            None => self.undefined.remove(&b.buffer),
+                        };
                     }
                 }
                 self.report.events.push(Event::Ran {

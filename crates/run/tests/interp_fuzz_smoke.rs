@@ -78,8 +78,10 @@ fn run_one(rng: &mut fastrand::Rng, module: &tangle_ir::Module) -> &'static str 
         Err(InterpError::Unsupported { .. }) => "unsupported",
         Err(InterpError::OutOfBounds { .. }) => "out of bounds",
         Err(InterpError::Undefined { .. }) => "undefined",
+        Err(InterpError::UndefinedValue(_)) => "undefined value",
         Err(InterpError::Deadlock { .. }) => "deadlock",
         Err(InterpError::Budget { .. }) => "budget",
+        Err(e @ InterpError::Internal { .. }) => panic!("the interpreter broke an invariant: {e}"),
     }
 }
 

@@ -4,36 +4,77 @@ use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Type, TypeData, TypeTable};
 
 use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
-use super::{lift, mask, num_width, sext, unsupported, OpFail, OpResult, Val};
+use super::{
+    first_poison, lift, mask, num_width, sext, undef_like, unsupported, with_refs, OpFail,
+    OpResult, Poison, Val,
+};
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
 /// differential tests must not compare their results bit-exactly across implementations).
 pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
     use GlslOp as G;
-    let refs: Vec<&Val> = args.iter().collect();
-    let w = num_width(types, rty);
+    // Ops that combine components (geometry, packing) are undefined as a whole when any
+    // operand component is; the others go component by component through `lift`.
+    if let Some(p) = first_poison(args) {
+        if matches!(
+            op,
+            G::PackHalf2x16
+                | G::UnpackHalf2x16
+                | G::Length
+                | G::Distance
+                | G::Normalize
+                | G::Cross
+                | G::Reflect
+        ) {
+            return Ok(undef_like(types, rty, p));
+        }
+    }
+    with_refs(args, |refs| glsl_refs(types, op, rty, args, refs))
+}
+
+/// [`glsl`] with `refs` referring to `args`.
+fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Val]) -> OpResult {
+    use GlslOp as G;
+    let w = num_width(types, rty)?;
     let f1 = |f: fn(f64) -> f64| {
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
     };
+    // A one-operand float function whose result GLSL.std.450 leaves undefined where
+    // `undefined(x)` holds.
+    let f1_domain = |f: fn(f64) -> f64, undefined: fn(f64) -> bool, why: &'static str| {
+        move |v: &[&Val]| -> OpResult {
+            let x = to_f(v[0].bits(), w)?;
+            if undefined(x) {
+                return Ok(Poison::here(why));
+            }
+            Ok(Val::Bits(from_f(f(x), w)?))
+        }
+    };
     match op {
-        G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
-        G::SAbs => lift(&refs, &mut |v| {
+        G::FAbs => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
+        G::SAbs => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))
         }),
-        G::Floor => lift(&refs, &mut f1(f64::floor)),
-        G::Ceil => lift(&refs, &mut f1(f64::ceil)),
-        G::Trunc => lift(&refs, &mut f1(f64::trunc)),
-        G::RoundEven => lift(&refs, &mut f1(f64::round_ties_even)),
-        G::Fract => lift(&refs, &mut f1(|x| x - x.floor())),
-        G::Sqrt => lift(&refs, &mut f1(f64::sqrt)),
-        G::Sin => lift(&refs, &mut f1(f64::sin)),
-        G::Cos => lift(&refs, &mut f1(f64::cos)),
-        G::Exp => lift(&refs, &mut f1(f64::exp)),
-        G::Exp2 => lift(&refs, &mut f1(f64::exp2)),
-        G::Log => lift(&refs, &mut f1(f64::ln)),
-        G::Log2 => lift(&refs, &mut f1(f64::log2)),
-        G::UMin | G::UMax | G::SMin | G::SMax => lift(&refs, &mut |v| {
+        G::Floor => lift(refs, &mut f1(f64::floor)),
+        G::Ceil => lift(refs, &mut f1(f64::ceil)),
+        G::Trunc => lift(refs, &mut f1(f64::trunc)),
+        G::RoundEven => lift(refs, &mut f1(f64::round_ties_even)),
+        G::Fract => lift(refs, &mut f1(|x| x - x.floor())),
+        G::Sqrt => lift(
+            refs,
+            &mut f1_domain(f64::sqrt, |x| x < 0.0, "sqrt of x < 0"),
+        ),
+        G::Sin => lift(refs, &mut f1(f64::sin)),
+        G::Cos => lift(refs, &mut f1(f64::cos)),
+        G::Exp => lift(refs, &mut f1(f64::exp)),
+        G::Exp2 => lift(refs, &mut f1(f64::exp2)),
+        G::Log => lift(refs, &mut f1_domain(f64::ln, |x| x <= 0.0, "log of x <= 0")),
+        G::Log2 => lift(
+            refs,
+            &mut f1_domain(f64::log2, |x| x <= 0.0, "log2 of x <= 0"),
+        ),
+        G::UMin | G::UMax | G::SMin | G::SMax => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let pick_a = match op {
                 G::UMin => a <= b,
@@ -43,7 +84,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(if pick_a { a } else { b }))
         }),
-        G::FMin | G::FMax | G::NMin | G::NMax => lift(&refs, &mut |v| {
+        G::FMin | G::FMax | G::NMin | G::NMax => lift(refs, &mut |v| {
             let (a, b) = (to_f(v[0].bits(), w)?, to_f(v[1].bits(), w)?);
             // NaN operands: the other operand (the N* behaviour; documented for F* too).
             let r = if matches!(op, G::FMin | G::NMin) {
@@ -53,18 +94,26 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
-        G::UClamp | G::SClamp => lift(&refs, &mut |v| {
+        G::UClamp | G::SClamp => lift(refs, &mut |v| {
             let (x, lo, hi) = (v[0].bits(), v[1].bits(), v[2].bits());
+            let min_above_max = if op == G::UClamp {
+                lo > hi
+            } else {
+                sext(lo, w) > sext(hi, w)
+            };
+            if min_above_max {
+                return Ok(Poison::here("clamp with minVal > maxVal"));
+            }
             Ok(Val::Bits(if op == G::UClamp {
                 x.max(lo).min(hi)
             } else {
                 sext(x, w).max(sext(lo, w)).min(sext(hi, w)) as u64 & mask(w)
             }))
         }),
-        G::Fma => lift(&refs, &mut |v| {
+        G::Fma => lift(refs, &mut |v| {
             Ok(Val::Bits(fma(v[0].bits(), v[1].bits(), v[2].bits(), w)?))
         }),
-        G::FindILsb => lift(&refs, &mut |v| {
+        G::FindILsb => lift(refs, &mut |v| {
             let x = v[0].bits();
             Ok(Val::Bits(if x == 0 {
                 mask(w)
@@ -72,7 +121,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 u64::from(x.trailing_zeros())
             }))
         }),
-        G::FindUMsb | G::FindSMsb => lift(&refs, &mut |v| {
+        G::FindUMsb | G::FindSMsb => lift(refs, &mut |v| {
             let mut x = v[0].bits() & mask(w);
             if op == G::FindSMsb && sext(x, w) < 0 {
                 x = !x & mask(w);
@@ -83,9 +132,9 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 u64::from(63 - x.leading_zeros())
             }))
         }),
-        G::Round => lift(&refs, &mut f1(f64::round)),
+        G::Round => lift(refs, &mut f1(f64::round)),
         G::FSign => lift(
-            &refs,
+            refs,
             &mut f1(|x| {
                 if x > 0.0 {
                     1.0
@@ -96,27 +145,54 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                 }
             }),
         ),
-        G::SSign => lift(&refs, &mut |v| {
+        G::SSign => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).signum() as u64 & mask(w)))
         }),
-        G::Radians => lift(&refs, &mut f1(f64::to_radians)),
-        G::Degrees => lift(&refs, &mut f1(f64::to_degrees)),
-        G::Tan => lift(&refs, &mut f1(f64::tan)),
-        G::Asin => lift(&refs, &mut f1(f64::asin)),
-        G::Acos => lift(&refs, &mut f1(f64::acos)),
-        G::Atan => lift(&refs, &mut f1(f64::atan)),
-        G::Sinh => lift(&refs, &mut f1(f64::sinh)),
-        G::Cosh => lift(&refs, &mut f1(f64::cosh)),
-        G::Tanh => lift(&refs, &mut f1(f64::tanh)),
-        G::Asinh => lift(&refs, &mut f1(f64::asinh)),
-        G::Acosh => lift(&refs, &mut f1(f64::acosh)),
-        G::Atanh => lift(&refs, &mut f1(f64::atanh)),
-        G::InverseSqrt => lift(&refs, &mut f1(|x| 1.0 / x.sqrt())),
-        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
+        G::Radians => lift(refs, &mut f1(f64::to_radians)),
+        G::Degrees => lift(refs, &mut f1(f64::to_degrees)),
+        G::Tan => lift(refs, &mut f1(f64::tan)),
+        G::Asin => lift(
+            refs,
+            &mut f1_domain(f64::asin, |x| x.abs() > 1.0, "asin of |x| > 1"),
+        ),
+        G::Acos => lift(
+            refs,
+            &mut f1_domain(f64::acos, |x| x.abs() > 1.0, "acos of |x| > 1"),
+        ),
+        G::Atan => lift(refs, &mut f1(f64::atan)),
+        G::Sinh => lift(refs, &mut f1(f64::sinh)),
+        G::Cosh => lift(refs, &mut f1(f64::cosh)),
+        G::Tanh => lift(refs, &mut f1(f64::tanh)),
+        G::Asinh => lift(refs, &mut f1(f64::asinh)),
+        G::Acosh => lift(
+            refs,
+            &mut f1_domain(f64::acosh, |x| x < 1.0, "acosh of x < 1"),
+        ),
+        G::Atanh => lift(
+            refs,
+            &mut f1_domain(f64::atanh, |x| x.abs() >= 1.0, "atanh of |x| >= 1"),
+        ),
+        G::InverseSqrt => lift(
+            refs,
+            &mut f1_domain(|x| 1.0 / x.sqrt(), |x| x <= 0.0, "inversesqrt of x <= 0"),
+        ),
+        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
-                G::Atan2 => a.atan2(to_f(v[1].bits(), w)?),
-                G::Pow => a.powf(to_f(v[1].bits(), w)?),
+                G::Atan2 => {
+                    let x = to_f(v[1].bits(), w)?;
+                    if a == 0.0 && x == 0.0 {
+                        return Ok(Poison::here("atan2 with x and y both 0"));
+                    }
+                    a.atan2(x)
+                }
+                G::Pow => {
+                    let y = to_f(v[1].bits(), w)?;
+                    if a < 0.0 || (a == 0.0 && y <= 0.0) {
+                        return Ok(Poison::here("pow with x < 0, or x = 0 and y <= 0"));
+                    }
+                    a.powf(y)
+                }
                 G::Step => {
                     if to_f(v[1].bits(), w)? < a {
                         0.0
@@ -128,12 +204,18 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
-        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(&refs, &mut |v| {
+        G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(refs, &mut |v| {
             let (a, b, c) = (
                 to_f(v[0].bits(), w)?,
                 to_f(v[1].bits(), w)?,
                 to_f(v[2].bits(), w)?,
             );
+            if matches!(op, G::FClamp | G::NClamp) && b > c {
+                return Ok(Poison::here("clamp with minVal > maxVal"));
+            }
+            if op == G::SmoothStep && a >= b {
+                return Ok(Poison::here("smoothstep with edge0 >= edge1"));
+            }
             let r = match op {
                 // clamp(x, lo, hi)
                 G::FClamp | G::NClamp => a.max(b).min(c),

@@ -3,8 +3,10 @@
 use tangle_ir::{PlainOp, Type, TypeData, TypeTable};
 
 use super::float::{from_f, to_f};
-use super::layout::zero;
-use super::{lift, mask, op_widths, scalar, sext, unsupported, OpFail, OpResult, Scalar, Val};
+use super::{
+    lift, mask, op_widths, scalar, sext, undef_like, unsupported, OpFail, OpResult, Poison, Scalar,
+    Val,
+};
 
 /// The plain ops that `arith::plain` does not handle.
 pub(super) fn plain(
@@ -13,19 +15,18 @@ pub(super) fn plain(
     rty: Type,
     atys: &[Type],
     args: &[Val],
+    refs: &[&Val],
 ) -> OpResult {
     use PlainOp as P;
-    let refs: Vec<&Val> = args.iter().collect();
-    let (rw, aw) = op_widths(types, rty, atys);
+    let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
         P::CopyObject => Ok(args[0].clone()),
-        P::Undef => Ok(zero(types, rty)),
-        P::LogicalAnd => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() && v[1].truth()))),
-        P::LogicalOr => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() || v[1].truth()))),
-        P::LogicalEqual => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() == v[1].truth()))),
-        P::LogicalNotEqual => lift(&refs, &mut |v| Ok(Val::Bool(v[0].truth() != v[1].truth()))),
-        P::LogicalNot => lift(&refs, &mut |v| Ok(Val::Bool(!v[0].truth()))),
+        P::LogicalAnd => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() && v[1].truth()))),
+        P::LogicalOr => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() || v[1].truth()))),
+        P::LogicalEqual => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() == v[1].truth()))),
+        P::LogicalNotEqual => lift(refs, &mut |v| Ok(Val::Bool(v[0].truth() != v[1].truth()))),
+        P::LogicalNot => lift(refs, &mut |v| Ok(Val::Bool(!v[0].truth()))),
         P::Any | P::All => {
             let comps = match &args[0] {
                 Val::Comp(c) => c.clone(),
@@ -38,19 +39,22 @@ pub(super) fn plain(
             }))
         }
         P::Select => {
-            if let (Val::Comp(c), Val::Comp(_), Val::Comp(_)) = (&args[0], &args[1], &args[2]) {
-                let _ = c;
-                lift(&refs, &mut |v| {
-                    Ok(if v[0].truth() {
-                        v[1].clone()
-                    } else {
-                        v[2].clone()
-                    })
-                })
-            } else if args[0].truth() {
-                Ok(args[1].clone())
-            } else {
-                Ok(args[2].clone())
+            // Component-wise for a vector condition; an undefined condition (component)
+            // makes the result (component) undefined, an undefined unchosen operand does not.
+            let pick = |c: &Val, a: &Val, b: &Val| match c {
+                Val::Undef(p) => undef_like(types, types.scalar_of(rty), p),
+                c if c.truth() => a.clone(),
+                _ => b.clone(),
+            };
+            match (&args[0], &args[1], &args[2]) {
+                (Val::Comp(c), Val::Comp(a), Val::Comp(b)) => Ok(Val::Comp(
+                    c.iter()
+                        .zip(a.iter().zip(b))
+                        .map(|(c, (a, b))| pick(c, a, b))
+                        .collect(),
+                )),
+                (Val::Undef(p), _, _) => Ok(undef_like(types, rty, p)),
+                (c, a, b) => Ok(pick(c, a, b)),
             }
         }
         P::IEqual
@@ -62,7 +66,7 @@ pub(super) fn plain(
         | P::SGreaterThan
         | P::SGreaterThanEqual
         | P::SLessThan
-        | P::SLessThanEqual => lift(&refs, &mut |v| {
+        | P::SLessThanEqual => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let (sa, sb) = (sext(a, aw), sext(b, aw));
             Ok(Val::Bool(match op {
@@ -89,7 +93,7 @@ pub(super) fn plain(
         | P::FOrdLessThanEqual
         | P::FUnordLessThanEqual
         | P::FOrdGreaterThanEqual
-        | P::FUnordGreaterThanEqual => lift(&refs, &mut |v| {
+        | P::FUnordGreaterThanEqual => lift(refs, &mut |v| {
             let (a, b) = (to_f(v[0].bits(), aw)?, to_f(v[1].bits(), aw)?);
             let unord = a.is_nan() || b.is_nan();
             let ordered = matches!(
@@ -113,41 +117,37 @@ pub(super) fn plain(
                 _ => a >= b,
             }))
         }),
-        P::IsNan => lift(&refs, &mut |v| {
+        P::IsNan => lift(refs, &mut |v| {
             Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_nan()))
         }),
-        P::IsInf => lift(&refs, &mut |v| {
+        P::IsInf => lift(refs, &mut |v| {
             Ok(Val::Bool(to_f(v[0].bits(), aw)?.is_infinite()))
         }),
-        P::UConvert => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & m))),
-        P::SConvert => lift(&refs, &mut |v| {
+        P::UConvert => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & m))),
+        P::SConvert => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), aw) as u64 & m))
         }),
-        P::FConvert => lift(&refs, &mut |v| {
+        P::FConvert => lift(refs, &mut |v| {
             Ok(Val::Bits(from_f(to_f(v[0].bits(), aw)?, rw)?))
         }),
-        P::ConvertSToF => lift(&refs, &mut |v| {
+        P::ConvertSToF => lift(refs, &mut |v| {
             Ok(Val::Bits(int_to_float(sext(v[0].bits(), aw) as i128, rw)?))
         }),
-        P::ConvertUToF => lift(&refs, &mut |v| {
+        P::ConvertUToF => lift(refs, &mut |v| {
             Ok(Val::Bits(int_to_float(i128::from(v[0].bits()), rw)?))
         }),
-        P::ConvertFToS => lift(&refs, &mut |v| {
+        P::ConvertFToS => lift(refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             let (lo, hi) = (-(2f64.powi(rw as i32 - 1)), 2f64.powi(rw as i32 - 1));
             if x.is_nan() || x < lo || x >= hi {
-                return Err(OpFail::Undefined(
-                    "float to signed conversion out of range".into(),
-                ));
+                return Ok(Poison::here("float to signed conversion out of range"));
             }
             Ok(Val::Bits(x as i64 as u64 & m))
         }),
-        P::ConvertFToU => lift(&refs, &mut |v| {
+        P::ConvertFToU => lift(refs, &mut |v| {
             let x = to_f(v[0].bits(), aw)?.trunc();
             if x.is_nan() || x < 0.0 || x >= 2f64.powi(rw as i32) {
-                return Err(OpFail::Undefined(
-                    "float to unsigned conversion out of range".into(),
-                ));
+                return Ok(Poison::here("float to unsigned conversion out of range"));
             }
             Ok(Val::Bits(x as u64 & m))
         }),
@@ -170,6 +170,9 @@ pub(super) fn plain(
             let Val::Comp(c) = &args[0] else {
                 return unsupported("extract from a non-vector");
             };
+            if let Val::Undef(p) = &args[1] {
+                return Ok(undef_like(types, rty, p));
+            }
             c.get(args[1].bits() as usize)
                 .cloned()
                 .ok_or_else(|| OpFail::Undefined("vector index out of range".into()))
@@ -178,6 +181,9 @@ pub(super) fn plain(
             let Val::Comp(mut c) = args[0].clone() else {
                 return unsupported("insert into a non-vector");
             };
+            if let Val::Undef(p) = &args[2] {
+                return Ok(undef_like(types, rty, p));
+            }
             let i = args[2].bits() as usize;
             if i >= c.len() {
                 return Err(OpFail::Undefined("vector index out of range".into()));
@@ -263,7 +269,7 @@ fn bitcast(types: &TypeTable, rty: Type, aty: Type, v: &Val) -> OpResult {
 
 /// The part of composite `v` at index path `idx`; `None` when an index is out of range or
 /// goes into a scalar.
-pub(crate) fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
+pub fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
     let mut cur = v;
     for i in idx {
         cur = match cur {
@@ -276,7 +282,7 @@ pub(crate) fn composite_extract(v: &Val, idx: &[u32]) -> Option<Val> {
 
 /// `root` with the part at index path `idx` replaced by `part`; `None` as for
 /// [`composite_extract`].
-pub(crate) fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
+pub fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val> {
     let mut root = root.clone();
     let mut cur = &mut root;
     for i in idx {
@@ -292,6 +298,7 @@ pub(crate) fn composite_insert(root: &Val, idx: &[u32], part: Val) -> Option<Val
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::plain;
 
     #[test]
     fn bitcast_between_component_counts() {

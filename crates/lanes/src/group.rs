@@ -2,9 +2,9 @@
 
 use tangle_ir::{GroupOp, GroupOperation, Type, TypeTable};
 
-use crate::state::{lanes_below, lanes_of};
-use crate::value::{fbin, from_f, mask, scalar, sext, OpFail, Scalar, Val};
+use crate::value::{fbin, from_f, mask, scalar, sext, undef_like, OpFail, Poison, Scalar, Val};
 use crate::Mask;
+use crate::{lanes_below, lanes_of};
 
 type R<T> = Result<T, OpFail>;
 
@@ -21,15 +21,16 @@ pub fn ballot_val(m: Mask) -> Val {
     )
 }
 
-/// The lane mask of a ballot value.
-pub fn ballot_mask(v: &Val) -> Mask {
+/// The lane mask of a ballot value (`u32x4` of defined words); an internal error for
+/// anything else.
+pub fn ballot_mask(v: &Val) -> R<Mask> {
     match v {
-        Val::Comp(c) => c
-            .iter()
-            .enumerate()
-            .take(4)
-            .fold(0, |m, (i, w)| m | (Mask::from(w.bits() as u32) << (32 * i))),
-        _ => 0,
+        Val::Comp(c) if c.len() == 4 => c.iter().enumerate().try_fold(0, |m, (i, w)| {
+            Ok(m | (Mask::from(w.scalar()? as u32) << (32 * i)))
+        }),
+        other => Err(OpFail::Internal(format!(
+            "a ballot must be a u32x4, found {other:?}"
+        ))),
     }
 }
 
@@ -79,6 +80,9 @@ fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
     use GroupOp as G;
     let w = s.width();
     map_comp(a, b, &mut |a, b| {
+        if let Some(p) = a.poison().or(b.poison()) {
+            return Ok(Val::Undef(p.clone()));
+        }
         let (x, y) = (a.bits(), b.bits());
         let m = mask(w);
         Ok(match op {
@@ -126,18 +130,37 @@ pub fn execute(
     let first = tangle.trailing_zeros() as usize;
     let size_mask = lanes_below(size);
     let ls: Vec<usize> = lanes_of(tangle).collect();
+    // A lane reading a lane that is inactive or outside the subgroup gets an undefined
+    // value; so does one whose lane index is itself undefined.
     let src = |l: usize, s: i64| -> R<Val> {
         if s < 0 || s >= i64::from(size) || tangle >> s & 1 == 0 {
-            return undefined(format!(
-                "lane {l} reads lane {s}, which is not in the tangle"
-            ));
+            return Ok(Poison::here(format!(
+                "lane {l} reads lane {s}, which is not an active lane of the subgroup"
+            )));
         }
         Ok(args[s as usize][0].clone())
     };
+    let index = |l: usize, f: &dyn Fn(u64) -> i64| -> R<Val> {
+        match &args[l][1] {
+            Val::Undef(p) => Ok(undef_like(types, rty, p)),
+            i => src(l, f(i.scalar()?)),
+        }
+    };
+    // The first undefined operand among the tangle's lanes (for ops that combine them all).
+    let any_poison = |k: usize| {
+        ls.iter()
+            .find_map(|&l| args[l].get(k).and_then(Val::poison))
+    };
+    // Ops reading a ballot (and an index) per lane: undefined when either is.
+    let ballot_poison = |l: usize| args[l].iter().find_map(Val::poison);
     let per_lane =
         |f: &dyn Fn(usize) -> R<Val>| -> R<Vec<Val>> { ls.iter().map(|&l| f(l)).collect() };
     match op {
         G::Elect => per_lane(&|l| Ok(Val::Bool(l == first))),
+        G::All | G::Any | G::AllEqual | G::Ballot if any_poison(0).is_some() => {
+            let p = any_poison(0).expect("poison").clone();
+            per_lane(&|_| Ok(undef_like(types, rty, &p)))
+        }
         G::All => {
             let r = ls.iter().all(|&l| args[l][0].truth());
             per_lane(&|_| Ok(Val::Bool(r)))
@@ -158,12 +181,19 @@ pub fn execute(
             per_lane(&|_| Ok(ballot_val(m)))
         }
         G::BroadcastFirst => per_lane(&|_| Ok(args[first][0].clone())),
-        G::Broadcast => per_lane(&|l| src(l, args[l][1].bits() as i64)),
-        G::Shuffle => per_lane(&|l| src(l, args[l][1].bits() as i64)),
-        G::ShuffleXor => per_lane(&|l| src(l, (l as u64 ^ args[l][1].bits()) as i64)),
-        G::ShuffleUp => per_lane(&|l| src(l, l as i64 - args[l][1].bits() as i64)),
-        G::ShuffleDown => per_lane(&|l| src(l, l as i64 + args[l][1].bits() as i64)),
-        G::QuadBroadcast => per_lane(&|l| src(l, ((l & !3) as u64 + args[l][1].bits()) as i64)),
+        G::Broadcast | G::Shuffle => per_lane(&|l| index(l, &|i| i as i64)),
+        G::ShuffleXor => per_lane(&|l| index(l, &|i| (l as u64 ^ i) as i64)),
+        G::ShuffleUp => per_lane(&|l| index(l, &|i| l as i64 - i as i64)),
+        G::ShuffleDown => per_lane(&|l| index(l, &|i| l as i64 + i as i64)),
+        G::QuadBroadcast => per_lane(&|l| {
+            index(l, &|i| {
+                if i < 4 {
+                    ((l & !3) as u64 + i) as i64
+                } else {
+                    -1
+                }
+            })
+        }),
         G::QuadSwap => per_lane(&|l| {
             let x = match args[l][1].bits() {
                 0 => 1,
@@ -173,13 +203,26 @@ pub fn execute(
             };
             src(l, (l ^ x) as i64)
         }),
-        G::InverseBallot => per_lane(&|l| Ok(Val::Bool(ballot_mask(&args[l][0]) >> l & 1 == 1))),
+        G::InverseBallot => per_lane(&|l| {
+            if let Some(p) = ballot_poison(l) {
+                return Ok(undef_like(types, rty, p));
+            }
+            Ok(Val::Bool(ballot_mask(&args[l][0])? >> l & 1 == 1))
+        }),
         G::BallotBitExtract => per_lane(&|l| {
+            if let Some(p) = ballot_poison(l) {
+                return Ok(undef_like(types, rty, p));
+            }
             let i = args[l][1].bits();
-            Ok(Val::Bool(i < 128 && ballot_mask(&args[l][0]) >> i & 1 == 1))
+            Ok(Val::Bool(
+                i < 128 && ballot_mask(&args[l][0])? >> i & 1 == 1,
+            ))
         }),
         G::BallotBitCount => per_lane(&|l| {
-            let m = ballot_mask(&args[l][0]) & size_mask;
+            if let Some(p) = ballot_poison(l) {
+                return Ok(undef_like(types, rty, p));
+            }
+            let m = ballot_mask(&args[l][0])? & size_mask;
             let below: Mask = (1 << l) - 1;
             let m = match group {
                 Some(GroupOperation::InclusiveScan) => m & (below | 1 << l),
@@ -189,9 +232,12 @@ pub fn execute(
             Ok(Val::Bits(u64::from(m.count_ones())))
         }),
         G::BallotFindLsb | G::BallotFindMsb => per_lane(&|l| {
-            let m = ballot_mask(&args[l][0]) & size_mask;
+            if let Some(p) = ballot_poison(l) {
+                return Ok(undef_like(types, rty, p));
+            }
+            let m = ballot_mask(&args[l][0])? & size_mask;
             if m == 0 {
-                return undefined("find lsb/msb of an empty ballot");
+                return Ok(Poison::here("find lsb/msb of an empty ballot"));
             }
             Ok(Val::Bits(if op == G::BallotFindLsb {
                 u64::from(m.trailing_zeros())

@@ -4,15 +4,128 @@
 use tangle_ir::{PlainOp, Type, TypeTable};
 
 use super::float::{fbin, from_f};
-use super::{convert, lift, mask, op_widths, sext, unsupported, OpFail, OpResult, Val};
+use super::{
+    convert, first_poison, lift, mask, op_widths, sext, undef_like, unsupported, with_refs,
+    OpResult, Poison, Val,
+};
+
+/// A fresh poison (born at the executing instruction) for values built whole.
+fn poisoned(why: &str) -> std::sync::Arc<Poison> {
+    match Poison::here(why) {
+        Val::Undef(p) => p,
+        _ => unreachable!("Poison::here makes an undefined value"),
+    }
+}
+
+/// Whether `op` computes each result component from the same component of its operands
+/// (so an undefined operand component makes only that result component undefined), or only
+/// moves values around. Every other op with an undefined operand component gives a fully
+/// undefined result: conservative for ops like `dot` or a reshaping `bitcast`.
+fn poison_per_component(op: PlainOp) -> bool {
+    use PlainOp as P;
+    matches!(
+        op,
+        P::IAdd
+            | P::ISub
+            | P::IMul
+            | P::SNegate
+            | P::UDiv
+            | P::UMod
+            | P::SDiv
+            | P::SRem
+            | P::SMod
+            | P::FAdd
+            | P::FSub
+            | P::FMul
+            | P::FDiv
+            | P::FRem
+            | P::FMod
+            | P::FNegate
+            | P::ShiftLeftLogical
+            | P::ShiftRightLogical
+            | P::ShiftRightArithmetic
+            | P::BitwiseAnd
+            | P::BitwiseOr
+            | P::BitwiseXor
+            | P::Not
+            | P::BitCount
+            | P::BitReverse
+            | P::BitFieldUExtract
+            | P::BitFieldSExtract
+            | P::BitFieldInsert
+            | P::LogicalAnd
+            | P::LogicalOr
+            | P::LogicalEqual
+            | P::LogicalNotEqual
+            | P::LogicalNot
+            | P::IEqual
+            | P::INotEqual
+            | P::UGreaterThan
+            | P::UGreaterThanEqual
+            | P::ULessThan
+            | P::ULessThanEqual
+            | P::SGreaterThan
+            | P::SGreaterThanEqual
+            | P::SLessThan
+            | P::SLessThanEqual
+            | P::FOrdEqual
+            | P::FUnordEqual
+            | P::FOrdNotEqual
+            | P::FUnordNotEqual
+            | P::FOrdLessThan
+            | P::FUnordLessThan
+            | P::FOrdGreaterThan
+            | P::FUnordGreaterThan
+            | P::FOrdLessThanEqual
+            | P::FUnordLessThanEqual
+            | P::FOrdGreaterThanEqual
+            | P::FUnordGreaterThanEqual
+            | P::IsNan
+            | P::IsInf
+            | P::UConvert
+            | P::SConvert
+            | P::FConvert
+            | P::ConvertSToF
+            | P::ConvertUToF
+            | P::ConvertFToS
+            | P::ConvertFToU
+            // Moves: undefined components travel unchanged.
+            | P::CopyObject
+            | P::CompositeConstruct
+            // Handled in place (the condition or index decides).
+            | P::Select
+            | P::VectorExtractDynamic
+            | P::VectorInsertDynamic
+    )
+}
 
 /// Evaluates a plain operation for one invocation.
 ///
 /// `rty` is the result type, `atys` the operand types.
 pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[Val]) -> OpResult {
     use PlainOp as P;
-    let refs: Vec<&Val> = args.iter().collect();
-    let (rw, aw) = op_widths(types, rty, atys);
+    if op == P::Undef {
+        return Ok(undef_like(types, rty, &poisoned("OpUndef")));
+    }
+    if let Some(p) = first_poison(args) {
+        if !poison_per_component(op) {
+            return Ok(undef_like(types, rty, p));
+        }
+    }
+    with_refs(args, |refs| plain_refs(types, op, rty, atys, args, refs))
+}
+
+/// [`plain`] with `refs` referring to `args`.
+fn plain_refs(
+    types: &TypeTable,
+    op: PlainOp,
+    rty: Type,
+    atys: &[Type],
+    args: &[Val],
+    refs: &[&Val],
+) -> OpResult {
+    use PlainOp as P;
+    let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {
         P::IAdd | P::ISub | P::IMul => {
@@ -21,27 +134,25 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 P::ISub => u64::wrapping_sub,
                 _ => u64::wrapping_mul,
             };
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 Ok(Val::Bits(f(v[0].bits(), v[1].bits()) & m))
             })
         }
-        P::SNegate => lift(&refs, &mut |v| {
-            Ok(Val::Bits(v[0].bits().wrapping_neg() & m))
-        }),
-        P::UDiv | P::UMod => lift(&refs, &mut |v| {
+        P::SNegate => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits().wrapping_neg() & m))),
+        P::UDiv | P::UMod => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             if b == 0 {
-                return Err(OpFail::Undefined("integer division by zero".into()));
+                return Ok(Poison::here("integer division by zero"));
             }
             Ok(Val::Bits(if op == P::UDiv { a / b } else { a % b }))
         }),
-        P::SDiv | P::SRem | P::SMod => lift(&refs, &mut |v| {
+        P::SDiv | P::SRem | P::SMod => lift(refs, &mut |v| {
             let (a, b) = (sext(v[0].bits(), rw), sext(v[1].bits(), rw));
             if b == 0 {
-                return Err(OpFail::Undefined("integer division by zero".into()));
+                return Ok(Poison::here("integer division by zero"));
             }
             if b == -1 && a == sext(1u64 << (rw - 1), rw) {
-                return Err(OpFail::Undefined("signed division overflow".into()));
+                return Ok(Poison::here("signed division overflow (INT_MIN / -1)"));
             }
             let r = match op {
                 P::SDiv => a / b,
@@ -73,11 +184,11 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                     }
                 },
             };
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 Ok(Val::Bits(fbin(v[0].bits(), v[1].bits(), rw, f)?))
             })
         }
-        P::FNegate => lift(&refs, &mut |v| {
+        P::FNegate => lift(refs, &mut |v| {
             Ok(Val::Bits(v[0].bits() ^ (1u64 << (rw - 1))))
         }),
         P::VectorTimesScalar => {
@@ -87,10 +198,10 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             })
         }
         P::ShiftLeftLogical | P::ShiftRightLogical | P::ShiftRightArithmetic => {
-            lift(&refs, &mut |v| {
+            lift(refs, &mut |v| {
                 let sh = v[1].bits();
                 if sh >= u64::from(rw) {
-                    return Err(OpFail::Undefined("shift by at least the bit width".into()));
+                    return Ok(Poison::here("shift by at least the bit width"));
                 }
                 let a = v[0].bits();
                 Ok(Val::Bits(
@@ -102,20 +213,20 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 ))
             })
         }
-        P::BitwiseAnd => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & v[1].bits()))),
-        P::BitwiseOr => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() | v[1].bits()))),
-        P::BitwiseXor => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ v[1].bits()))),
-        P::Not => lift(&refs, &mut |v| Ok(Val::Bits(!v[0].bits() & m))),
-        P::BitCount => lift(&refs, &mut |v| {
+        P::BitwiseAnd => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & v[1].bits()))),
+        P::BitwiseOr => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() | v[1].bits()))),
+        P::BitwiseXor => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() ^ v[1].bits()))),
+        P::Not => lift(refs, &mut |v| Ok(Val::Bits(!v[0].bits() & m))),
+        P::BitCount => lift(refs, &mut |v| {
             Ok(Val::Bits(u64::from((v[0].bits() & mask(aw)).count_ones())))
         }),
-        P::BitReverse => lift(&refs, &mut |v| {
+        P::BitReverse => lift(refs, &mut |v| {
             Ok(Val::Bits(v[0].bits().reverse_bits() >> (64 - rw)))
         }),
-        P::BitFieldUExtract | P::BitFieldSExtract => lift(&refs, &mut |v| {
+        P::BitFieldUExtract | P::BitFieldSExtract => lift(refs, &mut |v| {
             let (base, off, cnt) = (v[0].bits(), v[1].bits(), v[2].bits());
             if off + cnt > u64::from(rw) {
-                return Err(OpFail::Undefined("bit field outside the operand".into()));
+                return Ok(Poison::here("bit field outside the operand"));
             }
             if cnt == 0 {
                 return Ok(Val::Bits(0));
@@ -127,10 +238,10 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 f
             }))
         }),
-        P::BitFieldInsert => lift(&refs, &mut |v| {
+        P::BitFieldInsert => lift(refs, &mut |v| {
             let (base, ins, off, cnt) = (v[0].bits(), v[1].bits(), v[2].bits(), v[3].bits());
             if off + cnt > u64::from(rw) {
-                return Err(OpFail::Undefined("bit field outside the operand".into()));
+                return Ok(Poison::here("bit field outside the operand"));
             }
             let fm = mask(cnt as u32) << off;
             Ok(Val::Bits(((base & !fm) | ((ins << off) & fm)) & m))
@@ -147,7 +258,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
             }
             Ok(Val::Bits(acc))
         }
-        P::IAddCarry | P::ISubBorrow | P::UMulExtended | P::SMulExtended => lift(&refs, &mut |v| {
+        P::IAddCarry | P::ISubBorrow | P::UMulExtended | P::SMulExtended => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let w = aw;
             let (lo, hi) = match op {
@@ -174,7 +285,7 @@ pub fn plain(types: &TypeTable, op: PlainOp, rty: Type, atys: &[Type], args: &[V
                 v
             }
         }),
-        _ => convert::plain(types, op, rty, atys, args),
+        _ => convert::plain(types, op, rty, atys, args, refs),
     }
 }
 
@@ -255,10 +366,12 @@ mod tests {
             .unwrap(),
             Val::Bits(0xffff_ffff)
         );
-        assert!(matches!(
-            plain(&t, PlainOp::UDiv, u, &[u, u], &[m1.clone(), Val::Bits(0)]),
-            Err(OpFail::Undefined(_))
-        ));
+        // Division by zero: an undefined value, not an error.
+        let q = plain(&t, PlainOp::UDiv, u, &[u, u], &[m1.clone(), Val::Bits(0)]).unwrap();
+        assert_eq!(q.poison().unwrap().why, "integer division by zero");
+        // It propagates through a later op, and a defined op stays defined.
+        let sum = plain(&t, PlainOp::IAdd, u, &[u, u], &[q, Val::Bits(1)]).unwrap();
+        assert!(sum.is_poisoned());
         assert_eq!(
             plain(
                 &t,

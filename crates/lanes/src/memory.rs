@@ -1,0 +1,292 @@
+//! Memory of one lane's view: regions (buffers, push constants, variables) addressed by
+//! pointers `Val::Ptr { mem, off }`; variables, access chains, loads, stores, atomics and
+//! `array_length`. Every region is bytes with an undefined-byte shadow
+//! ([`Region`]); buffers and push constants use the types' explicit layout, other storage
+//! classes a natural packed one (see [`value::size_align`]).
+//!
+//! An engine owns the `Vec<Region>` (which regions exist is its business: per workgroup,
+//! per lane, per call frame) and calls these functions per lane; failures come back as
+//! [`MemFail`] for the engine to report with its position and lane.
+
+use std::sync::Arc;
+
+use tangle_ir::{AtomicOp, Global, Type, TypeData, TypeTable};
+
+use crate::value::{self, Born, OpFail, OpResult, Poison, Region, Val};
+
+/// Why a memory operation failed.
+#[derive(Clone, Debug)]
+pub enum MemFail {
+    /// An index outside a fixed-size array or vector (the text says which).
+    Index(String),
+    /// An access outside region `mem`: `access` ("load", "store") at byte `off`.
+    Bounds {
+        /// What was done.
+        access: &'static str,
+        /// The region.
+        mem: u32,
+        /// The byte offset.
+        off: u64,
+    },
+    /// An undefined value used where its value decides the access: `what` (e.g. "access
+    /// chain index") and its poison.
+    UndefinedUse {
+        /// What it was used as.
+        what: &'static str,
+        /// Where it was born.
+        poison: Arc<Poison>,
+    },
+    /// Something SPIR-V makes undefined behaviour, or the interpreter does not support.
+    Op(OpFail),
+}
+
+type M<T> = Result<T, MemFail>;
+
+/// `v`, or [`MemFail::UndefinedUse`] when some component of it is undefined.
+#[inline]
+pub fn defined<'v>(what: &'static str, v: &'v Val) -> M<&'v Val> {
+    match v.poison() {
+        None => Ok(v),
+        Some(p) => Err(MemFail::UndefinedUse {
+            what,
+            poison: p.clone(),
+        }),
+    }
+}
+
+/// A region for a global variable of pointee type `pointee`: its initializer written, or
+/// every byte undefined (born in `g`) without one.
+pub fn global_region(types: &TypeTable, g: Global, pointee: Type, init: Option<&Val>) -> Region {
+    let poison = Poison {
+        born: Born::Variable(g),
+        why: "the variable has no initializer and was not written".into(),
+    };
+    variable_region(types, pointee, init, &Arc::new(poison))
+}
+
+/// A region for a variable of pointee type `pointee`: `init` written, or every byte
+/// undefined with `uninit` without one (SPIR-V gives variables no initial value).
+pub fn variable_region(
+    types: &TypeTable,
+    pointee: Type,
+    init: Option<&Val>,
+    uninit: &Arc<Poison>,
+) -> Region {
+    let (size, _) = value::size_align(types, pointee);
+    match init {
+        Some(v) => {
+            let mut r = Region::defined(vec![0; size as usize]);
+            let _ = value::write(types, &mut r, 0, pointee, v);
+            r
+        }
+        None => Region::undefined(size as usize, uninit),
+    }
+}
+
+/// Resets `region` (of a variable of pointee type `pointee`, being created anew) to `init`
+/// or to undefined bytes, keeping its allocation: a call frame's variables reuse the
+/// regions of the previous call.
+pub fn reset_variable(
+    types: &TypeTable,
+    region: &mut Region,
+    pointee: Type,
+    init: Option<&Val>,
+    uninit: &Arc<Poison>,
+) {
+    match init {
+        Some(v) => {
+            region.set_all_zero();
+            let _ = value::write(types, region, 0, pointee, v);
+        }
+        None => region.set_all_undefined(uninit),
+    }
+}
+
+/// `access_chain`: a pointer into `base`'s region (`base_ty` its pointer type), following
+/// `indices` (`index_types[i]` the integer type of `indices[i]`). Indices into fixed
+/// arrays and vectors are checked; base and indices must be defined.
+pub fn access_chain(
+    types: &TypeTable,
+    base: &Val,
+    base_ty: Type,
+    indices: &[Val],
+    index_types: &[Type],
+) -> M<Val> {
+    let &Val::Ptr { mem, mut off } = defined("access chain base", base)? else {
+        return Err(MemFail::Op(OpFail::Undefined(
+            "access chain on a non-pointer".into(),
+        )));
+    };
+    let (_, mut cur) = types.pointer(base_ty).ok_or_else(|| {
+        MemFail::Op(OpFail::Unsupported(
+            "access chain base of a non-pointer type".into(),
+        ))
+    })?;
+    for (v, ity) in indices.iter().zip(index_types) {
+        let i = defined("access chain index", v)?
+            .scalar()
+            .map_err(MemFail::Op)?;
+        let i = value::sext(i, types.bit_width(*ity));
+        match types.get(cur) {
+            TypeData::Struct { members, .. } => {
+                let m = members.get(i as usize).ok_or_else(|| {
+                    MemFail::Index(format!("member {i} of a struct of {}", members.len()))
+                })?;
+                off += value::member_offset(types, cur, i as usize);
+                cur = m.ty;
+            }
+            TypeData::Array { elem, .. }
+            | TypeData::Vector { elem, .. }
+            | TypeData::RuntimeArray { elem, .. } => {
+                let bad = match types.get(cur) {
+                    TypeData::Array { len, .. } if i < 0 || i as u64 >= u64::from(*len) => {
+                        Some(format!("index {i} of an array of {len}"))
+                    }
+                    TypeData::Vector { count, .. } if i < 0 || i as u64 >= u64::from(*count) => {
+                        Some(format!("component {i} of a vector of {count}"))
+                    }
+                    _ if i < 0 => Some(format!("negative index {i}")),
+                    _ => None,
+                };
+                if let Some(what) = bad {
+                    return Err(MemFail::Index(what));
+                }
+                off += i as u64 * value::array_stride(types, cur);
+                cur = *elem;
+            }
+            _ => {
+                return Err(MemFail::Op(OpFail::Unsupported(
+                    "access chain into a scalar".into(),
+                )))
+            }
+        }
+    }
+    Ok(Val::Ptr { mem, off })
+}
+
+/// The (region, offset) a defined pointer names.
+#[inline]
+fn target(what: &'static str, p: &Val) -> M<(u32, u64)> {
+    match defined(what, p)? {
+        Val::Ptr { mem, off } => Ok((*mem, *off)),
+        _ => Err(MemFail::Op(OpFail::Undefined(format!(
+            "{what} is not a pointer"
+        )))),
+    }
+}
+
+/// `load` of a value of type `ty` through `p` (undefined bytes read as undefined).
+#[inline]
+pub fn load(types: &TypeTable, mems: &[Region], p: &Val, ty: Type) -> M<Val> {
+    let (mem, off) = target("load pointer", p)?;
+    mems.get(mem as usize)
+        .and_then(|r| value::read(types, r, off, ty))
+        .ok_or(MemFail::Bounds {
+            access: "load",
+            mem,
+            off,
+        })
+}
+
+/// `store` of `v` (type `ty`) through `p`; undefined components mark their bytes.
+#[inline]
+pub fn store(types: &TypeTable, mems: &mut [Region], p: &Val, ty: Type, v: &Val) -> M<()> {
+    let (mem, off) = target("store pointer", p)?;
+    mems.get_mut(mem as usize)
+        .and_then(|r| value::write(types, r, off, ty, v))
+        .ok_or(MemFail::Bounds {
+            access: "store",
+            mem,
+            off,
+        })
+}
+
+/// An atomic operation through `p` on a scalar of type `ty` with `operands` (the value;
+/// for compare-exchange the value then the comparator). Returns the old value. Operands
+/// must be defined; an undefined memory value stays undefined under read-modify-write
+/// (`store`/`exchange` store their operand), and compare-exchange must compare a defined
+/// one.
+pub fn atomic(
+    types: &TypeTable,
+    mems: &mut [Region],
+    op: AtomicOp,
+    p: &Val,
+    ty: Type,
+    operands: &[Val],
+) -> M<Val> {
+    use AtomicOp as A;
+    defined("atomic pointer", p)?;
+    let old = load(types, mems, p, ty)?;
+    for v in operands {
+        defined("atomic operand", v)?;
+    }
+    if op == A::CompareExchange {
+        defined("atomic compare-exchange's memory value", &old)?;
+    }
+    let w = types.bit_width(ty);
+    let mk = value::mask(w);
+    let scalar = |v: &Val| v.scalar().map_err(MemFail::Op);
+    let x = match operands.first() {
+        Some(v) => scalar(v)?,
+        None => 0,
+    };
+    // An undefined memory value only matters to compare-exchange (checked above).
+    let o = if old.is_poisoned() { 0 } else { scalar(&old)? };
+    let s = |v: u64| value::sext(v, w);
+    let new = match op {
+        A::Load => None,
+        A::Store | A::Exchange => Some(x),
+        A::CompareExchange => (o == scalar(&operands[1])?).then_some(x),
+        A::IIncrement => Some(o.wrapping_add(1) & mk),
+        A::IDecrement => Some(o.wrapping_sub(1) & mk),
+        A::IAdd => Some(o.wrapping_add(x) & mk),
+        A::ISub => Some(o.wrapping_sub(x) & mk),
+        A::SMin => Some(if s(o) <= s(x) { o } else { x }),
+        A::SMax => Some(if s(o) >= s(x) { o } else { x }),
+        A::UMin => Some(o.min(x)),
+        A::UMax => Some(o.max(x)),
+        A::And => Some(o & x),
+        A::Or => Some(o | x),
+        A::Xor => Some(o ^ x),
+    };
+    let new = match (&old, new) {
+        (_, None) => None,
+        (_, Some(n)) if matches!(op, A::Store | A::Exchange | A::CompareExchange) => {
+            Some(Val::Bits(n))
+        }
+        (Val::Undef(p), Some(_)) => Some(Val::Undef(p.clone())),
+        (_, Some(n)) => Some(Val::Bits(n)),
+    };
+    if let Some(n) = new {
+        store(types, mems, p, ty, &n)?;
+    }
+    Ok(old)
+}
+
+/// `array_length` of member `member` (a runtime array) of the struct `p` points to
+/// (`pty` its pointer type): how many whole elements the region holds after the member's
+/// offset.
+pub fn array_length(
+    types: &TypeTable,
+    mems: &[Region],
+    p: &Val,
+    pty: Type,
+    member: u32,
+) -> OpResult {
+    let Val::Ptr { mem, off } = p else {
+        return Err(OpFail::Undefined("array_length of a non-pointer".into()));
+    };
+    let (_, sty) = types
+        .pointer(pty)
+        .ok_or_else(|| OpFail::Unsupported("array_length of a non-pointer type".into()))?;
+    let TypeData::Struct { members, .. } = types.get(sty) else {
+        return Err(OpFail::Unsupported("array_length of a non-struct".into()));
+    };
+    let m = members
+        .get(member as usize)
+        .ok_or_else(|| OpFail::Unsupported(format!("array_length of member {member}")))?;
+    let mo = value::member_offset(types, sty, member as usize);
+    let st = value::array_stride(types, m.ty).max(1);
+    let size = mems.get(*mem as usize).map_or(0, Region::len) as u64;
+    Ok(Val::Bits(size.saturating_sub(off + mo) / st))
+}

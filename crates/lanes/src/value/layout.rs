@@ -1,0 +1,425 @@
+//! Memory layout of values: zero values, sizes, strides, member offsets, reads and writes.
+
+use std::sync::Arc;
+
+use tangle_ir::{Type, TypeData, TypeTable};
+
+use super::{Poison, Val};
+
+/// The all-zero value of `ty` (`OpConstantNull`).
+pub fn zero(types: &TypeTable, ty: Type) -> Val {
+    match types.get(ty) {
+        TypeData::Bool => Val::Bool(false),
+        TypeData::Int { .. } | TypeData::Float { .. } => Val::Bits(0),
+        TypeData::Vector { elem, count } => {
+            Val::Comp(vec![zero(types, *elem); usize::from(*count)])
+        }
+        TypeData::Array { elem, len, .. } => Val::Comp(vec![zero(types, *elem); *len as usize]),
+        TypeData::Struct { members, .. } => {
+            Val::Comp(members.iter().map(|m| zero(types, m.ty)).collect())
+        }
+        TypeData::Pointer { .. } => Val::Ptr {
+            mem: u32::MAX,
+            off: 0,
+        },
+        _ => Val::Comp(Vec::new()),
+    }
+}
+
+/// Size and alignment of `ty` in memory. Explicit layout (offsets, strides) wins; types
+/// without it (workgroup, private and function variables) get a natural packed layout:
+/// scalars by width (`bool` as 4 bytes), vectors packed, arrays at their element size
+/// rounded to its alignment, struct members in order at their alignment.
+pub fn size_align(types: &TypeTable, ty: Type) -> (u64, u64) {
+    match types.get(ty) {
+        TypeData::Bool => (4, 4),
+        TypeData::Int { width, .. } | TypeData::Float { width } => {
+            let b = u64::from(*width) / 8;
+            (b, b)
+        }
+        TypeData::Vector { elem, count } => {
+            let (s, a) = size_align(types, *elem);
+            (s * u64::from(*count), a)
+        }
+        TypeData::Array { elem, len, .. } => {
+            let (_, a) = size_align(types, *elem);
+            (array_stride(types, ty) * u64::from(*len), a)
+        }
+        TypeData::RuntimeArray { elem, .. } => (0, size_align(types, *elem).1),
+        TypeData::Struct { members, .. } => {
+            let mut end = 0;
+            let mut al = 1;
+            for (i, m) in members.iter().enumerate() {
+                let (s, a) = size_align(types, m.ty);
+                al = al.max(a);
+                end = end.max(member_offset(types, ty, i) + s);
+            }
+            (end.div_ceil(al) * al, al)
+        }
+        TypeData::Pointer { .. } => (16, 8),
+        _ => (0, 1),
+    }
+}
+
+/// The byte stride of an array type.
+pub fn array_stride(types: &TypeTable, ty: Type) -> u64 {
+    match types.get(ty) {
+        TypeData::Array { elem, stride, .. } | TypeData::RuntimeArray { elem, stride } => {
+            match stride {
+                Some(s) => u64::from(*s),
+                None => {
+                    let (s, a) = size_align(types, *elem);
+                    s.div_ceil(a) * a
+                }
+            }
+        }
+        TypeData::Vector { elem, .. } => size_align(types, *elem).0,
+        _ => 0,
+    }
+}
+
+/// The byte offset of member `i` of a struct type.
+pub fn member_offset(types: &TypeTable, ty: Type, i: usize) -> u64 {
+    let TypeData::Struct { members, .. } = types.get(ty) else {
+        return 0;
+    };
+    if let Some(o) = members[i].offset {
+        return u64::from(o);
+    }
+    let mut off: u64 = 0;
+    for (j, m) in members.iter().enumerate() {
+        let (s, a) = size_align(types, m.ty);
+        off = off.div_ceil(a) * a;
+        if j == i {
+            return off;
+        }
+        off += s;
+    }
+    off
+}
+
+/// A memory region: its bytes and, while some bytes are undefined, which and why.
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    /// The bytes (undefined bytes hold zero).
+    pub bytes: Vec<u8>,
+    /// The undefined-byte shadow; `None` while every byte is defined (the common case,
+    /// which then costs nothing per access).
+    undef: Option<Box<Shadow>>,
+}
+
+/// Which bytes of a region are undefined: per byte 0 (defined) or 1 + an index into
+/// `poisons` (a small palette: equal poisons share an entry, so marking costs no
+/// reference counting per byte).
+#[derive(Clone, Debug)]
+struct Shadow {
+    marks: Vec<u32>,
+    poisons: Vec<Arc<Poison>>,
+    /// How many bytes are undefined; the shadow is dropped when it reaches 0.
+    count: usize,
+}
+
+impl Shadow {
+    /// The palette mark of `p` (adding it when new).
+    fn mark_of(&mut self, p: &Arc<Poison>) -> u32 {
+        let i = match self
+            .poisons
+            .iter()
+            .position(|q| Arc::ptr_eq(q, p) || **q == **p)
+        {
+            Some(i) => i,
+            None => {
+                self.poisons.push(p.clone());
+                self.poisons.len() - 1
+            }
+        };
+        i as u32 + 1
+    }
+}
+
+impl Region {
+    /// A region of defined bytes.
+    pub fn defined(bytes: Vec<u8>) -> Region {
+        Region { bytes, undef: None }
+    }
+
+    /// A region of `size` undefined bytes (zero underneath).
+    pub fn undefined(size: usize, p: &Arc<Poison>) -> Region {
+        let mut r = Region::defined(vec![0; size]);
+        r.set_all_undefined(p);
+        r
+    }
+
+    /// `bytes`, undefined with `p` where `undefined[i]` (missing entries are defined).
+    pub fn with_undefined(bytes: Vec<u8>, undefined: &[bool], p: &Arc<Poison>) -> Region {
+        let mut r = Region::defined(bytes);
+        for (i, u) in undefined.iter().enumerate().take(r.bytes.len()) {
+            if *u {
+                r.mark(i as u64, 1, Some(p));
+            }
+        }
+        r
+    }
+
+    /// Makes every byte undefined with `p` (zero underneath).
+    pub fn set_all_undefined(&mut self, p: &Arc<Poison>) {
+        self.bytes.fill(0);
+        let n = self.bytes.len();
+        if n == 0 {
+            self.undef = None;
+            return;
+        }
+        match &mut self.undef {
+            Some(s) => {
+                s.poisons.clear();
+                s.poisons.push(p.clone());
+                s.marks.fill(1);
+                s.count = n;
+            }
+            None => {
+                self.undef = Some(Box::new(Shadow {
+                    marks: vec![1; n],
+                    poisons: vec![p.clone()],
+                    count: n,
+                }))
+            }
+        }
+    }
+
+    /// Makes every byte defined and zero.
+    pub fn set_all_zero(&mut self) {
+        self.bytes.fill(0);
+        self.undef = None;
+    }
+
+    /// Its size in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether it has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Per byte, whether it is undefined; `None` when every byte is defined.
+    pub fn undefined_mask(&self) -> Option<Vec<bool>> {
+        let s = self.undef.as_ref()?;
+        Some(s.marks.iter().map(|m| *m != 0).collect())
+    }
+
+    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`.
+    #[inline]
+    fn mark(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
+        let (off, n) = (off as usize, n as usize);
+        if self.undef.is_none() && p.is_none() {
+            return;
+        }
+        let len = self.bytes.len();
+        let s = self.undef.get_or_insert_with(|| {
+            Box::new(Shadow {
+                marks: vec![0; len],
+                poisons: Vec::new(),
+                count: 0,
+            })
+        });
+        let new = match p {
+            Some(p) => s.mark_of(p),
+            None => 0,
+        };
+        for m in &mut s.marks[off..off + n] {
+            match (*m != 0, new != 0) {
+                (false, true) => s.count += 1,
+                (true, false) => s.count -= 1,
+                _ => {}
+            }
+            *m = new;
+        }
+        if s.count == 0 {
+            self.undef = None;
+        }
+    }
+
+    /// The poison of the first undefined byte among `n` bytes at `off`.
+    #[inline]
+    fn poison_in(&self, off: u64, n: u64) -> Option<&Arc<Poison>> {
+        let s = self.undef.as_ref()?;
+        let m = s
+            .marks
+            .get(off as usize..(off + n) as usize)?
+            .iter()
+            .find(|m| **m != 0)?;
+        Some(&s.poisons[*m as usize - 1])
+    }
+
+    /// Reads `n` bytes at `off` as a little-endian scalar, or its poison when one of the
+    /// bytes is undefined.
+    #[inline]
+    fn scalar(&self, off: u64, n: u64) -> Option<Result<u64, Arc<Poison>>> {
+        let b = read_bits(&self.bytes, off, n)?;
+        Some(match self.poison_in(off, n) {
+            Some(p) => Err(p.clone()),
+            None => Ok(b),
+        })
+    }
+}
+
+/// Reads a value of type `ty` at `off`; `None` when it does not fit. A scalar with an
+/// undefined byte reads as undefined.
+#[inline]
+pub fn read(types: &TypeTable, mem: &Region, off: u64, ty: Type) -> Option<Val> {
+    Some(match types.get(ty) {
+        TypeData::Bool => match mem.scalar(off, 4)? {
+            Ok(b) => Val::Bool(b != 0),
+            Err(p) => Val::Undef(p),
+        },
+        TypeData::Int { width, .. } | TypeData::Float { width } => {
+            match mem.scalar(off, u64::from(*width) / 8)? {
+                Ok(b) => Val::Bits(b),
+                Err(p) => Val::Undef(p),
+            }
+        }
+        TypeData::Vector { elem, count } => read_seq(types, mem, off, ty, *elem, (*count).into())?,
+        TypeData::Array { elem, len, .. } => read_seq(types, mem, off, ty, *elem, *len)?,
+        TypeData::Struct { members, .. } => {
+            let mut v = Vec::new();
+            for (i, m) in members.iter().enumerate() {
+                v.push(read(types, mem, off + member_offset(types, ty, i), m.ty)?);
+            }
+            Val::Comp(v)
+        }
+        TypeData::Pointer { .. } => match (mem.scalar(off, 8)?, mem.scalar(off + 8, 8)?) {
+            (Ok(m), Ok(o)) => Val::Ptr {
+                mem: m as u32,
+                off: o,
+            },
+            (Err(p), _) | (_, Err(p)) => Val::Undef(p),
+        },
+        _ => return None,
+    })
+}
+
+/// Reads the `n` elements of vector or array type `ty` at `off`.
+fn read_seq(
+    types: &TypeTable,
+    mem: &Region,
+    off: u64,
+    ty: Type,
+    elem: Type,
+    n: u32,
+) -> Option<Val> {
+    let st = array_stride(types, ty);
+    (0..u64::from(n))
+        .map(|i| read(types, mem, off + i * st, elem))
+        .collect::<Option<_>>()
+        .map(Val::Comp)
+}
+
+#[inline]
+fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {
+    let end = off.checked_add(n)?;
+    let bytes = mem.get(off as usize..end as usize)?;
+    let mut b = [0u8; 8];
+    b[..n as usize].copy_from_slice(bytes);
+    Some(u64::from_le_bytes(b))
+}
+
+/// Writes a scalar's `n` bytes, or marks them undefined (zero underneath) for poison.
+#[inline]
+fn write_bits(mem: &mut Region, off: u64, n: u64, v: Result<u64, &Arc<Poison>>) -> Option<()> {
+    let end = off.checked_add(n)?;
+    let dst = mem.bytes.get_mut(off as usize..end as usize)?;
+    match v {
+        Ok(v) => {
+            dst.copy_from_slice(&v.to_le_bytes()[..n as usize]);
+            mem.mark(off, n, None);
+        }
+        Err(p) => {
+            dst.fill(0);
+            mem.mark(off, n, Some(p));
+        }
+    }
+    Some(())
+}
+
+/// Writes `val` of type `ty` at `off`; `None` when it does not fit. Undefined components
+/// mark their bytes undefined.
+#[inline]
+pub fn write(types: &TypeTable, mem: &mut Region, off: u64, ty: Type, val: &Val) -> Option<()> {
+    let scalar = |v: &Val, f: &dyn Fn(&Val) -> u64| match v {
+        Val::Undef(p) => Err(p.clone()),
+        v => Ok(f(v)),
+    };
+    match (types.get(ty), val) {
+        (TypeData::Bool, v) => {
+            let b = scalar(v, &|v| u64::from(v.truth()));
+            write_bits(mem, off, 4, b.as_ref().map(|b| *b))
+        }
+        (TypeData::Int { width, .. } | TypeData::Float { width }, v) => {
+            let b = scalar(v, &Val::bits);
+            write_bits(mem, off, u64::from(*width) / 8, b.as_ref().map(|b| *b))
+        }
+        (TypeData::Vector { elem, .. } | TypeData::Array { elem, .. }, Val::Comp(c)) => {
+            let st = array_stride(types, ty);
+            for (i, v) in c.iter().enumerate() {
+                write(types, mem, off + i as u64 * st, *elem, v)?;
+            }
+            Some(())
+        }
+        (TypeData::Struct { members, .. }, Val::Comp(c)) => {
+            for (i, (m, v)) in members.iter().zip(c).enumerate() {
+                write(types, mem, off + member_offset(types, ty, i), m.ty, v)?;
+            }
+            Some(())
+        }
+        (TypeData::Pointer { .. }, Val::Ptr { mem: id, off: o }) => {
+            write_bits(mem, off, 8, Ok(u64::from(*id)))?;
+            write_bits(mem, off + 8, 8, Ok(*o))
+        }
+        (TypeData::Pointer { .. }, Val::Undef(p)) => {
+            write_bits(mem, off, 8, Err(p))?;
+            write_bits(mem, off + 8, 8, Err(p))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_layout_round_trips() {
+        let mut t = TypeTable::new();
+        let u = t.u32();
+        let v3 = t.intern(TypeData::Vector { elem: u, count: 3 });
+        let s = t.intern(TypeData::Struct {
+            members: vec![
+                tangle_ir::Member {
+                    ty: v3,
+                    offset: Some(0),
+                    flags: vec![],
+                    name: None,
+                },
+                tangle_ir::Member {
+                    ty: u,
+                    offset: Some(16),
+                    flags: vec![],
+                    name: None,
+                },
+            ],
+            block: true,
+            name: None,
+        });
+        let v = Val::Comp(vec![
+            Val::Comp(vec![Val::Bits(1), Val::Bits(2), Val::Bits(3)]),
+            Val::Bits(4),
+        ]);
+        let mut mem = Region::defined(vec![0u8; 20]);
+        write(&t, &mut mem, 0, s, &v).unwrap();
+        assert_eq!(&mem.bytes[16..20], &4u32.to_le_bytes());
+        assert_eq!(read(&t, &mem, 0, s).unwrap(), v);
+        assert!(read(&t, &mem, 4, s).is_none());
+    }
+}
