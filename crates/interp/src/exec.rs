@@ -154,7 +154,7 @@ impl Run<'_, '_> {
                     let args = self.operands(sg, &t, lane, &id.args)?;
                     let r = match &id.op {
                         Op::Plain(p) => value::plain(ty, *p, rty.expect("result"), &atys, &args),
-                        Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &args),
+                        Op::Glsl(g) => value::glsl(ty, *g, rty.expect("result"), &atys, &args),
                         Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
                             .ok_or_else(|| {
                                 OpFail::Undefined("composite index out of range".into())

@@ -6,10 +6,41 @@ use tangle_ir::{Type, TypeData, TypeTable};
 use super::float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
 use super::{lift, mask, num_width, sext, unsupported, OpFail, OpResult, Val};
 
+/// `x * 2^e` with one rounding: `x`'s binary exponent is moved by `e` (clamped to where the
+/// result is surely zero or infinite), and a result below `f64`'s normal range is formed in
+/// two exact-then-rounding steps.
+fn ldexp(x: f64, e: i64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let e = e.clamp(-2200, 2200) as i32;
+    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    // Split x = m * 2^xe with 1 <= |m| < 2 (x may be subnormal: scale it up first).
+    let (x, bias) = if x.abs() < f64::MIN_POSITIVE {
+        (x * pow2(64), -64)
+    } else {
+        (x, 0)
+    };
+    let xe = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let m = x * pow2(-xe);
+    let target = xe + bias + e;
+    if target > 1023 {
+        m * f64::INFINITY
+    } else if target >= -1022 {
+        m * pow2(target)
+    } else if target < -1100 {
+        m * 0.0
+    } else {
+        // m * 2^(target + 128) is normal and exact; the final step rounds once.
+        (m * pow2(target + 128)) * pow2(-128)
+    }
+}
+
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
 /// differential tests must not compare their results bit-exactly across implementations).
-pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
+/// `atys` are the operands' types (`Ldexp`'s exponent may be narrower or wider than 32 bits).
+pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val]) -> OpResult {
     use GlslOp as G;
     let refs: Vec<&Val> = args.iter().collect();
     let w = num_width(types, rty);
@@ -112,7 +143,15 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
         G::Acosh => lift(&refs, &mut f1(f64::acosh)),
         G::Atanh => lift(&refs, &mut f1(f64::atanh)),
         G::InverseSqrt => lift(&refs, &mut f1(|x| 1.0 / x.sqrt())),
-        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(&refs, &mut |v| {
+        G::Ldexp => {
+            // The exponent is a signed integer of any width: sign-extend it from its own width.
+            let ew = atys.get(1).map_or(32, |&t| num_width(types, t));
+            lift(&refs, &mut |v| {
+                let a = to_f(v[0].bits(), w)?;
+                Ok(Val::Bits(from_f(ldexp(a, sext(v[1].bits(), ew)), w)?))
+            })
+        }
+        G::Atan2 | G::Pow | G::Step => lift(&refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
                 G::Atan2 => a.atan2(to_f(v[1].bits(), w)?),
@@ -124,7 +163,7 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
                         1.0
                     }
                 }
-                _ => a * 2f64.powi(sext(v[1].bits(), 32) as i32),
+                _ => unreachable!("the arm lists Atan2, Pow and Step"),
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),
