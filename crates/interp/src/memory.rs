@@ -146,6 +146,34 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// GLSL.std.450 `Modf` / `Frexp`: the result is the fraction or significand; the whole
+    /// part or exponent is stored through the pointer operand.
+    pub(crate) fn glsl_out_param(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        op: tangle_ir::glsl::GlslOp,
+        id: &InstData,
+        atys: &[Type],
+    ) -> R<()> {
+        let types = &self.it.module.types;
+        let (_, pointee) = types
+            .pointer(atys[1])
+            .expect("the verifier checks the pointer");
+        let ew = value::num_width_of(types, pointee);
+        for lane in lanes_of(t.mask) {
+            let x = self.operand(sg, t, lane, id.args[0])?;
+            let p = self.operand(sg, t, lane, id.args[1])?;
+            let (first, second) = value::glsl_split(&self.it.module.types, op, atys[0], ew, &x)
+                .map_err(|e| self.fail(t, e))?;
+            self.store(t, lane, &p, pointee, &second)?;
+            if let Some(res) = id.result {
+                Self::set(sg, lane, res, first);
+            }
+        }
+        Ok(())
+    }
+
     /// An atomic operation: sequential, one lane at a time in lane order.
     pub(crate) fn atomic(
         &mut self,

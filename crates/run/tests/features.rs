@@ -182,3 +182,50 @@ fn dynamic_offsets_move_the_descriptor_window() {
     let err = run(&text.replace("OFFSET 16 DESCRIPTOR_OFFSET 16", "OFFSET 64")).unwrap_err();
     assert!(err.to_string().contains("do not fit"), "{err}");
 }
+
+const MODF_FREXP: &str = include_str!("data/modf_frexp.spvasm");
+
+/// GLSL.std.450 `Modf`/`ModfStruct`/`Frexp`/`FrexpStruct`, by their definitions:
+/// modf(-2.75) = -0.75 and whole part -2 (stored through the pointer); modf(+inf) = +0 and
+/// +inf; frexp(8) = 0.5 * 2^4 (exponent through the pointer); frexp(-0.3) = -0.6 * 2^-1;
+/// frexp(2^-149), the smallest subnormal, = 0.5 * 2^-148. A module spirv-val accepts.
+#[test]
+fn modf_and_frexp_split_their_operand() {
+    if let Some(val) = tangle_oracle::require(Tool::SpirvVal, "modf_frexp_validate") {
+        let words = tangle_spirv::assemble(
+            MODF_FREXP,
+            tangle_spirv::AsmOptions::for_env(
+                tangle_spirv::TargetEnv::from_name("vulkan1.1").unwrap(),
+            ),
+        )
+        .unwrap();
+        let dir = tangle_oracle::scratch_dir();
+        let path = dir.path().join("modf.spv");
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        val.run_ok([
+            "--target-env".as_ref(),
+            "vulkan1.1".as_ref(),
+            path.as_os_str(),
+        ]);
+    }
+    let text = format!(
+        "#!amber\nSHADER compute s SPIRV-ASM TARGET_ENV vulkan1.1\n{MODF_FREXP}END\n\
+         BUFFER f DATA_TYPE float SIZE 6 FILL 7.0\nBUFFER i DATA_TYPE int32 SIZE 3 FILL 7\n\
+         PIPELINE compute p\n  ATTACH s\n  BIND BUFFER f AS storage DESCRIPTOR_SET 0 BINDING 0\n\
+         BIND BUFFER i AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\nRUN p 1 1 1\n"
+    );
+    let report = run(&text).unwrap();
+    assert!(report.passed(), "{}", failures(&report).join("\n"));
+    let f = floats(&report, "f");
+    assert_eq!(f[..3], [-0.75, -2.0, 0.0]);
+    assert!(f[2].is_sign_positive());
+    assert_eq!(f[3], f32::INFINITY);
+    assert_eq!(f[4], 0.5);
+    assert_eq!(f[5], -0.3f32 * 2.0);
+    let ints: Vec<i32> = report.buffers["i"]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(ints, [4, -1, -148]);
+}

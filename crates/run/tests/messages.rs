@@ -60,23 +60,22 @@ fn glslang_errors_name_script_lines() {
 
 #[test]
 fn extended_instructions_are_refused_by_name() {
-    // GLSL.std.450 Frexp (51) with a pointer result: tangle does not run it yet.
+    // GLSL.std.450 PackSnorm4x8 (54): tangle does not run it yet.
     let asm = "OpCapability Shader\n%1 = OpExtInstImport \"GLSL.std.450\"\n\
                OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n\
                OpExecutionMode %main LocalSize 1 1 1\n\
                %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n\
-               %int = OpTypeInt 32 1\n%pint = OpTypePointer Function %int\n\
-               %f1 = OpConstant %float 1\n\
+               %uint = OpTypeInt 32 0\n%v4 = OpTypeVector %float 4\n\
+               %f1 = OpConstant %float 1\n%v = OpConstantComposite %v4 %f1 %f1 %f1 %f1\n\
                %main = OpFunction %void None %fn\n%entry = OpLabel\n\
-               %e = OpVariable %pint Function\n\
-               %r = OpExtInst %float %1 Frexp %f1 %e\nOpReturn\nOpFunctionEnd\n";
+               %r = OpExtInst %uint %1 PackSnorm4x8 %v\nOpReturn\nOpFunctionEnd\n";
     let text = format!(
         "#!amber\nSHADER compute s SPIRV-ASM\n{asm}END\nPIPELINE compute p\n  ATTACH s\nEND\nRUN p 1 1 1\n"
     );
     let err = run(&text).unwrap_err();
     let message = err.to_string();
     assert!(
-        message.contains("GLSL.std.450 instruction Frexp (51)"),
+        message.contains("GLSL.std.450 instruction PackSnorm4x8 (54)"),
         "{message}"
     );
     assert!(message.starts_with("2:1: shader `s`"), "{message}");

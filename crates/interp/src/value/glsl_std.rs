@@ -36,6 +36,66 @@ fn ldexp(x: f64, e: i64) -> f64 {
     }
 }
 
+/// `Modf`/`Frexp` of one component of width `w`: (fraction, whole part) or (significand,
+/// exponent at width `ew`), as GLSL.std.450 defines them.
+fn split_one(op: GlslOp, bits: u64, w: u32, ew: u32) -> Result<(u64, u64), OpFail> {
+    let x = to_f(bits, w)?;
+    if matches!(op, GlslOp::Modf | GlslOp::ModfStruct) {
+        // Both parts carry x's sign; an infinity is all whole part.
+        let whole = x.trunc();
+        let fract = if x.is_infinite() {
+            0.0f64.copysign(x)
+        } else {
+            (x - whole).copysign(x)
+        };
+        return Ok((from_f(fract, w)?, from_f(whole, w)?));
+    }
+    // x = m * 2^e with 0.5 <= |m| < 1; zero gives (x, 0); infinities and NaN give (x, 0)
+    // (the exponent is undefined there).
+    if x == 0.0 || !x.is_finite() {
+        return Ok((bits, 0));
+    }
+    let mut e = 0i64;
+    let mut m = x;
+    while m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    Ok((from_f(m, w)?, (e as u64) & mask(ew)))
+}
+
+/// The two results of `Modf`, `ModfStruct`, `Frexp` or `FrexpStruct` on `x` (a scalar or a
+/// vector): the first of type `x`'s, the second the whole part or the exponent (`ew` bits).
+pub fn glsl_split(
+    types: &TypeTable,
+    op: GlslOp,
+    xty: Type,
+    ew: u32,
+    x: &Val,
+) -> Result<(Val, Val), OpFail> {
+    let w = num_width(types, xty);
+    match x {
+        Val::Comp(cs) => {
+            let mut a = Vec::with_capacity(cs.len());
+            let mut b = Vec::with_capacity(cs.len());
+            for c in cs {
+                let (p, q) = split_one(op, c.bits(), w, ew)?;
+                a.push(Val::Bits(p));
+                b.push(Val::Bits(q));
+            }
+            Ok((Val::Comp(a), Val::Comp(b)))
+        }
+        v => {
+            let (p, q) = split_one(op, v.bits(), w, ew)?;
+            Ok((Val::Bits(p), Val::Bits(q)))
+        }
+    }
+}
+
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
 /// differential tests must not compare their results bit-exactly across implementations).
@@ -48,6 +108,18 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val
         move |v: &[&Val]| -> OpResult { Ok(Val::Bits(from_f(f(to_f(v[0].bits(), w)?), w)?)) }
     };
     match op {
+        G::ModfStruct | G::FrexpStruct => {
+            let TypeData::Struct { members, .. } = types.get(rty) else {
+                return unsupported(format!("{} result that is not a struct", op.name()));
+            };
+            let ew = num_width(types, members[1].ty);
+            let (a, b) = glsl_split(types, op, members[0].ty, ew, &args[0])?;
+            Ok(Val::Comp(vec![a, b]))
+        }
+        G::Modf | G::Frexp => unsupported(format!(
+            "{} writes through a pointer: the interpreter runs it as a memory operation",
+            op.name()
+        )),
         G::FAbs => lift(&refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
         G::SAbs => lift(&refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))

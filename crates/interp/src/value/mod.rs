@@ -18,7 +18,7 @@ pub use arith::plain;
 pub(crate) use convert::{composite_extract, composite_insert};
 pub(crate) use float::fbin;
 pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
-pub use glsl_std::glsl;
+pub use glsl_std::{glsl, glsl_split};
 pub use layout::{array_stride, member_offset, read, size_align, write, zero};
 
 /// A value held by one invocation.
@@ -143,6 +143,11 @@ pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpR
     } else {
         f(vals)
     }
+}
+
+/// The component width of a numeric type (32 where it is not a number), for other modules.
+pub(crate) fn num_width_of(types: &TypeTable, ty: Type) -> u32 {
+    num_width(types, ty)
 }
 
 /// The component width of a numeric type (32 where it is not a number).
