@@ -393,7 +393,7 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         RunKind::Glsl => InputKind::Glsl,
         RunKind::Ir => InputKind::Ir,
     };
-    let module = match input::load(
+    let (module, origins) = match input::load_with_origins(
         input,
         &ReadOptions {
             kind: Some(read_kind),
@@ -484,9 +484,13 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         Err(
             e @ (tangle_interp::InterpError::Config(_)
             | tangle_interp::InterpError::Unsupported { .. }),
-        ) => return usage(e.to_string()),
+        ) => return usage(tangle_run::script::run_error_at(&e, &origins)),
         Err(e) => {
-            eprintln!("{}: {e}", input.display());
+            eprintln!(
+                "{}: {}",
+                input.display(),
+                tangle_run::script::run_error_at(&e, &origins)
+            );
             return ExitCode::from(EXIT_INVALID);
         }
     };

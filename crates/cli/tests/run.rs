@@ -328,3 +328,32 @@ fn a_script_prints_its_trace_on_request() {
         "{stdout}"
     );
 }
+
+#[test]
+fn shader_mode_run_time_errors_name_the_spirv_instruction_and_line() {
+    if tangle_oracle::require(tangle_oracle::Tool::Glslang, "shader_mode_errors").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shader = dir.path().join("divide.comp");
+    // Line 5 divides by the buffer's first int, which is zero.
+    std::fs::write(
+        &shader,
+        "#version 430\nlayout(local_size_x = 1) in;\n\
+         layout(binding = 0) buffer B { int v[]; } b;\nvoid main() {\n  b.v[1] = 7 / b.v[0];\n}\n",
+    )
+    .unwrap();
+    let a = tangle()
+        .arg("run")
+        .arg(&shader)
+        .args(["--buffer", "0:0=8"])
+        .assert()
+        .code(1);
+    let (_, stderr) = out(&a);
+    assert!(stderr.contains("undefined behaviour at %"), "{stderr}");
+    assert!(
+        stderr.contains(" = OpSDiv, source line 5 (IR f0 "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("integer division by zero"), "{stderr}");
+}

@@ -594,6 +594,12 @@ fn error_origin(error: &InterpError, origins: &Origins) -> Option<Origin> {
     origins.at(at.func, at.block, at.inst).cloned()
 }
 
+/// An interpreter error as a user reads it, with the SPIR-V instruction it is at looked up
+/// in `origins` (see [`run_error_message`]).
+pub fn run_error_at(error: &InterpError, origins: &Origins) -> String {
+    run_error_message(error, error_origin(error, origins).as_ref())
+}
+
 /// An interpreter error as a user reads it: the SPIR-V instruction it is at (`%27 =
 /// OpSDiv`, and the source line when the module has `OpLine`), then the IR position.
 pub fn run_error_message(error: &InterpError, origin: Option<&Origin>) -> String {
