@@ -38,6 +38,12 @@ impl Tok<'_> {
     }
 }
 
+/// Whether `rest` (what follows a `\\`) holds only blanks before the line end.
+fn continues_line(rest: &str) -> bool {
+    let line = rest.split('\n').next().unwrap_or("");
+    rest.contains('\n') && line.trim_end_matches('\r').trim().is_empty()
+}
+
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     at: usize,
@@ -88,6 +94,17 @@ impl<'a> Lexer<'a> {
             }
             if c.is_whitespace() {
                 self.bump(c);
+                continue;
+            }
+            if c == '\\' && continues_line(&rest[1..]) {
+                // A line continuation: `\` then only blanks up to the line end, which
+                // joins the next line to this statement (as amber's tokenizer does).
+                while let Some(c) = self.src[self.at..].chars().next() {
+                    self.bump(c);
+                    if c == '\n' {
+                        break;
+                    }
+                }
                 continue;
             }
             if c == '#' {
@@ -146,17 +163,55 @@ impl<'a> Lexer<'a> {
     pub fn raw_block(&mut self, what: &str, opener: Pos) -> Result<(String, Pos), AmberError> {
         debug_assert!(self.peeked.is_none());
         let mut text = String::new();
+        // The first line whose first word looks like a misspelt `END` (`ENDD`, `EDN`).
+        let mut near_end: Option<(Pos, &str)> = None;
         loop {
+            let unclosed = |near_end: Option<(Pos, &str)>, at: Pos, found: &str| {
+                let open = format!(
+                    "the {what} block opened at {}:{}",
+                    opener.line, opener.column
+                );
+                let kind = match near_end {
+                    Some((p, word)) => {
+                        return AmberError::new(
+                            p,
+                            ErrorKind::Invalid(format!(
+                                "`{word}` does not close {open} (did you mean `END`?)"
+                            )),
+                        )
+                    }
+                    None if found.is_empty() => ErrorKind::MissingEnd(what.to_string()),
+                    None => {
+                        ErrorKind::Invalid(format!("`{found}` inside {open}: its `END` is missing"))
+                    }
+                };
+                AmberError::new(at, kind)
+            };
             if self.at >= self.src.len() {
-                return Err(AmberError::new(
-                    opener,
-                    ErrorKind::MissingEnd(what.to_string()),
-                ));
+                return Err(unclosed(near_end, opener, ""));
             }
             let rest = &self.src[self.at..];
             let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
             let line = &rest[..line_len];
             let trimmed = line.trim_start();
+            let first = trimmed.split_whitespace().next().unwrap_or("");
+            let first_pos = Pos::new(self.line, self.col + (line.len() - trimmed.len()) as u32);
+            if near_end.is_none()
+                && first.len() >= 2
+                && first.bytes().all(|b| b.is_ascii_uppercase())
+                && crate::suggest::closest(first, &["END"]).is_some()
+            {
+                near_end = Some((first_pos, first));
+            }
+            // A statement that only AmberScript has: the block was not closed before it.
+            if matches!(
+                first,
+                "SHADER" | "BUFFER" | "PIPELINE" | "DERIVE_PIPELINE" | "RUN" | "EXPECT"
+            ) && trimmed.split_whitespace().nth(1).is_some()
+                && what != "VIRTUAL_FILE"
+            {
+                return Err(unclosed(near_end, first_pos, first));
+            }
             if let Some(after) = trimmed.strip_prefix("END") {
                 if after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || c == '#') {
                     let indent = line.len() - trimmed.len();

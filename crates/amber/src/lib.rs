@@ -11,11 +11,14 @@
 
 pub mod error;
 pub mod expect;
+pub mod file_data;
 mod lexer;
 pub mod model;
 mod parser;
+pub mod suggest;
 
 pub use error::{AmberError, ErrorKind, Pos};
 pub use expect::{check_expect, ExpectFailure, FailureKind};
+pub use file_data::file_initial_bytes;
 pub use model::*;
 pub use parser::parse;

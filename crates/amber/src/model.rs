@@ -23,6 +23,8 @@ pub enum Scalar {
     U32,
     /// `uint64`
     U64,
+    /// `float16` (16-bit IEEE binary16)
+    F16,
     /// `float` (32-bit IEEE)
     F32,
     /// `double` (64-bit IEEE)
@@ -41,6 +43,7 @@ impl Scalar {
             "uint16" => Scalar::U16,
             "uint32" => Scalar::U32,
             "uint64" => Scalar::U64,
+            "float16" => Scalar::F16,
             "float" => Scalar::F32,
             "double" => Scalar::F64,
             _ => return None,
@@ -58,6 +61,7 @@ impl Scalar {
             Scalar::U16 => "uint16",
             Scalar::U32 => "uint32",
             Scalar::U64 => "uint64",
+            Scalar::F16 => "float16",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
         }
@@ -67,15 +71,15 @@ impl Scalar {
     pub fn size(self) -> usize {
         match self {
             Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
         }
     }
 
-    /// `float` or `double`.
+    /// `float16`, `float` or `double`.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
     }
 
     /// A signed integer type.
@@ -100,7 +104,9 @@ impl Scalar {
     /// Integers must lie in `[signed min, unsigned max]` of the width, so `-1` and
     /// `0xffffffff` are both accepted for `int32` and `uint32` alike (amber casts). A
     /// decimal integer for a float type is that number; a hex literal for a float type is
-    /// the raw bit pattern. A fractional literal for an integer type is refused.
+    /// the raw bit pattern. A decimal literal with a fraction part of zero (`0.0`, as in
+    /// `FILL 0.0`, which amber accepts for integer buffers) is that integer; a fractional
+    /// one for an integer type is refused (amber would truncate it silently).
     pub fn encode(self, lit: Literal) -> Option<u64> {
         match (self.is_float(), lit) {
             (false, Literal::Int(v)) => {
@@ -109,6 +115,9 @@ impl Scalar {
                 (lo..=hi).contains(&v).then_some((v as u64) & self.mask())
             }
             (false, Literal::Hex(v)) => (v & !self.mask() == 0).then_some(v),
+            (false, Literal::Float(v)) if v.is_finite() && v.fract() == 0.0 => {
+                self.encode(Literal::Int(v as i128))
+            }
             (false, Literal::Float(_)) => None,
             (true, Literal::Hex(v)) => (v & !self.mask() == 0).then_some(v),
             (true, Literal::Int(v)) => Some(self.encode_f64(v as f64)),
@@ -116,9 +125,11 @@ impl Scalar {
         }
     }
 
-    /// The bit pattern of `v` converted to this float type (`F32` rounds).
+    /// The bit pattern of `v` converted to this float type (`F16` and `F32` round to
+    /// nearest, ties to even).
     pub fn encode_f64(self, v: f64) -> u64 {
         match self {
+            Scalar::F16 => half::f16::from_f64(v).to_bits() as u64,
             Scalar::F32 => (v as f32).to_bits() as u64,
             Scalar::F64 => v.to_bits(),
             _ => v as i128 as u64 & self.mask(),
@@ -135,6 +146,7 @@ impl Scalar {
     /// Interprets a bit pattern of this type.
     pub fn from_bits(self, bits: u64) -> Num {
         match self {
+            Scalar::F16 => Num::Float(half::f16::from_bits(bits as u16).to_f64()),
             Scalar::F32 => Num::Float(f32::from_bits(bits as u32) as f64),
             Scalar::F64 => Num::Float(f64::from_bits(bits)),
             Scalar::I8 => Num::Int(bits as u8 as i8 as i128),
@@ -320,6 +332,14 @@ pub enum Initializer {
     },
     /// `DATA ... END`: bit patterns, component by component.
     Data(Vec<u64>),
+    /// `SIZE n FILE [TEXT|BINARY] path`: loaded by the runner, relative to the script
+    /// ([`crate::file_initial_bytes`]); until then the buffer is `n` zero elements.
+    File {
+        /// The path as written.
+        path: String,
+        /// `BINARY` (the buffer's bytes) rather than `TEXT` (values, as `DATA` has them).
+        binary: bool,
+    },
 }
 
 /// A `SERIES_FROM` number: integer types add with wrap-around, float types in double
@@ -366,7 +386,7 @@ impl Buffer {
             out[at..at + s].copy_from_slice(&bits.to_le_bytes()[..s]);
         };
         match &self.init {
-            Initializer::Empty => {}
+            Initializer::Empty | Initializer::File { .. } => {}
             Initializer::Fill(bits) => (0..count).for_each(|i| put(i, *bits)),
             Initializer::Data(values) => {
                 values.iter().enumerate().for_each(|(i, b)| put(i, *b));
@@ -467,7 +487,7 @@ pub struct Attach {
 }
 
 /// Descriptor kind in a `BIND BUFFER ... AS <kind>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DescriptorKind {
     /// `storage`
     Storage,
@@ -486,8 +506,40 @@ pub struct Binding {
     pub set: u32,
     /// Binding number.
     pub binding: u32,
+    /// The bytes of the buffer the descriptor sees.
+    pub window: Window,
     /// Where.
     pub pos: Pos,
+}
+
+/// The part of a buffer a descriptor sees: from `DESCRIPTOR_OFFSET` plus the dynamic
+/// `OFFSET` (`storage_dynamic`/`uniform_dynamic`), `DESCRIPTOR_RANGE` bytes or to the end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Window {
+    /// `OFFSET` of a dynamic binding, in bytes; `None` for a plain one.
+    pub dynamic_offset: Option<u32>,
+    /// `DESCRIPTOR_OFFSET`, in bytes.
+    pub descriptor_offset: u32,
+    /// `DESCRIPTOR_RANGE`, in bytes; `None` for the rest of the buffer.
+    pub range: Option<u32>,
+}
+
+impl Window {
+    /// The first byte the descriptor sees.
+    pub fn start(&self) -> usize {
+        self.descriptor_offset as usize + self.dynamic_offset.unwrap_or(0) as usize
+    }
+
+    /// The byte range of a buffer of `len` bytes the descriptor sees, or `None` when it
+    /// does not fit in the buffer.
+    pub fn bytes(&self, len: usize) -> Option<std::ops::Range<usize>> {
+        let start = self.start();
+        let end = match self.range {
+            Some(r) => start.checked_add(r as usize)?,
+            None => len,
+        };
+        (start <= end && end <= len).then_some(start..end)
+    }
 }
 
 /// `REQUIRED_SIZE` in a `SUBGROUP` block.
@@ -655,8 +707,10 @@ pub struct Expect {
 pub struct Run {
     /// The pipeline.
     pub pipeline: String,
-    /// Workgroup counts.
+    /// Workgroup counts. A zero count is a dispatch that runs nothing (amber accepts it).
     pub groups: [u32; 3],
+    /// `RUN TIMED_EXECUTION`: amber times the dispatch; tangle accepts it and times nothing.
+    pub timed_execution: bool,
     /// Where.
     pub pos: Pos,
 }

@@ -55,6 +55,37 @@ pub struct ReadOptions {
     pub target_env: String,
 }
 
+/// Reads the shader at `path` (`-` is stdin) into a module, with where its instructions
+/// came from in the SPIR-V form (for run-time messages; GLSL is compiled with line
+/// information).
+pub fn load_with_origins(
+    path: &Path,
+    opts: &ReadOptions,
+) -> Result<(Module, tangle_spirv::reader::Origins), InputError> {
+    let name = path.display().to_string();
+    let kind = opts
+        .kind
+        .or_else(|| InputKind::from_path(path))
+        .ok_or_else(|| InputError::UnknownKind(name.clone()))?;
+    let bytes = read_input(path)?;
+    Ok(tangle_run::source::load_shader_with_origins(
+        shader_kind(kind),
+        &bytes,
+        &name,
+        &opts.target_env,
+        &[],
+    )?)
+}
+
+fn shader_kind(kind: InputKind) -> ShaderKind {
+    match kind {
+        InputKind::Spv => ShaderKind::SpirvBinary,
+        InputKind::Spvasm => ShaderKind::SpirvAsm,
+        InputKind::Glsl => ShaderKind::Glsl,
+        InputKind::Ir => ShaderKind::Ir,
+    }
+}
+
 /// Reads the shader at `path` (`-` is stdin) into a module.
 pub fn load(path: &Path, opts: &ReadOptions) -> Result<Module, InputError> {
     let name = path.display().to_string();
@@ -63,14 +94,8 @@ pub fn load(path: &Path, opts: &ReadOptions) -> Result<Module, InputError> {
         .or_else(|| InputKind::from_path(path))
         .ok_or_else(|| InputError::UnknownKind(name.clone()))?;
     let bytes = read_input(path)?;
-    let kind = match kind {
-        InputKind::Spv => ShaderKind::SpirvBinary,
-        InputKind::Spvasm => ShaderKind::SpirvAsm,
-        InputKind::Glsl => ShaderKind::Glsl,
-        InputKind::Ir => ShaderKind::Ir,
-    };
     Ok(tangle_run::load_shader(
-        kind,
+        shader_kind(kind),
         &bytes,
         &name,
         &opts.target_env,

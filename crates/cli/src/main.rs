@@ -18,6 +18,13 @@ mod asm;
 mod disasm;
 mod run;
 
+/// The exit statuses, as `--help` states them.
+const EXIT_CODES_HELP: &str = "Exit status (every subcommand):\n  \
+    0  success: the module is valid, every check and EXPECT holds\n  \
+    1  a check failed: an invalid module, a failing EXPECT, a RUN that failed at run time\n  \
+    2  the input could not be read, parsed or compiled, it uses something unsupported, or \
+    the command line is wrong";
+
 /// Exit status: a check failed or the module is invalid.
 const EXIT_INVALID: u8 = 1;
 /// Exit status: the input could not be read or parsed, or the command line is wrong.
@@ -28,7 +35,8 @@ const EXIT_USAGE: u8 = 2;
     name = "tangle",
     version,
     about = "SPIR-V maximal reconvergence for NVIDIA GPUs: front end, reference interpreter, \
-             reconvergence lowering, SASS back end and differential checks"
+             reconvergence lowering, SASS back end and differential checks",
+    after_help = EXIT_CODES_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -102,8 +110,10 @@ enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
-    /// Run AmberScript files, or one shader with buffers given on the command line, on the
-    /// reference interpreter. Scripts: exit 0 when every EXPECT holds, 1 when one fails.
+    /// Run AmberScript files (or every .amber in a directory), or one shader with buffers
+    /// given on the command line, on the reference interpreter. Scripts: exit 0 when every
+    /// EXPECT holds, 1 when one fails, 2 when a script is refused.
+    #[command(after_help = EXIT_CODES_HELP)]
     Run(run::RunArgs),
     /// Disassemble SASS from a cubin or raw 128-bit words.
     Disasm {

@@ -135,7 +135,8 @@ impl EngineArgs {
 /// `tangle run`'s arguments.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// AmberScript files (.amber), or one shader (.spv, .spvasm, .comp/.glsl, .tir; - for stdin).
+    /// AmberScript files (.amber) or directories (every .amber inside, recursively, in name
+    /// order), or one shader (.spv, .spvasm, .comp/.glsl, .tir; - for stdin).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The inputs' form, when the file names do not say it.
@@ -194,15 +195,18 @@ pub fn run(args: &RunArgs) -> ExitCode {
         },
         None => Device::default(),
     };
-    let kinds: Vec<Option<RunKind>> = args
-        .inputs
+    let inputs = match expand_directories(&args.inputs) {
+        Ok(v) => v,
+        Err(e) => return usage(e),
+    };
+    let kinds: Vec<Option<RunKind>> = inputs
         .iter()
         .map(|p| args.kind.or_else(|| kind_of(p)))
         .collect();
     if kinds.iter().all(|k| *k == Some(RunKind::Amber)) {
-        return scripts(args, device, engine);
+        return scripts(args, &inputs, device, engine);
     }
-    if args.inputs.len() != 1 {
+    if args.inputs.len() != 1 || inputs.len() != 1 {
         return usage("several inputs are only allowed for .amber scripts".into());
     }
     match kinds[0] {
@@ -212,6 +216,41 @@ pub fn run(args: &RunArgs) -> ExitCode {
             args.inputs[0].display()
         )),
     }
+}
+
+/// The inputs with every directory replaced by the `.amber` files under it (recursively,
+/// sorted by path); a directory without any is an error.
+fn expand_directories(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries {
+            let path = entry
+                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                .path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path.extension().is_some_and(|e| e == "amber") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            walk(input, &mut found)?;
+            if found.is_empty() {
+                return Err(format!("{} holds no .amber file", input.display()));
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(input.clone());
+        }
+    }
+    Ok(out)
 }
 
 fn usage(msg: String) -> ExitCode {
@@ -232,7 +271,7 @@ fn kind_of(path: &Path) -> Option<RunKind> {
 }
 
 /// Script mode: each script runs on its own; the exit status is the worst of them.
-fn scripts(args: &RunArgs, device: Device, engine: Config) -> ExitCode {
+fn scripts(args: &RunArgs, inputs: &[PathBuf], device: Device, engine: Config) -> ExitCode {
     let shader_only = !args.buffers.is_empty()
         || args.push_constants.is_some()
         || !args.specs.is_empty()
@@ -247,18 +286,19 @@ fn scripts(args: &RunArgs, device: Device, engine: Config) -> ExitCode {
                 .into(),
         );
     }
-    let (mut pass, mut fail, mut worst) = (0, 0, 0u8);
-    for path in &args.inputs {
+    // Per exit status: 0 pass, 1 fail, 2 refused (could not be read, parsed or run).
+    let mut counts = [0usize; 3];
+    let mut worst = 0u8;
+    for path in inputs {
         let status = script(path, args, &device, &engine);
-        if status == 0 {
-            pass += 1;
-        } else {
-            fail += 1;
-        }
+        counts[usize::from(status.min(2))] += 1;
         worst = worst.max(status);
     }
-    if args.inputs.len() > 1 {
-        println!("Summary: {pass} pass, {fail} fail");
+    if inputs.len() > 1 {
+        println!(
+            "Summary: {} pass, {} fail, {} refused",
+            counts[0], counts[1], counts[2]
+        );
     }
     ExitCode::from(worst)
 }
@@ -325,7 +365,12 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 pos,
                 pipeline,
                 error,
-            } => eprintln!("{name}: Line {}: RUN {pipeline} failed: {error}", pos.line),
+                origin,
+            } => eprintln!(
+                "{name}: Line {}: RUN {pipeline} failed: {}",
+                pos.line,
+                tangle_run::run_error_message(error, origin.as_ref())
+            ),
             Event::Failed(failure) => eprintln!("{name}: {failure}"),
             Event::ReadUndefined {
                 pos,
@@ -363,7 +408,7 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         RunKind::Glsl => InputKind::Glsl,
         RunKind::Ir => InputKind::Ir,
     };
-    let module = match input::load(
+    let (module, origins) = match input::load_with_origins(
         input,
         &ReadOptions {
             kind: Some(read_kind),
@@ -454,9 +499,13 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         Err(
             e @ (tangle_interp::InterpError::Config(_)
             | tangle_interp::InterpError::Unsupported { .. }),
-        ) => return usage(e.to_string()),
+        ) => return usage(tangle_run::script::run_error_at(&e, &origins)),
         Err(e) => {
-            eprintln!("{}: {e}", input.display());
+            eprintln!(
+                "{}: {}",
+                input.display(),
+                tangle_run::script::run_error_at(&e, &origins)
+            );
             return ExitCode::from(EXIT_INVALID);
         }
     };

@@ -111,7 +111,59 @@ fn several_scripts_get_a_summary_and_the_worst_status() {
         .assert()
         .code(1);
     let (stdout, _) = out(&a);
-    assert!(stdout.contains("Summary: 1 pass, 1 fail"), "{stdout}");
+    assert!(
+        stdout.contains("Summary: 1 pass, 1 fail, 0 refused"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_directory_runs_every_script_and_the_summary_separates_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let good = affine_script(&sub, "EXPECT out IDX 0 EQ 13");
+    std::fs::rename(&good, sub.join("a_good.amber")).unwrap();
+    let bad = affine_script(&sub, "EXPECT out IDX 0 EQ 14");
+    std::fs::rename(&bad, sub.join("b_bad.amber")).unwrap();
+    // Refused: an OpenCL C shader (out of scope), at its line and column.
+    std::fs::write(
+        dir.path().join("c_refused.amber"),
+        "#!amber
+SHADER compute k OPENCL-C
+END
+",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a script").unwrap();
+    let a = tangle().arg("run").arg(dir.path()).assert().code(2);
+    let (stdout, stderr) = out(&a);
+    assert!(
+        stdout.contains("Summary: 1 pass, 1 fail, 1 refused"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("a_good.amber: PASS"), "{stdout}");
+    assert!(
+        stderr.contains("c_refused.amber:2:18: unsupported"),
+        "{stderr}"
+    );
+    // An empty directory is a usage error.
+    let empty = tempfile::tempdir().unwrap();
+    let a = tangle().arg("run").arg(empty.path()).assert().code(2);
+    assert!(out(&a).1.contains("holds no .amber file"));
+}
+
+#[test]
+fn help_states_the_exit_codes() {
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let a = tangle().args(args).assert().code(0);
+        let (stdout, _) = out(&a);
+        assert!(stdout.contains("Exit status"), "{stdout}");
+        assert!(
+            stdout.contains("2  the input could not be read"),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]
@@ -336,5 +388,35 @@ fn undefined_bytes_print_as_question_marks_and_null() {
     // --strict-undefined stops at the division, status 1, naming it.
     let a = run(&["--strict-undefined"]).assert().code(1);
     let (_, stderr) = out(&a);
+    assert!(stderr.contains("integer division by zero"), "{stderr}");
+}
+
+#[test]
+fn shader_mode_run_time_errors_name_the_spirv_instruction_and_line() {
+    if tangle_oracle::require(tangle_oracle::Tool::Glslang, "shader_mode_errors").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shader = dir.path().join("divide.comp");
+    // Line 5 divides by the buffer's first int, which is zero: an undefined value, which
+    // --strict-undefined turns into an error.
+    std::fs::write(
+        &shader,
+        "#version 430\nlayout(local_size_x = 1) in;\n\
+         layout(binding = 0) buffer B { int v[]; } b;\nvoid main() {\n  b.v[1] = 7 / b.v[0];\n}\n",
+    )
+    .unwrap();
+    let a = tangle()
+        .arg("run")
+        .arg(&shader)
+        .args(["--buffer", "0:0=8", "--strict-undefined"])
+        .assert()
+        .code(1);
+    let (_, stderr) = out(&a);
+    assert!(stderr.contains("undefined value at %"), "{stderr}");
+    assert!(
+        stderr.contains(" = OpSDiv, source line 5 (IR f0 "),
+        "{stderr}"
+    );
     assert!(stderr.contains("integer division by zero"), "{stderr}");
 }

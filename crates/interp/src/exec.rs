@@ -152,6 +152,9 @@ impl Run<'_, '_> {
             Op::Plain(tangle_ir::PlainOp::AccessChain) => self.access_chain(sg, &t, id, atys)?,
             Op::Load(_) => self.load_inst(sg, &t, id, rty.expect("result"))?,
             Op::Store(_) => self.store_inst(sg, &t, id, atys)?,
+            Op::Glsl(g @ (tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp)) => {
+                self.glsl_out_param(sg, &t, *g, id, atys)?
+            }
             Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, atys)?,
             Op::Phi(_) => {}
             _ => {

@@ -10,7 +10,7 @@ use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
-use crate::value::{Born, OpResult, Poison, Val};
+use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
 
 impl Run<'_, '_> {
     /// Allocates the memory of global `g` (its initializer written, or undefined bytes) and
@@ -158,6 +158,47 @@ impl Run<'_, '_> {
             let v = self.operand(sg, t, lane, id.args[1])?;
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));
+            }
+        }
+        Ok(())
+    }
+
+    /// GLSL.std.450 `Modf` / `Frexp`: the result is the fraction or significand; the whole
+    /// part or exponent is stored through the pointer operand. An undefined operand makes
+    /// both parts undefined.
+    pub(crate) fn glsl_out_param(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        op: tangle_ir::glsl::GlslOp,
+        id: &InstData,
+        atys: &[Type],
+    ) -> R<()> {
+        let types = &self.it.module.types;
+        let Some((_, pointee)) = types.pointer(atys[1]) else {
+            return Err(self.fail(
+                t,
+                OpFail::Internal("Modf/Frexp pointer operand is not a pointer".into()),
+            ));
+        };
+        let ew = value::num_width_of(types, pointee).map_err(|e| self.fail(t, e))?;
+        for lane in lanes_of(t.mask) {
+            let x = self.operand(sg, t, lane, id.args[0])?;
+            let p = self.operand(sg, t, lane, id.args[1])?;
+            let (first, second) = match value::first_poison(std::slice::from_ref(&x)) {
+                Some(poison) => (
+                    value::undef_like(types, atys[0], poison),
+                    value::undef_like(types, pointee, poison),
+                ),
+                None => {
+                    value::glsl_split(types, op, atys[0], ew, &x).map_err(|e| self.fail(t, e))?
+                }
+            };
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, pointee, &second) {
+                return Err(self.mem_fail(t, lane, e));
+            }
+            if let Some(res) = id.result {
+                Self::set(sg, lane, res, first);
             }
         }
         Ok(())

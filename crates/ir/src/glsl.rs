@@ -77,6 +77,8 @@ glsl_table! {
     Log2 = 30, 1;
     Sqrt = 31, 1;
     InverseSqrt = 32, 1;
+    Modf = 35, 2;
+    ModfStruct = 36, 1;
     FMin = 37, 2;
     UMin = 38, 2;
     SMin = 39, 2;
@@ -90,6 +92,8 @@ glsl_table! {
     Step = 48, 2;
     SmoothStep = 49, 3;
     Fma = 50, 3;
+    Frexp = 51, 2;
+    FrexpStruct = 52, 1;
     Ldexp = 53, 2;
     PackHalf2x16 = 58, 1;
     UnpackHalf2x16 = 62, 1;

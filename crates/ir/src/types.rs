@@ -121,6 +121,10 @@ pub enum TypeData {
         members: Vec<Member>,
         /// Decorated `Block` (an interface block of a buffer or push-constant variable).
         block: bool,
+        /// Decorated `BufferBlock`: SPIR-V 1.0–1.3's storage buffer block, behind a `Uniform`
+        /// variable (glslang still emits it for Vulkan 1.0). Such a variable is a storage
+        /// buffer: std430 layout rules, bound as a storage descriptor.
+        buffer_block: bool,
         /// Its debug name (`OpName`).
         name: Option<String>,
     },

@@ -29,7 +29,7 @@ pub fn eval(types: &TypeTable, op: &Op, rty: Type, atys: &[Type], args: &[Val]) 
             "access_chain is a memory instruction (memory::access_chain)".into(),
         )),
         Op::Plain(p) => value::plain(types, *p, rty, atys, args),
-        Op::Glsl(g) => value::glsl(types, *g, rty, args),
+        Op::Glsl(g) => value::glsl(types, *g, rty, atys, args),
         Op::CompositeExtract(idx) => value::composite_extract(&args[0], idx)
             .ok_or_else(|| OpFail::Undefined("composite index out of range".into())),
         Op::CompositeInsert(idx) => value::composite_insert(&args[1], idx, args[0].clone())

@@ -125,7 +125,7 @@ fn execute(p: &Program) -> (HashMap<String, Vec<u8>>, u64) {
             .iter()
             .find(|s| s.shader == attach.shader);
         config.subgroup_size = device
-            .subgroup_size(control, local_size)
+            .subgroup_size(control, local_size, module.version >= (1, 6))
             .expect("subgroup size");
         let mut interp = Interpreter::new(module, &attach.entry_point, config).expect("interp");
         for b in &pipeline.bindings {

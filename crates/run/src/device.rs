@@ -1,12 +1,14 @@
 //! The device tangle emulates: its limits and how it picks a pipeline's subgroup size.
 //!
 //! The limits are those of an NVIDIA GPU under Vulkan (workgroup, dispatch, push-constant
-//! and shared-memory limits of the Turing-to-Hopper generation) except for the subgroup
-//! size range: NVIDIA hardware has only 32, while tangle lets a pipeline ask for any power of
-//! two from 1 to 128 (`VK_EXT_subgroup_size_control` with `minSubgroupSize` 1 and
-//! `maxSubgroupSize` 128) so that reconvergence can be checked at every size. The default,
-//! used when a pipeline does not ask, is 32 as on NVIDIA. Subgroups are made of consecutive
-//! local invocation indices. `docs/run.md` lists the same numbers.
+//! and shared-memory limits of the Turing-to-Hopper generation). The device reports what
+//! NVIDIA reports for subgroups: `subgroupSize`, `minSubgroupSize` and `maxSubgroupSize` all
+//! 32 (or the size given with `--subgroup-size`), and Vulkan's rules that depend on them
+//! (`FULLY_POPULATED`, `REQUIRED_SIZE MIN|MAX`) are judged against that. Beyond the reported
+//! range, tangle runs any power of two from 1 to 128 that a pipeline asks for with
+//! `REQUIRED_SIZE n` or `MIN_SIZE`/`MAX_SIZE`, so that reconvergence can be checked at every
+//! size. Subgroups are made of consecutive local invocation indices. `docs/run.md` lists the
+//! same numbers.
 
 use tangle_amber::{RequiredSize, Subgroup};
 
@@ -15,10 +17,14 @@ use tangle_amber::{RequiredSize, Subgroup};
 pub struct Device {
     /// `subgroupSize`: the size used when the pipeline does not ask for one.
     pub subgroup_size: u32,
-    /// `minSubgroupSize`.
+    /// `minSubgroupSize` (what `REQUIRED_SIZE MIN` asks for).
     pub min_subgroup_size: u32,
-    /// `maxSubgroupSize`.
+    /// `maxSubgroupSize` (what `REQUIRED_SIZE MAX` asks for and `FULLY_POPULATED` with a
+    /// varying size is judged against).
     pub max_subgroup_size: u32,
+    /// The sizes tangle can run when a pipeline names one (`REQUIRED_SIZE n`, `MIN_SIZE`,
+    /// `MAX_SIZE`): powers of two in this range, wider than the reported one.
+    pub selectable_subgroup_sizes: (u32, u32),
     /// `maxComputeWorkgroupSubgroups`.
     pub max_compute_workgroup_subgroups: u32,
     /// `maxComputeWorkGroupSize`.
@@ -35,8 +41,9 @@ impl Default for Device {
     fn default() -> Self {
         Device {
             subgroup_size: 32,
-            min_subgroup_size: 1,
-            max_subgroup_size: 128,
+            min_subgroup_size: 32,
+            max_subgroup_size: 32,
+            selectable_subgroup_sizes: (1, 128),
             max_compute_workgroup_subgroups: 1024,
             max_compute_workgroup_size: [1024, 1024, 64],
             max_compute_workgroup_invocations: 1024,
@@ -52,11 +59,13 @@ impl Default for Device {
 pub struct DeviceError(pub String);
 
 impl Device {
-    /// A device like the default one whose `subgroupSize` (the size pipelines get when they
-    /// do not ask) is `size`.
+    /// A device like the default one that reports `size` as its subgroup size
+    /// (`subgroupSize`, `minSubgroupSize` and `maxSubgroupSize`).
     pub fn with_default_subgroup_size(size: u32) -> Result<Device, DeviceError> {
         let d = Device {
             subgroup_size: size,
+            min_subgroup_size: size,
+            max_subgroup_size: size,
             ..Device::default()
         };
         d.check_size(size, "default subgroup size")?;
@@ -64,30 +73,33 @@ impl Device {
     }
 
     fn check_size(&self, size: u32, what: &str) -> Result<(), DeviceError> {
-        if !size.is_power_of_two() || size < self.min_subgroup_size || size > self.max_subgroup_size
-        {
+        let (lo, hi) = self.selectable_subgroup_sizes;
+        if !size.is_power_of_two() || size < lo || size > hi {
             return Err(DeviceError(format!(
-                "{what} {size} is not a power of two in {}..={}",
-                self.min_subgroup_size, self.max_subgroup_size
+                "{what} {size} is not a power of two in {lo}..={hi}"
             )));
         }
         Ok(())
     }
 
-    /// The subgroup size a pipeline runs with, given its `SUBGROUP` block (if any) and its
-    /// workgroup size, checked as Vulkan checks pipeline creation:
-    /// - `REQUIRED_SIZE n|MIN|MAX` gives that size; it must be in the device's range, and
-    ///   the workgroup may hold at most `maxComputeWorkgroupSubgroups` subgroups of it;
+    /// The subgroup size a pipeline runs with, given its `SUBGROUP` block (if any), its
+    /// workgroup size and whether its module is SPIR-V 1.6 or later (where Vulkan behaves
+    /// as if `VARYING_SIZE` were on), checked as Vulkan checks pipeline creation:
+    /// - `REQUIRED_SIZE n|MIN|MAX` gives that size (`MIN`/`MAX` are the reported
+    ///   `minSubgroupSize`/`maxSubgroupSize`); it must be a size tangle runs, and the
+    ///   workgroup may hold at most `maxComputeWorkgroupSubgroups` subgroups of it;
     /// - `MIN_SIZE`/`MAX_SIZE` narrow the range and the default size is clamped into it;
     /// - `VARYING_SIZE` allows any size; tangle still picks the default (or required) size,
     ///   deterministically;
     /// - `FULLY_POPULATED` needs the workgroup's x size to be a multiple of the required
-    ///   size, or of the largest size the pipeline allows when none is required
-    ///   (VUID-VkPipelineShaderStageCreateInfo-flags-02758/02759).
+    ///   size; without one, of `maxSubgroupSize` when the size may vary (VUID-02758) and of
+    ///   `subgroupSize` when it may not (VUID-02759) — with `MAX_SIZE`/`MIN_SIZE` given, of
+    ///   the size they select.
     pub fn subgroup_size(
         &self,
         control: Option<&Subgroup>,
         local_size: [u32; 3],
+        spirv_1_6: bool,
     ) -> Result<u32, DeviceError> {
         let Some(control) = control else {
             return Ok(self.subgroup_size);
@@ -111,22 +123,32 @@ impl Device {
                 }
                 (n, n)
             }
-            None => {
-                let lo = control.min_size.unwrap_or(self.min_subgroup_size);
-                let hi = control.max_size.unwrap_or(self.max_subgroup_size);
+            None if control.min_size.is_some() || control.max_size.is_some() => {
+                let (sel_lo, sel_hi) = self.selectable_subgroup_sizes;
+                let lo = control.min_size.unwrap_or(sel_lo);
+                let hi = control.max_size.unwrap_or(sel_hi);
                 self.check_size(lo, "MIN_SIZE")?;
                 self.check_size(hi, "MAX_SIZE")?;
                 if lo > hi {
                     return Err(DeviceError(format!("MIN_SIZE {lo} is above MAX_SIZE {hi}")));
                 }
-                (self.subgroup_size.clamp(lo, hi), hi)
+                let size = self.subgroup_size.clamp(lo, hi);
+                (size, size)
             }
+            None if control.varying_size || spirv_1_6 => {
+                (self.subgroup_size, self.max_subgroup_size)
+            }
+            None => (self.subgroup_size, self.subgroup_size),
         };
         if control.fully_populated && local_size[0] % largest != 0 {
             let which = if control.required_size.is_some() {
                 "the required subgroup size"
+            } else if control.min_size.is_some() || control.max_size.is_some() {
+                "the subgroup size MIN_SIZE/MAX_SIZE select"
+            } else if control.varying_size || spirv_1_6 {
+                "maxSubgroupSize (the size may vary)"
             } else {
-                "the largest subgroup size the pipeline allows"
+                "subgroupSize"
             };
             return Err(DeviceError(format!(
                 "FULLY_POPULATED needs the workgroup's x size ({}) to be a multiple of {which} \

@@ -18,6 +18,8 @@ pub mod spec;
 pub mod undefined;
 
 pub use device::{Device, DeviceError};
-pub use script::{run_script, Event, Report, ScriptError, ScriptErrorKind, ScriptOptions};
-pub use source::{load_shader, ShaderKind, SourceError};
+pub use script::{
+    run_error_message, run_script, Event, Report, ScriptError, ScriptErrorKind, ScriptOptions,
+};
+pub use source::{load_shader, load_shader_optimized, ShaderKind, SourceError};
 pub use spec::spec_value_bits;

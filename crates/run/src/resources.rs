@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 
 use spirv::StorageClass;
-use tangle_ir::{Global, Module, Operand};
+use tangle_amber::DescriptorKind;
+use tangle_ir::{Global, GlobalData, Module, Operand, TypeData};
 
 /// A buffer descriptor the shader's code uses.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -13,8 +14,9 @@ pub struct Descriptor {
     pub set: u32,
     /// `Binding`.
     pub binding: u32,
-    /// `StorageBuffer` (storage) or `Uniform` (uniform).
-    pub storage: StorageClass,
+    /// A storage buffer (`StorageBuffer`, or `Uniform` with a `BufferBlock` struct) or a
+    /// uniform buffer.
+    pub kind: DescriptorKind,
     /// The variable's debug name, when the module has one.
     pub name: Option<String>,
 }
@@ -40,23 +42,50 @@ pub fn used_descriptors(module: &Module) -> Vec<Descriptor> {
         .globals
         .iter()
         .filter(|(g, _)| used.contains(g))
-        .filter(|(_, d)| {
-            matches!(
-                d.storage,
-                StorageClass::StorageBuffer | StorageClass::Uniform
-            )
-        })
         .filter_map(|(_, d)| {
             Some(Descriptor {
                 set: d.decorations.set?,
                 binding: d.decorations.binding?,
-                storage: d.storage,
+                kind: descriptor_kind(module, d)?,
                 name: d.name.clone().filter(|n| !n.is_empty()),
             })
         })
         .collect();
     v.sort();
     v
+}
+
+/// The kind of buffer descriptor a global variable is: `StorageBuffer` variables and
+/// `Uniform` variables whose block is decorated `BufferBlock` are storage buffers, other
+/// `Uniform` variables uniform buffers; `None` for everything else.
+pub fn descriptor_kind(module: &Module, global: &GlobalData) -> Option<DescriptorKind> {
+    match global.storage {
+        StorageClass::StorageBuffer => Some(DescriptorKind::Storage),
+        StorageClass::Uniform => {
+            let mut ty = global.ty;
+            if let TypeData::Pointer { pointee, .. } = module.types.get(ty) {
+                ty = *pointee;
+            }
+            if let TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } =
+                module.types.get(ty)
+            {
+                ty = *elem;
+            }
+            let buffer_block = matches!(
+                module.types.get(ty),
+                TypeData::Struct {
+                    buffer_block: true,
+                    ..
+                }
+            );
+            Some(if buffer_block {
+                DescriptorKind::Storage
+            } else {
+                DescriptorKind::Uniform
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether the module's code reads push constants.
@@ -70,9 +99,9 @@ pub fn uses_push_constants(module: &Module) -> bool {
 
 impl std::fmt::Display for Descriptor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = match self.storage {
-            StorageClass::Uniform => "uniform buffer",
-            _ => "storage buffer",
+        let kind = match self.kind {
+            DescriptorKind::Uniform => "uniform buffer",
+            DescriptorKind::Storage => "storage buffer",
         };
         write!(f, "{kind} ")?;
         if let Some(n) = &self.name {

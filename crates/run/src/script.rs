@@ -10,7 +10,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use spirv::StorageClass;
 use tangle_amber::{
     check_expect, Command, DescriptorKind, ExpectFailure, Pipeline, Pos, Script, ShaderFormat,
     ShaderSource,
@@ -19,7 +18,8 @@ use tangle_interp::{Config, InterpError, Interpreter, TraceEntry};
 use tangle_ir::Module;
 
 use crate::device::{Device, DeviceError};
-use crate::source::{load_shader, ShaderKind, SourceError};
+use crate::source::{load_shader_with_origins, ShaderKind, SourceError};
+use tangle_spirv::reader::{Origin, Origins};
 
 /// How to run scripts.
 #[derive(Clone, Debug)]
@@ -59,6 +59,16 @@ pub enum ScriptErrorKind {
         shader: String,
         /// Why.
         error: SourceError,
+    },
+    /// A `BUFFER ... FILE` could not be read, or its data does not fit the buffer's type.
+    #[error("buffer `{buffer}`: {path}: {error}")]
+    BufferFile {
+        /// The buffer.
+        buffer: String,
+        /// The resolved path.
+        path: String,
+        /// Why (an I/O error, or a value at its line and column in the file).
+        error: String,
     },
     /// A `SHADER ... FILE` could not be read.
     #[error("shader `{shader}`: cannot read {path}: {error}")]
@@ -147,6 +157,8 @@ pub enum Event {
         pipeline: String,
         /// The interpreter's error (deadlock, step budget, out of bounds, undefined).
         error: InterpError,
+        /// The SPIR-V instruction the error is at, when the shader came from SPIR-V.
+        origin: Option<Origin>,
     },
     /// An `EXPECT` held.
     Passed {
@@ -228,8 +240,8 @@ pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, Sc
         buffers: script
             .buffers
             .iter()
-            .map(|b| (b.name.clone(), b.initial_bytes()))
-            .collect(),
+            .map(|b| Ok((b.name.clone(), initial_bytes(b, &options.base_dir)?)))
+            .collect::<Result<_, ScriptError>>()?,
         undefined: HashMap::new(),
         report: Report::default(),
     };
@@ -246,13 +258,29 @@ pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, Sc
 struct Runner<'s> {
     script: &'s Script,
     options: &'s ScriptOptions,
-    /// Loaded and verified modules by shader name.
-    modules: HashMap<String, Module>,
+    /// Loaded and verified modules by shader name and `SHADER_OPTIMIZATION` passes, with
+    /// where their instructions came from in the SPIR-V form.
+    modules: HashMap<ModuleKey, (Module, Origins)>,
     /// Current contents of every buffer, by name.
     buffers: HashMap<String, Vec<u8>>,
     /// Per byte whether it is undefined, for the buffers that have undefined bytes.
     undefined: HashMap<String, Vec<bool>>,
     report: Report,
+}
+
+/// A shader as a pipeline uses it: its name and the spirv-opt passes run on it.
+type ModuleKey = (String, Vec<String>);
+
+/// The key of the module `pipeline` runs.
+fn module_key(pipeline: &Pipeline, shader: &str) -> ModuleKey {
+    let passes = pipeline
+        .optimizations
+        .iter()
+        .rev()
+        .find(|(s, _)| s == shader)
+        .map(|(_, p)| p.clone())
+        .unwrap_or_default();
+    (shader.to_string(), passes)
 }
 
 /// `Ok(true)` to go on with the next command, `Ok(false)` when a `RUN` failed.
@@ -269,11 +297,12 @@ impl Runner<'_> {
                 pipeline.attachments.len()
             ))));
         };
-        if !self.modules.contains_key(&attach.shader) {
-            let module = self.load(&attach.shader)?;
-            self.modules.insert(attach.shader.clone(), module);
+        let key = module_key(pipeline, &attach.shader);
+        if !self.modules.contains_key(&key) {
+            let module = self.load(&attach.shader, &key.1)?;
+            self.modules.insert(key.clone(), module);
         }
-        let module = &self.modules[&attach.shader];
+        let module = &self.modules[&key].0;
         let mut seen: BTreeMap<&str, &tangle_amber::Binding> = BTreeMap::new();
         for b in &pipeline.bindings {
             if let Some(first) = seen.insert(&b.buffer, b) {
@@ -290,11 +319,7 @@ impl Runner<'_> {
                 g.decorations.set == Some(b.set) && g.decorations.binding == Some(b.binding)
             });
             if let Some((_, g)) = declared {
-                let wanted = match g.storage {
-                    StorageClass::StorageBuffer => Some(DescriptorKind::Storage),
-                    StorageClass::Uniform => Some(DescriptorKind::Uniform),
-                    _ => None,
-                };
+                let wanted = crate::resources::descriptor_kind(module, g);
                 if wanted != Some(b.kind) {
                     return Err(ScriptError::new(
                         b.pos,
@@ -338,8 +363,9 @@ impl Runner<'_> {
         Ok(())
     }
 
-    /// Loads and verifies one script shader.
-    fn load(&self, name: &str) -> Result<Module, ScriptError> {
+    /// Loads one script shader, runs spirv-opt with `passes` on it (none: not run), and
+    /// verifies it.
+    fn load(&self, name: &str, passes: &[String]) -> Result<(Module, Origins), ScriptError> {
         let shader = self
             .script
             .shader(name)
@@ -370,12 +396,29 @@ impl Runner<'_> {
             .target_env
             .as_deref()
             .unwrap_or(&self.options.target_env);
-        let module = load_shader(kind, &bytes, name, env).map_err(|error| {
-            err(ScriptErrorKind::Shader {
-                shader: name.into(),
-                error,
-            })
-        })?;
+        let (module, mut origins) = load_shader_with_origins(kind, &bytes, name, env, passes)
+            .map_err(|error| {
+                // glslang counts lines from the shader's text; an inline shader's text starts on
+                // the line after `SHADER`, so its messages are moved to the script's lines.
+                let error = match (error, &shader.source) {
+                    (
+                        SourceError::Glsl(n, tangle_spirv::glslang::GlslError::Compile(text)),
+                        ShaderSource::Inline(_),
+                    ) => SourceError::Glsl(
+                        n,
+                        tangle_spirv::glslang::GlslError::Compile(shift_glslang_lines(
+                            &text,
+                            name,
+                            shader.pos.line,
+                        )),
+                    ),
+                    (error, _) => error,
+                };
+                err(ScriptErrorKind::Shader {
+                    shader: name.into(),
+                    error,
+                })
+            })?;
         tangle_ir::verify::verify(&module).map_err(|errors| {
             err(ScriptErrorKind::InvalidModule {
                 shader: name.into(),
@@ -387,7 +430,19 @@ impl Runner<'_> {
                     .join("\n"),
             })
         })?;
-        Ok(module)
+        if let ShaderSource::Inline(_) = shader.source {
+            // Source lines of an inline shader, counted from the script's first line.
+            for o in origins
+                .insts
+                .values_mut()
+                .chain(origins.terminators.values_mut())
+            {
+                if let Some(l) = &mut o.line {
+                    *l += shader.pos.line;
+                }
+            }
+        }
+        Ok((module, origins))
     }
 
     fn commands(&mut self, commands: &[Command]) -> Flow {
@@ -451,9 +506,10 @@ impl Runner<'_> {
             .pipeline(name)
             .expect("the parser checks that run pipelines exist");
         let attach = &pipeline.attachments[0];
-        let module = &self.modules[&attach.shader];
+        let (module, origins) = &self.modules[&module_key(pipeline, &attach.shader)];
         let mut config = self.options.engine.clone();
-        config.workgroups = groups;
+        // The interpreter runs at least one workgroup; a zero count is handled below.
+        config.workgroups = groups.map(|g| g.max(1));
         config.spec_constants = attach
             .specializations
             .iter()
@@ -470,33 +526,88 @@ impl Runner<'_> {
             .rev()
             .find(|s| s.shader == attach.shader);
         config.subgroup_size = device
-            .subgroup_size(control, local_size)
+            .subgroup_size(control, local_size, module.version >= (1, 6))
             .map_err(|e| err(e.into()))?;
         device
             .check_dispatch(local_size, groups)
             .map_err(|e| err(e.into()))?;
         let subgroup_size = config.subgroup_size;
+        config.workgroups = groups;
+        if groups.contains(&0) {
+            // A dispatch of zero workgroups is valid Vulkan and runs nothing.
+            self.report.events.push(Event::Ran {
+                pos,
+                pipeline: name.into(),
+                groups,
+                local_size,
+                subgroup_size,
+                steps: 0,
+                lane_steps: 0,
+                trace: Vec::new(),
+            });
+            return Ok(true);
+        }
         let mut interp =
             Interpreter::new(module, &attach.entry_point, config).map_err(interp_err)?;
+        let mut windows = Vec::new();
         for b in &pipeline.bindings {
-            let bytes = self.buffers[&b.buffer].clone();
+            let bytes = &self.buffers[&b.buffer];
+            let Some(window) = b.window.bytes(bytes.len()) else {
+                return Err(err(ScriptErrorKind::Pipeline(format!(
+                    "buffer `{}` at set {} binding {}: the descriptor's bytes {}..{} do not fit \
+                     its {} bytes",
+                    b.buffer,
+                    b.set,
+                    b.binding,
+                    b.window.start(),
+                    b.window.range.map_or("the end".to_string(), |r| {
+                        (b.window.start() + r as usize).to_string()
+                    }),
+                    bytes.len()
+                ))));
+            };
+            let slice = bytes[window.clone()].to_vec();
             match self.undefined.get(&b.buffer) {
-                Some(mask) => interp.bind_buffer_with_undefined(b.set, b.binding, bytes, mask),
-                None => interp.bind_buffer(b.set, b.binding, bytes),
+                Some(mask) => interp.bind_buffer_with_undefined(
+                    b.set,
+                    b.binding,
+                    slice,
+                    &mask[window.clone()],
+                ),
+                None => interp.bind_buffer(b.set, b.binding, slice),
             }
+            windows.push(window);
         }
         if let Some(pc) = &pipeline.push_constant {
             interp.set_push_constants(self.buffers[pc].clone());
         }
         match interp.run() {
             Ok(outcome) => {
-                for b in &pipeline.bindings {
+                for (b, window) in pipeline.bindings.iter().zip(windows) {
                     if let Some(bytes) = outcome.buffers.get(&(b.set, b.binding)) {
-                        self.buffers.insert(b.buffer.clone(), bytes.clone());
+                        let whole = self
+                            .buffers
+                            .get_mut(&b.buffer)
+                            .expect("bound buffers exist");
+                        // The interpreter keeps a binding's size; copy what fits regardless.
+                        let n = bytes.len().min(window.len());
+                        whole[window.start..window.start + n].copy_from_slice(&bytes[..n]);
+                        // The undefined bytes of the window follow the run's; the rest stay.
                         match outcome.undefined.get(&(b.set, b.binding)) {
-                            Some(mask) => self.undefined.insert(b.buffer.clone(), mask.clone()),
-                            None => self.undefined.remove(&b.buffer),
-                        };
+                            Some(mask) => {
+                                let len = whole.len();
+                                let m = self
+                                    .undefined
+                                    .entry(b.buffer.clone())
+                                    .or_insert_with(|| vec![false; len]);
+                                m[window.start..window.start + n].copy_from_slice(&mask[..n]);
+                            }
+                            None => {
+                                if let Some(m) = self.undefined.get_mut(&b.buffer) {
+                                    m[window.start..window.start + n].fill(false);
+                                }
+                            }
+                        }
                     }
                 }
                 self.report.events.push(Event::Ran {
@@ -512,18 +623,109 @@ impl Runner<'_> {
                 Ok(true)
             }
             Err(e @ (InterpError::Config(_) | InterpError::Unsupported { .. })) => {
-                Err(interp_err(e))
+                let origin = error_origin(&e, origins);
+                Err(err(ScriptErrorKind::Pipeline(run_error_message(
+                    &e,
+                    origin.as_ref(),
+                ))))
             }
             Err(error) => {
+                let origin = error_origin(&error, origins);
                 self.report.events.push(Event::RunFailed {
                     pos,
                     pipeline: name.into(),
                     error,
+                    origin,
                 });
                 Ok(false)
             }
         }
     }
+}
+
+/// The SPIR-V instruction at the position an interpreter error names.
+fn error_origin(error: &InterpError, origins: &Origins) -> Option<Origin> {
+    let at = match error {
+        InterpError::Unsupported { at, .. }
+        | InterpError::OutOfBounds { at, .. }
+        | InterpError::Undefined { at, .. }
+        | InterpError::Internal { at, .. } => at,
+        InterpError::UndefinedValue(u) => &u.at,
+        _ => return None,
+    };
+    origins.at(at.func, at.block, at.inst).cloned()
+}
+
+/// An interpreter error as a user reads it, with the SPIR-V instruction it is at looked up
+/// in `origins` (see [`run_error_message`]).
+pub fn run_error_at(error: &InterpError, origins: &Origins) -> String {
+    run_error_message(error, error_origin(error, origins).as_ref())
+}
+
+/// An interpreter error as a user reads it: the SPIR-V instruction it is at (`%27 =
+/// OpSDiv`, and the source line when the module has `OpLine`), then the IR position.
+pub fn run_error_message(error: &InterpError, origin: Option<&Origin>) -> String {
+    let Some(origin) = origin else {
+        return error.to_string();
+    };
+    let (kind, at, what) = match error {
+        InterpError::Unsupported { at, what } => ("unsupported", at, what),
+        InterpError::OutOfBounds { at, what } => ("out-of-bounds access", at, what),
+        InterpError::Undefined { at, what } => ("undefined behaviour", at, what),
+        InterpError::Internal { at, what } => ("internal error", at, what),
+        InterpError::UndefinedValue(u) => {
+            return format!(
+                "undefined value at {origin} (IR {}): lane {}'s {} is undefined ({})",
+                u.at, u.lane, u.what, u.born
+            )
+        }
+        _ => return error.to_string(),
+    };
+    format!("{kind} at {origin} (IR {at}): {what}")
+}
+
+/// A buffer's initial bytes: its declared contents, or a `FILE`'s, read relative to
+/// `base_dir` (the script's directory).
+fn initial_bytes(buffer: &tangle_amber::Buffer, base_dir: &Path) -> Result<Vec<u8>, ScriptError> {
+    let tangle_amber::Initializer::File { path, binary } = &buffer.init else {
+        return Ok(buffer.initial_bytes());
+    };
+    let full = base_dir.join(path);
+    let fail = |error: String| {
+        ScriptError::new(
+            buffer.pos,
+            ScriptErrorKind::BufferFile {
+                buffer: buffer.name.clone(),
+                path: full.display().to_string(),
+                error,
+            },
+        )
+    };
+    let contents = std::fs::read(&full).map_err(|e| fail(e.to_string()))?;
+    tangle_amber::file_initial_bytes(buffer, &contents, *binary).map_err(|e| fail(e.to_string()))
+}
+
+/// glslang's `ERROR: <name>:<line>:` messages with `offset` added to every line number (a
+/// line of an inline shader's text is line `offset + line` of the script).
+fn shift_glslang_lines(text: &str, name: &str, offset: u32) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let marker = format!(" {name}:");
+        let shifted = line.find(&marker).and_then(|at| {
+            let start = at + marker.len();
+            let digits = line[start..].bytes().take_while(u8::is_ascii_digit).count();
+            let n: u32 = line[start..start + digits].parse().ok()?;
+            Some(format!(
+                "{}{}{}",
+                &line[..start],
+                n + offset,
+                &line[start + digits..]
+            ))
+        });
+        out.push_str(shifted.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
 }
 
 fn kind_name(kind: DescriptorKind) -> &'static str {

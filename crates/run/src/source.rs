@@ -6,6 +6,7 @@
 //! handled as `docs/spirv-frontend.md` says), and tangle's IR text.
 
 use tangle_ir::Module;
+use tangle_spirv::reader::Origins;
 use tangle_spirv::{AsmOptions, TargetEnv};
 
 /// The form of a shader.
@@ -49,6 +50,12 @@ pub enum SourceError {
         /// What is wrong, with the token's index.
         what: String,
     },
+    /// spirv-opt is missing or failed (`SHADER_OPTIMIZATION`).
+    #[error("{0}: {1}")]
+    Optimize(String, tangle_spirv::spirv_opt::OptError),
+    /// tangle IR text has no SPIR-V form for spirv-opt to work on.
+    #[error("{0}: SHADER_OPTIMIZATION needs a SPIR-V or GLSL shader, not tangle IR")]
+    OptimizeIr(String),
     /// An unknown target environment.
     #[error("{0}: unknown target environment {1:?} (expected vulkan1.0, vulkan1.1, vulkan1.1spv1.4, vulkan1.2, vulkan1.3 or spv1.0..spv1.6)")]
     BadTargetEnv(String, String),
@@ -92,6 +99,83 @@ pub fn load_shader(
             read_words(&words)
         }
     }
+}
+
+/// Like [`load_shader`], after running spirv-opt with `passes` on the SPIR-V form (what
+/// AmberScript's `SHADER_OPTIMIZATION` asks for, as amber does); no passes is
+/// [`load_shader`] itself.
+pub fn load_shader_optimized(
+    kind: ShaderKind,
+    bytes: &[u8],
+    name: &str,
+    target_env: &str,
+    passes: &[String],
+) -> Result<Module, SourceError> {
+    load_shader_with_origins(kind, bytes, name, target_env, passes).map(|(m, _)| m)
+}
+
+/// Like [`load_shader_optimized`], with where each instruction came from in the SPIR-V form
+/// (empty for tangle IR), so that run-time errors can name SPIR-V ids and source lines
+/// (GLSL is compiled with glslang's `-g` for its `OpLine`s; lines count from the source's
+/// first line).
+pub fn load_shader_with_origins(
+    kind: ShaderKind,
+    bytes: &[u8],
+    name: &str,
+    target_env: &str,
+    passes: &[String],
+) -> Result<(Module, Origins), SourceError> {
+    let text = || std::str::from_utf8(bytes).map_err(|_| SourceError::NotText(name.into()));
+    let (words, maximal) = match kind {
+        ShaderKind::Ir if passes.is_empty() => {
+            return load_shader(kind, bytes, name, target_env).map(|m| (m, Origins::default()))
+        }
+        ShaderKind::Ir => return Err(SourceError::OptimizeIr(name.into())),
+        ShaderKind::SpirvBinary if passes.is_empty() => {
+            return tangle_spirv::reader::read_binary_with_origins(bytes)
+                .map_err(|e| spirv(name, e));
+        }
+        ShaderKind::SpirvBinary => {
+            // Read once for the reader's errors on malformed input, then take the words.
+            tangle_spirv::reader::read_binary(bytes).map_err(|e| spirv(name, e))?;
+            (le_words(bytes), false)
+        }
+        ShaderKind::SpirvHex => (parse_hex(text()?, name)?, false),
+        ShaderKind::SpirvAsm => {
+            let env = TargetEnv::from_name(target_env)
+                .ok_or_else(|| SourceError::BadTargetEnv(name.into(), target_env.into()))?;
+            let words = tangle_spirv::assemble(text()?, AsmOptions::for_env(env))
+                .map_err(|e| SourceError::Asm(name.into(), e))?;
+            (words, false)
+        }
+        ShaderKind::Glsl => {
+            let compiled =
+                tangle_spirv::glslang::compile_with_lines(text()?, name, target_env, true)
+                    .map_err(|e| SourceError::Glsl(name.into(), e))?;
+            (le_words(&compiled.spirv), compiled.maximal_reconvergence)
+        }
+    };
+    let words = if passes.is_empty() {
+        words
+    } else {
+        tangle_spirv::spirv_opt::optimize(&words, passes, target_env)
+            .map_err(|e| SourceError::Optimize(name.into(), e))?
+    };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let (mut module, origins) =
+        tangle_spirv::reader::read_binary_with_origins(&bytes).map_err(|e| spirv(name, e))?;
+    if maximal {
+        tangle_spirv::glslang::with_maximal_reconvergence(&mut module);
+    }
+    Ok((module, origins))
+}
+
+/// Little-endian words of a byte string whose length the reader has checked.
+fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
 }
 
 fn spirv(name: &str, e: tangle_spirv::reader::ReadError) -> SourceError {

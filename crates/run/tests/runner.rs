@@ -152,17 +152,27 @@ fn the_device_picks_and_checks_subgroup_sizes() {
     let size = |control: &str| subgroup_sizes(&run(&with(control)).unwrap());
     assert_eq!(size("    REQUIRED_SIZE 4"), [4]);
     assert_eq!(size("    REQUIRED_SIZE 4\n    FULLY_POPULATED on"), [4]);
-    assert_eq!(size("    REQUIRED_SIZE MIN"), [1]);
-    assert_eq!(size("    REQUIRED_SIZE MAX"), [128]);
+    assert_eq!(size("    REQUIRED_SIZE MIN"), [32]);
+    assert_eq!(size("    REQUIRED_SIZE 1"), [1]);
+    // MIN and MAX are the reported range: NVIDIA's 32 only.
+    assert_eq!(size("    REQUIRED_SIZE MAX"), [32]);
+    assert_eq!(size("    REQUIRED_SIZE 128"), [128]);
     assert_eq!(size("    MIN_SIZE 64\n    MAX_SIZE 128"), [64]);
     assert_eq!(size("    MIN_SIZE 2\n    MAX_SIZE 8"), [8]);
     assert_eq!(size("    VARYING_SIZE on"), [32]);
     // The workgroup has 4 lanes: full subgroups of 8 cannot be made.
     let err = run(&with("    REQUIRED_SIZE 8\n    FULLY_POPULATED on")).unwrap_err();
     assert!(err.to_string().contains("FULLY_POPULATED"), "{err}");
-    // Without a required size, x must be a multiple of the largest size allowed.
+    // Without a required size, x must be a multiple of subgroupSize (VUID-02759) or, when
+    // the size may vary, of maxSubgroupSize (VUID-02758): both 32 on this device.
     let err = run(&with("    FULLY_POPULATED on")).unwrap_err();
-    assert!(err.to_string().contains("(128)"), "{err}");
+    assert!(err.to_string().contains("subgroupSize (32)"), "{err}");
+    let err = run(&with("    FULLY_POPULATED on\n    VARYING_SIZE on")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("maxSubgroupSize (the size may vary) (32)"),
+        "{err}"
+    );
     assert_eq!(size("    FULLY_POPULATED on\n    MAX_SIZE 4"), [4]);
     // The script's default comes from the device.
     let device = tangle_run::Device::with_default_subgroup_size(8).unwrap();
@@ -175,6 +185,17 @@ fn the_device_picks_and_checks_subgroup_sizes() {
     )
     .unwrap();
     assert_eq!(subgroup_sizes(&report), [8]);
+    // A device of subgroup size 4 fills the 4-wide workgroup: FULLY_POPULATED holds.
+    let device = tangle_run::Device::with_default_subgroup_size(4).unwrap();
+    let report = run_with(
+        &with("    FULLY_POPULATED on"),
+        ScriptOptions {
+            device,
+            ..ScriptOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(subgroup_sizes(&report), [4]);
     assert!(tangle_run::Device::with_default_subgroup_size(3).is_err());
     assert!(tangle_run::Device::with_default_subgroup_size(256).is_err());
 }

@@ -109,6 +109,17 @@ pub struct Compiled {
 /// Compiles a GLSL compute shader to SPIR-V for `target_env`; `name` is the file name
 /// glslang's messages should show.
 pub fn compile(source: &str, name: &str, target_env: &str) -> Result<Compiled, GlslError> {
+    compile_with_lines(source, name, target_env, false)
+}
+
+/// Like [`compile`]; with `lines`, glslang is asked for debug information (`-g`), so the
+/// module carries `OpLine`s naming source lines (the reader drops the rest of it).
+pub fn compile_with_lines(
+    source: &str,
+    name: &str,
+    target_env: &str,
+    lines: bool,
+) -> Result<Compiled, GlslError> {
     if !TARGET_ENVS.contains(&target_env) {
         return Err(GlslError::BadTargetEnv(target_env.to_string()));
     }
@@ -124,6 +135,7 @@ pub fn compile(source: &str, name: &str, target_env: &str) -> Result<Compiled, G
     let result = (|| {
         let mut child = Command::new(&exe)
             .args(["--stdin", "-S", "comp", "-V"])
+            .args(lines.then_some("-g"))
             .args(glslang_env_args(target_env))
             .arg("-o")
             .arg(&out)

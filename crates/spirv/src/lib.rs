@@ -8,6 +8,7 @@ pub mod glsl;
 pub mod glslang;
 pub mod grammar;
 pub mod reader;
+pub mod spirv_opt;
 pub mod writer;
 
 pub use asm::{assemble, AsmError, AsmErrorKind, AsmOptions, TargetEnv};

@@ -38,8 +38,9 @@ impl<'a> Parser<'a> {
 
     pub(super) fn data_type_buffer(&mut self, kw: Tok<'a>, name: Tok<'a>) -> Result<Buffer> {
         let tt = self.word("a data type")?;
-        let Some(ty) = DataType::from_name(tt.text) else {
-            if tt.text.starts_with("mat") || tt.text == "float16" {
+        // amber also takes a Vulkan format name as the data type (`R32G32B32A32_SFLOAT`).
+        let Some(ty) = DataType::from_name(tt.text).or_else(|| vk_format(tt.text)) else {
+            if tt.text.starts_with("mat") {
                 return unsupported(tt, "data type is not supported");
             }
             return expected(
@@ -80,8 +81,25 @@ impl<'a> Parser<'a> {
                         let inc = self.series_num(ty.scalar, "INC_BY value")?;
                         Initializer::Series { start, inc }
                     }
-                    "FILE" => return unsupported(how, "buffer initializers are not supported"),
-                    _ => return expected(how, "`FILL` or `SERIES_FROM`"),
+                    "FILE" => {
+                        let mut p = self.word("`TEXT`, `BINARY` or a file name")?;
+                        let mut binary = false;
+                        match p.text {
+                            "TEXT" | "BINARY" => {
+                                binary = p.text == "BINARY";
+                                p = self.word("a file name")?;
+                            }
+                            "PNG" => {
+                                return unsupported(p, "buffer files are not supported (images)")
+                            }
+                            _ => {}
+                        }
+                        Initializer::File {
+                            path: p.text.to_string(),
+                            binary,
+                        }
+                    }
+                    _ => return expected(how, "`FILL`, `SERIES_FROM` or `FILE`"),
                 };
                 self.end_of_statement()?;
                 (count, init)
@@ -180,6 +198,7 @@ fn vk_format(s: &str) -> Option<DataType> {
         ("SINT", 16) => Scalar::I16,
         ("SINT", 32) => Scalar::I32,
         ("SINT", 64) => Scalar::I64,
+        ("SFLOAT", 16) => Scalar::F16,
         ("SFLOAT", 32) => Scalar::F32,
         ("SFLOAT", 64) => Scalar::F64,
         _ => return None,

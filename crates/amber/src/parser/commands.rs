@@ -76,14 +76,21 @@ impl<'a> Parser<'a> {
                 t.pos,
                 ErrorKind::Invalid("`END` without an open block".into()),
             ),
-            _ => unsupported(t, "is not an AmberScript command this crate knows"),
+            _ => unsupported(
+                t,
+                &format!(
+                    "is not an AmberScript command this crate knows{}",
+                    crate::suggest::hint(t.text, crate::suggest::TOP_LEVEL)
+                ),
+            ),
         }
     }
 
     pub(super) fn run(&mut self, kw: Tok<'a>) -> Result<Command> {
-        let name = self.word("a pipeline name")?;
-        if name.text == "TIMED_EXECUTION" {
-            return unsupported(name, "is not supported");
+        let mut name = self.word("a pipeline name")?;
+        let timed_execution = name.text == "TIMED_EXECUTION";
+        if timed_execution {
+            name = self.word("a pipeline name")?;
         }
         let Some(p) = self.script.pipeline(name.text) else {
             return err(
@@ -111,6 +118,7 @@ impl<'a> Parser<'a> {
         Ok(Command::Run(Run {
             pipeline: name.text.to_string(),
             groups: [x, y, z],
+            timed_execution,
             pos: kw.pos,
         }))
     }

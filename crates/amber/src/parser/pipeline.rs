@@ -93,7 +93,15 @@ impl<'a> Parser<'a> {
                 | "PATCH_CONTROL_POINTS" => {
                     return unsupported(t, "is for graphics pipelines, which are not supported")
                 }
-                _ => return unsupported(t, "is not a supported pipeline command"),
+                _ => {
+                    return unsupported(
+                        t,
+                        &format!(
+                            "is not a supported pipeline command{}",
+                            crate::suggest::hint(t.text, crate::suggest::PIPELINE)
+                        ),
+                    )
+                }
             }
         }
         self.script.pipelines.push(p);
@@ -179,9 +187,10 @@ impl<'a> Parser<'a> {
         self.buffer_format(b)?;
         self.keyword("AS")?;
         let kind = self.word("`storage`, `uniform` or `push_constant`")?;
+        let dynamic = matches!(kind.text, "storage_dynamic" | "uniform_dynamic");
         let kind = match kind.text {
-            "storage" => DescriptorKind::Storage,
-            "uniform" => DescriptorKind::Uniform,
+            "storage" | "storage_dynamic" => DescriptorKind::Storage,
+            "uniform" | "uniform_dynamic" => DescriptorKind::Uniform,
             "push_constant" => {
                 if p.push_constant.is_some() {
                     return err(
@@ -201,8 +210,6 @@ impl<'a> Parser<'a> {
             | "combined_image_sampler"
             | "uniform_texel_buffer"
             | "storage_texel_buffer"
-            | "uniform_dynamic"
-            | "storage_dynamic"
             | "resolve" => return unsupported(kind, "buffer bindings are not supported"),
             _ => return expected(kind, "`storage`, `uniform` or `push_constant`"),
         };
@@ -216,15 +223,32 @@ impl<'a> Parser<'a> {
             return expected(t, "`BINDING`");
         }
         let binding = self.u32("binding number")?;
-        let t = self.lx.next();
-        if !t.is_end_of_statement() {
-            if matches!(
-                t.text,
-                "DESCRIPTOR_OFFSET" | "DESCRIPTOR_RANGE" | "OFFSET" | "BASE_MIP_LEVEL"
-            ) {
-                return unsupported(t, "is not supported");
+        let mut window = Window::default();
+        let binding_tok = t;
+        loop {
+            let t = self.lx.next();
+            if t.is_end_of_statement() {
+                break;
             }
-            return expected(t, "end of line");
+            match t.text {
+                "OFFSET" if dynamic => window.dynamic_offset = Some(self.u32("dynamic offset")?),
+                "DESCRIPTOR_OFFSET" => window.descriptor_offset = self.u32("descriptor offset")?,
+                "DESCRIPTOR_RANGE" => window.range = Some(self.u32("descriptor range")?),
+                "BASE_MIP_LEVEL" => return unsupported(t, "is for images, not supported"),
+                _ if dynamic => {
+                    return expected(
+                        t,
+                        "`OFFSET`, `DESCRIPTOR_OFFSET`, `DESCRIPTOR_RANGE` or end of line",
+                    )
+                }
+                _ => return expected(t, "`DESCRIPTOR_OFFSET`, `DESCRIPTOR_RANGE` or end of line"),
+            }
+        }
+        if dynamic && window.dynamic_offset.is_none() {
+            return err(
+                binding_tok.pos,
+                ErrorKind::Invalid("a dynamic buffer binding needs `OFFSET <bytes>`".into()),
+            );
         }
         if let Some(old) = p
             .bindings
@@ -244,6 +268,7 @@ impl<'a> Parser<'a> {
             kind,
             set,
             binding,
+            window,
             pos: b.pos,
         });
         Ok(())
@@ -302,7 +327,10 @@ impl<'a> Parser<'a> {
                 _ => {
                     return expected(
                         t,
-                        "`FULLY_POPULATED`, `VARYING_SIZE`, `REQUIRED_SIZE`, `MIN_SIZE`, `MAX_SIZE` or `END`",
+                        &format!(
+                            "`FULLY_POPULATED`, `VARYING_SIZE`, `REQUIRED_SIZE`, `MIN_SIZE`, `MAX_SIZE` or `END`{}",
+                            crate::suggest::hint(t.text, crate::suggest::SUBGROUP)
+                        ),
                     )
                 }
             }

@@ -34,10 +34,11 @@ impl<'a> Parser<'a> {
             "GLSL" => ShaderFormat::Glsl,
             "SPIRV-ASM" => ShaderFormat::SpirvAsm,
             "SPIRV-HEX" => ShaderFormat::SpirvHex,
+            "SPIRV-BIN" => ShaderFormat::SpirvBin,
             "HLSL" | "OPENCL-C" | "PASSTHROUGH" => {
                 return unsupported(f, "shaders are not supported")
             }
-            _ => return expected(f, "`GLSL`, `SPIRV-ASM` or `SPIRV-HEX`"),
+            _ => return expected(f, "`GLSL`, `SPIRV-ASM`, `SPIRV-HEX` or `SPIRV-BIN`"),
         };
         let mut target_env = None;
         let mut t = self.lx.next();
@@ -52,8 +53,9 @@ impl<'a> Parser<'a> {
                 binary = p.text == "BINARY";
                 p = self.word("a file name")?;
             }
-            if binary {
+            if binary || format == ShaderFormat::SpirvBin {
                 format = ShaderFormat::SpirvBin;
+                binary = true;
             }
             self.end_of_statement()?;
             ShaderSource::File {
@@ -79,6 +81,9 @@ impl<'a> Parser<'a> {
                 text,
             }
         } else {
+            if format == ShaderFormat::SpirvBin {
+                return expected(t, "`FILE` (a SPIRV-BIN shader is read from a file)");
+            }
             if t.kind != TokKind::Eol {
                 return expected(t, "end of line, `TARGET_ENV`, `FILE` or `VIRTUAL_FILE`");
             }

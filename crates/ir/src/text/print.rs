@@ -420,6 +420,7 @@ fn type_def(types: &TypeTable, data: &TypeData) -> String {
         TypeData::Struct {
             members,
             block,
+            buffer_block,
             name,
         } => {
             let mut s = "struct".to_string();
@@ -443,8 +444,11 @@ fn type_def(types: &TypeTable, data: &TypeData) -> String {
                 })
                 .collect();
             let _ = write!(s, " {{ {} }}", ms.join(", "));
-            if *block {
-                s.push_str(" [block]");
+            match (*block, *buffer_block) {
+                (true, true) => s.push_str(" [block, buffer_block]"),
+                (true, false) => s.push_str(" [block]"),
+                (false, true) => s.push_str(" [buffer_block]"),
+                (false, false) => {}
             }
             s
         }

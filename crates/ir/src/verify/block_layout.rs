@@ -26,13 +26,21 @@ pub(super) fn check(module: &Module, ty: Type, storage: StorageClass, what: &str
     if sink.errors.len() != before {
         return;
     }
-    let cx = Cx {
-        module,
-        uniform: storage == StorageClass::Uniform,
-    };
     let block = match module.types.get(ty) {
         TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } => *elem,
         _ => ty,
+    };
+    // A `BufferBlock` behind a Uniform variable is a storage buffer: std430 rules.
+    let buffer_block = matches!(
+        module.types.get(block),
+        TypeData::Struct {
+            buffer_block: true,
+            ..
+        }
+    );
+    let cx = Cx {
+        module,
+        uniform: storage == StorageClass::Uniform && !buffer_block,
     };
     if let Err(message) = cx.check_struct(block, 0) {
         let rules = if cx.uniform {

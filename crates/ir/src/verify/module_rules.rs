@@ -365,18 +365,35 @@ fn check_globals(module: &Module, sink: &mut Sink) {
                 );
             }
             StorageClass::StorageBuffer | StorageClass::Uniform | StorageClass::PushConstant => {
-                let is_block = matches!(types.get(pointee), TypeData::Struct { block: true, .. });
-                let is_block_array = match types.get(pointee) {
-                    TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } => {
-                        matches!(types.get(*elem), TypeData::Struct { block: true, .. })
-                    }
+                let block_struct = match types.get(pointee) {
+                    TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } => *elem,
+                    _ => pointee,
+                };
+                let (block, buffer_block) = match types.get(block_struct) {
+                    TypeData::Struct {
+                        block,
+                        buffer_block,
+                        ..
+                    } => (*block, *buffer_block),
+                    _ => (false, false),
+                };
+                // `BufferBlock` (SPIR-V before 1.4's storage buffers) belongs behind Uniform
+                // variables only, and a struct is one kind of block or the other.
+                let fits = match (block, buffer_block) {
+                    (true, false) => true,
+                    (false, true) => storage == StorageClass::Uniform,
                     _ => false,
                 };
-                if !is_block && !is_block_array {
+                if !fits {
+                    let wanted = if storage == StorageClass::Uniform {
+                        "a Block or BufferBlock struct (not both)"
+                    } else {
+                        "a Block struct"
+                    };
                     sink.report(
                         Rule::Layout,
                         at,
-                        format!("{g}: a {storage:?} variable must point to a Block struct"),
+                        format!("{g}: a {storage:?} variable must point to {wanted}"),
                     );
                 }
                 super::block_layout::check(module, pointee, storage, &g.to_string(), sink);

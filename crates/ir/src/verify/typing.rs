@@ -630,6 +630,36 @@ fn check_glsl(cx: &mut Ctx<'_>, g: GlslOp, a: &[Type], r: Type) {
                 && int_scalar(types, a[0])
         }
         Cross => kind(types, r) == Kind::Float && types.component_count(r) == 3 && all_r,
+        // x, and a pointer to where the second result goes: the whole part (same type) or
+        // the exponent (integers, as many components).
+        Modf | Frexp => {
+            let second = types.pointer(a[1]).map(|(_, p)| p);
+            kind(types, r) == Kind::Float
+                && a[0] == r
+                && second.is_some_and(|p| {
+                    if g == Modf {
+                        p == r
+                    } else {
+                        kind(types, p) == Kind::Int
+                            && types.component_count(p) == types.component_count(r)
+                    }
+                })
+        }
+        // A struct of the two results.
+        ModfStruct | FrexpStruct => match types.get(r) {
+            TypeData::Struct { members, .. } if members.len() == 2 => {
+                let (first, second) = (members[0].ty, members[1].ty);
+                kind(types, first) == Kind::Float
+                    && a[0] == first
+                    && if g == ModfStruct {
+                        second == first
+                    } else {
+                        kind(types, second) == Kind::Int
+                            && types.component_count(second) == types.component_count(first)
+                    }
+            }
+            _ => false,
+        },
         // Angle, trigonometric and exponential functions: 16- or 32-bit floats only.
         Radians | Degrees | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Asinh
         | Acosh | Atanh | Atan2 | Pow | Exp | Log | Exp2 | Log2 => {

@@ -9,10 +9,101 @@ use super::{
     OpResult, Poison, Val,
 };
 
+/// `x * 2^e` with one rounding: `x`'s binary exponent is moved by `e` (clamped to where the
+/// result is surely zero or infinite), and a result below `f64`'s normal range is formed in
+/// two exact-then-rounding steps.
+fn ldexp(x: f64, e: i64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let e = e.clamp(-2200, 2200) as i32;
+    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    // Split x = m * 2^xe with 1 <= |m| < 2 (x may be subnormal: scale it up first).
+    let (x, bias) = if x.abs() < f64::MIN_POSITIVE {
+        (x * pow2(64), -64)
+    } else {
+        (x, 0)
+    };
+    let xe = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let m = x * pow2(-xe);
+    let target = xe + bias + e;
+    if target > 1023 {
+        m * f64::INFINITY
+    } else if target >= -1022 {
+        m * pow2(target)
+    } else if target < -1100 {
+        m * 0.0
+    } else {
+        // m * 2^(target + 128) is normal and exact; the final step rounds once.
+        (m * pow2(target + 128)) * pow2(-128)
+    }
+}
+
+/// `Modf`/`Frexp` of one component of width `w`: (fraction, whole part) or (significand,
+/// exponent at width `ew`), as GLSL.std.450 defines them.
+fn split_one(op: GlslOp, bits: u64, w: u32, ew: u32) -> Result<(u64, u64), OpFail> {
+    let x = to_f(bits, w)?;
+    if matches!(op, GlslOp::Modf | GlslOp::ModfStruct) {
+        // Both parts carry x's sign; an infinity is all whole part.
+        let whole = x.trunc();
+        let fract = if x.is_infinite() {
+            0.0f64.copysign(x)
+        } else {
+            (x - whole).copysign(x)
+        };
+        return Ok((from_f(fract, w)?, from_f(whole, w)?));
+    }
+    // x = m * 2^e with 0.5 <= |m| < 1; zero gives (x, 0); infinities and NaN give (x, 0)
+    // (the exponent is undefined there).
+    if x == 0.0 || !x.is_finite() {
+        return Ok((bits, 0));
+    }
+    let mut e = 0i64;
+    let mut m = x;
+    while m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    Ok((from_f(m, w)?, (e as u64) & mask(ew)))
+}
+
+/// The two results of `Modf`, `ModfStruct`, `Frexp` or `FrexpStruct` on `x` (a scalar or a
+/// vector): the first of type `x`'s, the second the whole part or the exponent (`ew` bits).
+pub fn glsl_split(
+    types: &TypeTable,
+    op: GlslOp,
+    xty: Type,
+    ew: u32,
+    x: &Val,
+) -> Result<(Val, Val), OpFail> {
+    let w = num_width(types, xty)?;
+    match x {
+        Val::Comp(cs) => {
+            let mut a = Vec::with_capacity(cs.len());
+            let mut b = Vec::with_capacity(cs.len());
+            for c in cs {
+                let (p, q) = split_one(op, c.bits(), w, ew)?;
+                a.push(Val::Bits(p));
+                b.push(Val::Bits(q));
+            }
+            Ok((Val::Comp(a), Val::Comp(b)))
+        }
+        v => {
+            let (p, q) = split_one(op, v.bits(), w, ew)?;
+            Ok((Val::Bits(p), Val::Bits(q)))
+        }
+    }
+}
+
 /// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
 /// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
 /// differential tests must not compare their results bit-exactly across implementations).
-pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult {
+/// `atys` are the operands' types (`Ldexp`'s exponent may be narrower or wider than 32 bits).
+pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val]) -> OpResult {
     use GlslOp as G;
     // Ops that combine components (geometry, packing) are undefined as a whole when any
     // operand component is; the others go component by component through `lift`.
@@ -21,6 +112,8 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             op,
             G::PackHalf2x16
                 | G::UnpackHalf2x16
+                | G::ModfStruct
+                | G::FrexpStruct
                 | G::Length
                 | G::Distance
                 | G::Normalize
@@ -30,11 +123,27 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val]) -> OpResult 
             return Ok(undef_like(types, rty, p));
         }
     }
-    with_refs(args, |refs| glsl_refs(types, op, rty, args, refs))
+    if matches!(op, G::ModfStruct | G::FrexpStruct) {
+        // The result is a struct of the two parts, which has no component width of its own.
+        let TypeData::Struct { members, .. } = types.get(rty) else {
+            return unsupported(format!("{} result that is not a struct", op.name()));
+        };
+        let ew = num_width(types, members[1].ty)?;
+        let (a, b) = glsl_split(types, op, members[0].ty, ew, &args[0])?;
+        return Ok(Val::Comp(vec![a, b]));
+    }
+    with_refs(args, |refs| glsl_refs(types, op, rty, atys, args, refs))
 }
 
 /// [`glsl`] with `refs` referring to `args`.
-fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Val]) -> OpResult {
+fn glsl_refs(
+    types: &TypeTable,
+    op: GlslOp,
+    rty: Type,
+    atys: &[Type],
+    args: &[Val],
+    refs: &[&Val],
+) -> OpResult {
     use GlslOp as G;
     let w = num_width(types, rty)?;
     let f1 = |f: fn(f64) -> f64| {
@@ -52,6 +161,10 @@ fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Va
         }
     };
     match op {
+        G::Modf | G::Frexp => unsupported(format!(
+            "{} writes through a pointer: the interpreter runs it as a memory operation",
+            op.name()
+        )),
         G::FAbs => lift(refs, &mut |v| Ok(Val::Bits(v[0].bits() & mask(w - 1)))),
         G::SAbs => lift(refs, &mut |v| {
             Ok(Val::Bits(sext(v[0].bits(), w).unsigned_abs() & mask(w)))
@@ -176,7 +289,18 @@ fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Va
             refs,
             &mut f1_domain(|x| 1.0 / x.sqrt(), |x| x <= 0.0, "inversesqrt of x <= 0"),
         ),
-        G::Atan2 | G::Pow | G::Step | G::Ldexp => lift(refs, &mut |v| {
+        G::Ldexp => {
+            // The exponent is a signed integer of any width: sign-extend it from its own width.
+            let ew = match atys.get(1) {
+                Some(&t) => num_width(types, t)?,
+                None => 32,
+            };
+            lift(refs, &mut |v| {
+                let a = to_f(v[0].bits(), w)?;
+                Ok(Val::Bits(from_f(ldexp(a, sext(v[1].bits(), ew)), w)?))
+            })
+        }
+        G::Atan2 | G::Pow | G::Step => lift(refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
                 G::Atan2 => {
@@ -200,7 +324,7 @@ fn glsl_refs(types: &TypeTable, op: GlslOp, rty: Type, args: &[Val], refs: &[&Va
                         1.0
                     }
                 }
-                _ => a * 2f64.powi(sext(v[1].bits(), 32) as i32),
+                _ => unreachable!("only atan2, pow and step reach here"),
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),

@@ -410,6 +410,7 @@ mod tests {
                 },
             ],
             block: true,
+            buffer_block: false,
             name: None,
         });
         let v = Val::Comp(vec![

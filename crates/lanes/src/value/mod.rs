@@ -19,7 +19,7 @@ pub use arith::plain;
 pub use convert::{composite_extract, composite_insert};
 pub(crate) use float::fbin;
 pub use float::{f16_to_f32, f32_to_f16, fma, from_f, to_f};
-pub use glsl_std::glsl;
+pub use glsl_std::{glsl, glsl_split};
 pub use layout::{array_stride, member_offset, read, size_align, write, zero, Region};
 pub use poison::{first_poison, undef_like, Born, Poison};
 
@@ -199,6 +199,12 @@ pub(crate) fn lift(vals: &[&Val], f: &mut dyn FnMut(&[&Val]) -> OpResult) -> OpR
 
 /// The component width of a scalar or vector type (1 for `bool`); an internal error for
 /// a type without one (the verifier rules such operands out).
+/// The component width of a numeric type, for engines (an internal error where it is not a
+/// number).
+pub fn num_width_of(types: &TypeTable, ty: Type) -> Result<u32, OpFail> {
+    num_width(types, ty)
+}
+
 fn num_width(types: &TypeTable, ty: Type) -> Result<u32, OpFail> {
     match scalar(types, ty) {
         Some(s) => Ok(s.width()),
@@ -277,6 +283,7 @@ mod tests {
         let s = t.intern(TypeData::Struct {
             members: vec![],
             block: false,
+            buffer_block: false,
             name: None,
         });
         let r = plain(

@@ -139,6 +139,11 @@ fn layout(raw: &RawModule) -> Res {
             in_function = op != SpvOp::FunctionEnd;
             continue;
         }
+        // OpLine and OpNoLine may also stand between functions (glslang -g puts one before
+        // each OpFunction; spirv-val accepts it): they do not move the layout back.
+        if matches!(op, SpvOp::Line | SpvOp::NoLine) && current >= 10 {
+            continue;
+        }
         let Some(s) = section(inst) else {
             return fail(
                 *pos,

@@ -126,9 +126,19 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
     }
     let mut current: Option<Block> = None;
     let mut merge: Option<Merge> = None;
+    let Some(Def::Func(func_index)) = cx.ids.get(&fid).copied() else {
+        return malformed(pos, "a function id that is not a function");
+    };
+    // The `OpLine` line in force; its scope ends with the block (and at `OpNoLine`).
+    let mut line: Option<u32> = None;
     for l in &raw.insts[start + 1..end] {
         let (inst, pos) = (&l.inst, l.pos);
         let op = inst.class.opcode;
+        match op {
+            SpvOp::Line => line = lit_at(inst, 1, pos).ok(),
+            SpvOp::NoLine | SpvOp::Label => line = None,
+            _ => {}
+        }
         if op == SpvOp::FunctionParameter {
             if current.is_some() || !f.func.layout.is_empty() {
                 return fail(
@@ -167,6 +177,9 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
             );
         };
         if let Some(term) = terminator(cx, &f, inst, pos)? {
+            cx.origins
+                .terminators
+                .insert((func_index, b), origin(inst, line));
             f.func.blocks[b].term = term;
             f.func.blocks[b].merge = merge.take();
             current = None;
@@ -222,7 +235,16 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
                     params,
                 });
             }
-            _ => instruction(cx, &mut f, b, inst, pos)?,
+            _ => {
+                let before = f.func.insts.len();
+                instruction(cx, &mut f, b, inst, pos)?;
+                for i in before..f.func.insts.len() {
+                    cx.origins.insts.insert(
+                        (func_index, tangle_ir::Inst::from_u32(i as u32)),
+                        origin(inst, line),
+                    );
+                }
+            }
         }
     }
     if let Some(b) = current {
@@ -243,6 +265,26 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
     let func = cx.module.funcs.push(f.func);
     debug_assert_eq!(cx.ids.get(&fid), Some(&Def::Func(func)));
     Ok(end + 1)
+}
+
+/// How a SPIR-V instruction is named in messages: its result id, its opcode (an extended
+/// instruction by its GLSL.std.450 name) and the source line in force.
+fn origin(inst: &Instruction, line: Option<u32>) -> super::Origin {
+    let op = inst.class.opcode;
+    let opcode = match (op, inst.operands.get(1)) {
+        (SpvOp::ExtInst, Some(RawOp::LiteralExtInstInteger(n))) => {
+            match spirv::GlslStd450Op::from_u32(*n) {
+                Some(g) => format!("OpExtInst {g:?}"),
+                None => format!("OpExtInst {n}"),
+            }
+        }
+        _ => format!("Op{op:?}"),
+    };
+    super::Origin {
+        id: inst.result_id,
+        opcode,
+        line,
+    }
 }
 
 fn terminator(
@@ -418,7 +460,12 @@ fn instruction(
             }
             let n = lit_at(inst, 1, pos)?;
             let Some(g) = GlslOp::from_number(n) else {
-                return unsupported(pos, format!("GLSL.std.450 instruction {n}"));
+                // Named as the grammar names it (`Frexp`), the number when it has no name.
+                let what = match spirv::GlslStd450Op::from_u32(n) {
+                    Some(op) => format!("GLSL.std.450 instruction {op:?} ({n})"),
+                    None => format!("GLSL.std.450 instruction {n}, which the set does not define"),
+                };
+                return unsupported(pos, what);
             };
             (Op::Glsl(g), ids(2, all, f, cx)?)
         }

@@ -9,6 +9,9 @@ mod check;
 mod function;
 pub mod fuzz;
 mod module;
+pub mod origins;
+
+pub use origins::{Origin, Origins};
 
 use std::fmt;
 
@@ -133,6 +136,12 @@ pub const SUPPORTED_CAPABILITIES: &[spirv::Capability] = &[
 
 /// Reads a binary SPIR-V module (little-endian bytes).
 pub fn read_binary(bytes: &[u8]) -> Result<Module, ReadError> {
+    read_binary_with_origins(bytes).map(|(module, _)| module)
+}
+
+/// Reads a binary SPIR-V module, and where each IR instruction came from in it (for
+/// messages that name SPIR-V ids and source lines).
+pub fn read_binary_with_origins(bytes: &[u8]) -> Result<(Module, Origins), ReadError> {
     let raw = binary::parse(bytes)?;
     check::check(&raw)?;
     module::lower(&raw)

@@ -40,6 +40,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) decos: HashMap<u32, Vec<Deco>>,
     member_decos: HashMap<(u32, u32), Vec<Deco>>,
     pub(crate) raw: &'a RawModule,
+    /// Where each IR instruction and terminator came from.
+    pub(crate) origins: super::Origins,
 }
 
 pub(crate) type Res<T> = Result<T, ReadError>;
@@ -155,7 +157,7 @@ impl Ctx<'_> {
 }
 
 /// Lowers a parsed binary into a module.
-pub(crate) fn lower(raw: &RawModule) -> Res<Module> {
+pub(crate) fn lower(raw: &RawModule) -> Res<(Module, super::Origins)> {
     let mut cx = Ctx {
         module: Module {
             version: raw.version,
@@ -168,6 +170,7 @@ pub(crate) fn lower(raw: &RawModule) -> Res<Module> {
         decos: HashMap::new(),
         member_decos: HashMap::new(),
         raw,
+        origins: super::Origins::default(),
     };
     // Function ids first: entry points and calls may name functions defined later.
     let mut next_func = 0u32;
@@ -333,7 +336,7 @@ pub(crate) fn lower(raw: &RawModule) -> Res<Module> {
     for k in modes {
         lower_mode(&mut cx, k)?;
     }
-    Ok(cx.module)
+    Ok((cx.module, cx.origins))
 }
 
 fn is_type(op: SpvOp) -> bool {
@@ -379,6 +382,7 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
     let mut decos = cx.take_decos(id);
     let mut stride = None;
     let mut block = false;
+    let mut buffer_block = false;
     decos.retain(|d| match d.deco {
         Decoration::ArrayStride => {
             stride = match d.args.first() {
@@ -391,8 +395,20 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
             block = true;
             false
         }
+        Decoration::BufferBlock => {
+            buffer_block = true;
+            false
+        }
         _ => true,
     });
+    if buffer_block && cx.module.version > (1, 3) {
+        // spirv-val: "operand BufferBlock(3) requires SPIR-V version 1.3 or earlier".
+        let (major, minor) = cx.module.version;
+        return malformed(
+            pos,
+            format!("BufferBlock requires SPIR-V 1.3 or earlier (the module is {major}.{minor})"),
+        );
+    }
     if let Some(d) = decos.first() {
         return unsupported(d.pos, format!("decoration {:?} on a type", d.deco));
     }
@@ -486,6 +502,7 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
             TypeData::Struct {
                 members,
                 block,
+                buffer_block,
                 name: cx.names.get(&id).cloned(),
             }
         }
@@ -508,13 +525,13 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
         }
         op => return unsupported(pos, format!("type Op{op:?}")),
     };
-    if (stride.is_some() || block)
+    if (stride.is_some() || block || buffer_block)
         && !matches!(
             data,
             TypeData::Array { .. } | TypeData::RuntimeArray { .. } | TypeData::Struct { .. }
         )
     {
-        return unsupported(pos, "ArrayStride or Block on this type");
+        return unsupported(pos, "ArrayStride, Block or BufferBlock on this type");
     }
     let ty = cx.module.types.intern(data);
     cx.define(id, Def::Type(ty), pos)

@@ -289,10 +289,14 @@ impl Writer<'_> {
             TypeData::Struct {
                 members,
                 block,
+                buffer_block,
                 name,
             } => {
                 if *block {
                     self.decorate(id, Decoration::Block, vec![]);
+                }
+                if *buffer_block {
+                    self.decorate(id, Decoration::BufferBlock, vec![]);
                 }
                 if let Some(n) = name {
                     self.name(id, n);

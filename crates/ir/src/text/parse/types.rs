@@ -104,16 +104,18 @@ impl Parser {
                         self.expect_punct(',')?;
                     }
                 }
-                let mut block = false;
+                let (mut block, mut buffer_block) = (false, false);
                 for item in self.items()? {
                     match item.word() {
                         Some("block") => block = true,
-                        _ => return err(item.pos, "expected `block`"),
+                        Some("buffer_block") => buffer_block = true,
+                        _ => return err(item.pos, "expected `block` or `buffer_block`"),
                     }
                 }
                 TypeData::Struct {
                     members,
                     block,
+                    buffer_block,
                     name,
                 }
             }
