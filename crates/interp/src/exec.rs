@@ -16,7 +16,8 @@ impl Run<'_, '_> {
         let top = t.frames.last_mut().expect("frame");
         top.idx = 0;
         let (func, block) = (top.func, top.block);
-        let f = &self.module().funcs[func];
+        let module = self.it.module;
+        let f = &module.funcs[func];
         let phis: Vec<Inst> = f.blocks[block]
             .insts
             .iter()
@@ -47,6 +48,20 @@ impl Run<'_, '_> {
                 }
                 for (&i, v) in phis.iter().zip(vals) {
                     Self::set(sg, lane, f.insts[i].result.expect("phi result"), v);
+                }
+            }
+            if self.observer.is_some() {
+                for &i in &phis {
+                    let r = [f.insts[i].result.expect("phi result")];
+                    self.observe(
+                        sg,
+                        func,
+                        block,
+                        Some(i),
+                        t.mask,
+                        crate::observe::Access::Wrote,
+                        &r,
+                    );
                 }
             }
         }

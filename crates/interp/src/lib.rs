@@ -24,6 +24,7 @@ mod error;
 mod exec;
 mod interpreter;
 mod memory;
+mod observe;
 mod schedule;
 mod state;
 mod terminator;
@@ -32,6 +33,7 @@ mod trace;
 pub use config::{Config, FallthroughPolicy, SchedulePolicy, SwitchPolicy, Variant};
 pub use error::{InterpError, Position};
 pub use interpreter::Interpreter;
+pub use observe::{Access, Observation, Observer};
 pub use trace::{Outcome, TraceEntry};
 
 /// A set of lanes of one subgroup (bit `i` = subgroup invocation `i`).
