@@ -1,0 +1,126 @@
+//! The dynamic check of the uniformity analysis: runs a module on the reference interpreter
+//! and compares every value the analysis calls uniform with what each tangle holds.
+
+#![allow(dead_code)]
+
+use tangle_interp::{Access, Config, Interpreter, Observation, Observer};
+use tangle_ir::{Func, Module, Op, Terminator, Value};
+use tangle_reconverge::Uniformity;
+
+/// What a checked run saw.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Observations of a value claimed uniform, by a tangle of two lanes or more.
+    pub uniform_checks: usize,
+    /// Executions of a branch claimed uniform by a tangle of two lanes or more.
+    pub uniform_branch_checks: usize,
+    /// Where a value claimed uniform held several values in one tangle.
+    pub violations: Vec<String>,
+}
+
+/// Checks claims `uniform(func, value)` and `branch_uniform(func, block)` on every
+/// observation.
+pub struct Checker<'a> {
+    pub module: &'a Module,
+    pub uniform: &'a dyn Fn(Func, Value) -> bool,
+    pub branch_uniform: &'a dyn Fn(Func, tangle_ir::Block) -> bool,
+    pub tally: Tally,
+}
+
+impl Observer for Checker<'_> {
+    fn observe(&mut self, o: &Observation<'_>) {
+        if o.mask.count_ones() < 2 {
+            return;
+        }
+        for (v, vals) in o.values {
+            if !(self.uniform)(o.func, *v) {
+                continue;
+            }
+            self.tally.uniform_checks += 1;
+            if vals.windows(2).any(|w| w[0] != w[1]) && self.tally.violations.len() < 20 {
+                self.tally.violations.push(format!(
+                    "{} {} {:?} {:?}: {v} claimed uniform, tangle {:#x} holds {vals:?}",
+                    o.func, o.block, o.inst, o.access, o.mask
+                ));
+            }
+        }
+        // A branch claimed uniform must not split the tangle: its lanes agree on the
+        // condition or the selector (constants agree trivially).
+        if o.inst.is_none() && o.access == Access::Read && (self.branch_uniform)(o.func, o.block) {
+            let term = &self.module.funcs[o.func].blocks[o.block].term;
+            if matches!(
+                term,
+                Terminator::CondBranch { .. } | Terminator::Switch { .. }
+            ) {
+                self.tally.uniform_branch_checks += 1;
+                let split = o
+                    .values
+                    .iter()
+                    .any(|(_, vals)| vals.windows(2).any(|w| w[0] != w[1]));
+                if split && self.tally.violations.len() < 20 {
+                    self.tally.violations.push(format!(
+                        "{} {}: branch claimed uniform splits tangle {:#x}",
+                        o.func, o.block, o.mask
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Runs `entry` of `module` with `config` and `buffers`, checking `analysis`'s claims.
+/// Errors of the run itself (a shader the interpreter refuses) come back as `Err`.
+pub fn check_run(
+    module: &Module,
+    analysis: &Uniformity,
+    entry: &str,
+    config: Config,
+    buffers: &[((u32, u32), Vec<u8>)],
+) -> Result<Tally, String> {
+    let uniform = |f: Func, v: Value| analysis.function(f).is_some_and(|u| u.is_uniform(v));
+    let branch = |f: Func, b| analysis.function(f).is_some_and(|u| u.branch_is_uniform(b));
+    check_claims(module, &uniform, &branch, entry, config, buffers)
+}
+
+/// Like [`check_run`] with arbitrary claims (to show that wrong claims are caught).
+pub fn check_claims(
+    module: &Module,
+    uniform: &dyn Fn(Func, Value) -> bool,
+    branch_uniform: &dyn Fn(Func, tangle_ir::Block) -> bool,
+    entry: &str,
+    config: Config,
+    buffers: &[((u32, u32), Vec<u8>)],
+) -> Result<Tally, String> {
+    let mut it = Interpreter::new(module, entry, config).map_err(|e| e.to_string())?;
+    for ((set, binding), bytes) in buffers {
+        it.bind_buffer(*set, *binding, bytes.clone());
+    }
+    let mut checker = Checker {
+        module,
+        uniform,
+        branch_uniform,
+        tally: Tally::default(),
+    };
+    it.run_observed(&mut checker).map_err(|e| e.to_string())?;
+    Ok(checker.tally)
+}
+
+/// A copy of `module` with every function-local variable that only loads and stores use
+/// promoted to SSA values (what an optimizing front end gives; the analysis is much more
+/// precise on it, since a load from a function variable is always divergent).
+pub fn promoted(module: &Module) -> Module {
+    let mut m = module.clone();
+    let types = m.types.clone();
+    for (_, func) in m.funcs.iter_mut() {
+        let vars: Vec<Value> = func
+            .insts
+            .iter()
+            .filter(|(_, i)| matches!(i.op, Op::Variable(spirv::StorageClass::Function)))
+            .filter_map(|(_, i)| i.result)
+            .collect();
+        for v in vars {
+            tangle_ir::ssa_repair::promote_variable(func, &types, v);
+        }
+    }
+    m
+}
