@@ -11,13 +11,14 @@
 //! - **divergent loop exits** (temporal divergence): when the search from `B` leaves a loop
 //!   around `B`, or comes back to its header, lanes of one tangle may leave that loop in
 //!   different iterations or by different exits. The phis of its exit blocks are then
-//!   divergent, and so is every value defined in the loop and used outside it: each lane
-//!   holds the value of its own last iteration.
+//!   divergent, and so is every value defined in the loop and read outside it, where it is
+//!   read: each lane holds the value of its own last iteration. (Inside the loop it stays
+//!   uniform.)
 //! - **divergent switches**: the reference may run one switch target as several tangles
 //!   (one per selector value under the by-selector policy; fallthrough lanes apart under
 //!   the independent fallthrough policy), which meet again at the merge. A value defined
 //!   inside the switch construct is uniform in each of those tangles but not across them:
-//!   every such value used outside the construct is divergent.
+//!   every such value is divergent where read outside the construct.
 //!
 //! Functions that are not structured, or have irreducible cycles, get a coarser rule: the
 //! search follows every edge (back edges included) without stopping, and every cycle around
@@ -150,8 +151,9 @@ impl Shape {
 pub(crate) struct Effects {
     /// Blocks whose phis are divergent.
     pub(crate) join_blocks: Vec<Block>,
-    /// Values that are divergent wherever used.
-    pub(crate) values: Vec<Value>,
+    /// Values that are divergent where read outside a region (the region given): lanes
+    /// that ran the region apart meet after it, each with its own value.
+    pub(crate) escaping: Vec<(Value, std::rc::Rc<HashSet<Block>>)>,
     /// Headers of the loops found to have divergent exits.
     pub(crate) divergent_exit_loops: Vec<Block>,
 }
@@ -227,13 +229,19 @@ pub(crate) fn divergent_branch(shape: &Shape, func: &Function, b: Block) -> Effe
                 }
             }
         }
-        effects.values.extend(shape.escaping_values(func, &region));
+        let region = std::rc::Rc::new(region);
+        for v in shape.escaping_values(func, &region) {
+            effects.escaping.push((v, region.clone()));
+        }
     }
     if let (Terminator::Switch { .. }, Some(tree)) = (&func.blocks[b].term, &shape.constructs) {
         if let Some(id) = tree.of_header(b) {
             let mut region: HashSet<Block> = tree.region(id).into_iter().collect();
             region.remove(&b);
-            effects.values.extend(shape.escaping_values(func, &region));
+            let region = std::rc::Rc::new(region);
+            for v in shape.escaping_values(func, &region) {
+                effects.escaping.push((v, region.clone()));
+            }
         }
     }
     effects

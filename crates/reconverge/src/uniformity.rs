@@ -25,6 +25,9 @@ use crate::values::{self, Facts};
 #[derive(Clone, Debug, Default)]
 pub struct FunctionUniformity {
     divergent: HashSet<Value>,
+    /// Values uniform only where read inside the given blocks (defined in a loop with
+    /// divergent exits or a divergent switch, read after it).
+    uniform_within: HashMap<Value, HashSet<tangle_ir::Block>>,
     divergent_phi_blocks: HashSet<tangle_ir::Block>,
     divergent_branches: BTreeSet<tangle_ir::Block>,
     divergent_exit_loops: BTreeSet<tangle_ir::Block>,
@@ -32,17 +35,26 @@ pub struct FunctionUniformity {
 }
 
 impl FunctionUniformity {
-    /// Whether value `v` is uniform (one value per tangle wherever it is defined or used).
+    /// Whether value `v` is uniform everywhere: one value per tangle where it is defined and
+    /// wherever it is read.
     pub fn is_uniform(&self, v: Value) -> bool {
-        !self.divergent.contains(&v)
+        !self.divergent.contains(&v) && !self.uniform_within.contains_key(&v)
     }
 
-    /// Whether operand `op` of function `func` in `module` is uniform: constants always,
-    /// globals when they name shared memory (a pointer to per-lane memory differs between
-    /// lanes).
-    pub fn operand_is_uniform(&self, module: &Module, op: Operand) -> bool {
+    /// Whether value `v` holds one value per tangle where block `at` reads it (an
+    /// instruction or the terminator of `at`, or a phi taking it as the incoming value from
+    /// `at`), and where `at` defines it. A value defined in a loop with divergent exits is
+    /// uniform inside the loop and divergent after it.
+    pub fn is_uniform_at(&self, v: Value, at: tangle_ir::Block) -> bool {
+        !self.divergent.contains(&v) && self.uniform_within.get(&v).is_none_or(|r| r.contains(&at))
+    }
+
+    /// Whether operand `op` as read in block `at` is uniform: constants always, globals
+    /// when they name shared memory (a pointer to per-lane memory differs between lanes),
+    /// values by [`FunctionUniformity::is_uniform_at`].
+    pub fn operand_is_uniform(&self, module: &Module, op: Operand, at: tangle_ir::Block) -> bool {
         match op {
-            Operand::Value(v) => self.is_uniform(v),
+            Operand::Value(v) => self.is_uniform_at(v, at),
             Operand::Const(_) => true,
             Operand::Global(g) => module
                 .globals
@@ -144,7 +156,7 @@ impl Uniformity {
                         continue;
                     };
                     for (p, a) in cf.params.iter().zip(&inst.args) {
-                        if !fu.operand_is_uniform(module, *a) {
+                        if !fu.operand_is_uniform(module, *a, b) {
                             newly.push((callee, *p));
                         }
                     }
@@ -189,19 +201,24 @@ impl Uniformity {
                     if fu.divergent.contains(&r) {
                         continue;
                     }
-                    let uniform =
-                        if matches!(inst.op, Op::Phi(_)) && fu.divergent_phi_blocks.contains(&b) {
-                            false
-                        } else {
-                            let snapshot = &*fu;
-                            values::result_is_uniform(
-                                facts,
-                                func,
-                                inst,
-                                &|op| snapshot.operand_is_uniform(module, op),
-                                &|g| summaries.get(&g).copied().unwrap_or(false),
-                            )
-                        };
+                    let uniform = if let Op::Phi(preds) = &inst.op {
+                        // Each incoming value is read at the end of its block.
+                        !fu.divergent_phi_blocks.contains(&b)
+                            && inst
+                                .args
+                                .iter()
+                                .zip(preds)
+                                .all(|(a, p)| fu.operand_is_uniform(module, *a, *p))
+                    } else {
+                        let snapshot = &*fu;
+                        values::result_is_uniform(
+                            facts,
+                            func,
+                            inst,
+                            &|op| snapshot.operand_is_uniform(module, op, b),
+                            &|g| summaries.get(&g).copied().unwrap_or(false),
+                        )
+                    };
                     if !uniform {
                         fu.divergent.insert(r);
                         changed = true;
@@ -213,10 +230,17 @@ impl Uniformity {
                     _ => None,
                 };
                 if let Some(op) = split_by {
-                    if !fu.operand_is_uniform(module, op) && fu.divergent_branches.insert(b) {
+                    if !fu.operand_is_uniform(module, op, b) && fu.divergent_branches.insert(b) {
                         let effects = control::divergent_branch(shape, func, b);
                         fu.divergent_phi_blocks.extend(effects.join_blocks);
-                        fu.divergent.extend(effects.values);
+                        for (v, region) in effects.escaping {
+                            match fu.uniform_within.get_mut(&v) {
+                                Some(r) => r.retain(|x| region.contains(x)),
+                                None => {
+                                    fu.uniform_within.insert(v, (*region).clone());
+                                }
+                            }
+                        }
                         fu.divergent_exit_loops.extend(effects.divergent_exit_loops);
                         changed = true;
                     }
@@ -229,7 +253,7 @@ impl Uniformity {
         }
         let returns_uniform = fu.divergent_branches.is_empty()
             && func.layout.iter().all(|&b| match func.blocks[b].term {
-                Terminator::ReturnValue(op) => fu.operand_is_uniform(module, op),
+                Terminator::ReturnValue(op) => fu.operand_is_uniform(module, op, b),
                 _ => true,
             });
         if fu.returns_uniform && !returns_uniform {

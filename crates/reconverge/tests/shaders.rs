@@ -240,7 +240,7 @@ fn the_check_catches_an_analysis_that_calls_everything_uniform() {
         };
         let t = common::check_claims(
             &module,
-            &|_, _| true,
+            &|_, _, _| true,
             &|_, _| true,
             &case.entry,
             config,

@@ -18,11 +18,11 @@ pub struct Tally {
     pub violations: Vec<String>,
 }
 
-/// Checks claims `uniform(func, value)` and `branch_uniform(func, block)` on every
+/// Checks claims `uniform(func, value, block where read or written)` and `branch_uniform(func, block)` on every
 /// observation.
 pub struct Checker<'a> {
     pub module: &'a Module,
-    pub uniform: &'a dyn Fn(Func, Value) -> bool,
+    pub uniform: &'a dyn Fn(Func, Value, tangle_ir::Block) -> bool,
     pub branch_uniform: &'a dyn Fn(Func, tangle_ir::Block) -> bool,
     pub tally: Tally,
 }
@@ -33,7 +33,7 @@ impl Observer for Checker<'_> {
             return;
         }
         for (v, vals) in o.values {
-            if !(self.uniform)(o.func, *v) {
+            if !(self.uniform)(o.func, *v, o.block) {
                 continue;
             }
             self.tally.uniform_checks += 1;
@@ -77,7 +77,8 @@ pub fn check_run(
     config: Config,
     buffers: &[((u32, u32), Vec<u8>)],
 ) -> Result<Tally, String> {
-    let uniform = |f: Func, v: Value| analysis.function(f).is_some_and(|u| u.is_uniform(v));
+    let uniform =
+        |f: Func, v: Value, at| analysis.function(f).is_some_and(|u| u.is_uniform_at(v, at));
     let branch = |f: Func, b| analysis.function(f).is_some_and(|u| u.branch_is_uniform(b));
     check_claims(module, &uniform, &branch, entry, config, buffers)
 }
@@ -85,7 +86,7 @@ pub fn check_run(
 /// Like [`check_run`] with arbitrary claims (to show that wrong claims are caught).
 pub fn check_claims(
     module: &Module,
-    uniform: &dyn Fn(Func, Value) -> bool,
+    uniform: &dyn Fn(Func, Value, tangle_ir::Block) -> bool,
     branch_uniform: &dyn Fn(Func, tangle_ir::Block) -> bool,
     entry: &str,
     config: Config,
