@@ -7,13 +7,16 @@
 //! or keep a value uniform, loads and built-ins included); `memory.rs` the pointer roots
 //! and which globals the module writes; `control.rs` what a divergent branch does to the
 //! values after it (phis at joins, values leaving a loop with divergent exits, values
-//! leaving a divergent switch). The rules and their justification are in
+//! leaving a divergent switch); [`annotate`] prints the result as an annotated IR listing.
+//! The rules and their justification are in
 //! `docs/reconverge.md`.
 
 mod control;
 mod memory;
 mod values;
 
+pub mod annotate;
 pub mod uniformity;
 
+pub use annotate::annotate;
 pub use uniformity::{FunctionUniformity, Uniformity};
