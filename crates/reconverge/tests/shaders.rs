@@ -1,5 +1,7 @@
 //! The uniformity analysis checked dynamically on the bundled shaders: every AmberScript
-//! script of `tests/amber` and `examples`, and the IR filetests that run, each as loaded
+//! script of `tests/amber` and `examples`, the IR filetests that run, and the front end's
+//! and runner's test shaders (`crates/spirv/tests/shaders`, `crates/run/tests/data`; runs the
+//! interpreter refuses, e.g. out-of-bounds with made-up buffers, check nothing), each as loaded
 //! and with its function variables promoted, at several subgroup sizes and under both
 //! switch and fallthrough policies. Every value the analysis calls uniform must hold one
 //! value in every tangle that defines or reads it, and no branch it calls uniform may split
@@ -151,14 +153,65 @@ fn have_glslang(test: &str) -> bool {
     tangle_oracle::require(tangle_oracle::Tool::Glslang, test).is_some()
 }
 
+/// The front end's and the runner's test shaders (GLSL and SPIR-V assembly), each with
+/// every storage and uniform buffer it uses bound to 4 KiB of varied words.
+fn corpus_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for dir in ["crates/spirv/tests/shaders", "crates/run/tests/data"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
+            .expect("shader directory")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "comp" || x == "spvasm"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let kind = if path.extension().is_some_and(|x| x == "comp") {
+                ShaderKind::Glsl
+            } else {
+                ShaderKind::SpirvAsm
+            };
+            let bytes = std::fs::read(&path).expect("shader");
+            let name = path.display().to_string();
+            // A few exercise what the reader refuses on purpose (partitioned operations).
+            let Ok(module) = load_shader(kind, &bytes, &name, "vulkan1.1") else {
+                continue;
+            };
+            let Some(entry) = module.entry_points.first().map(|e| e.name.clone()) else {
+                continue;
+            };
+            let words: Vec<u8> = (0..1024u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 9) % 97)
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            let buffers = tangle_run::resources::used_descriptors(&module)
+                .into_iter()
+                .map(|d| ((d.set, d.binding), words.clone()))
+                .collect();
+            out.push(Case {
+                name,
+                module,
+                entry,
+                buffers,
+                spec: Vec::new(),
+                subgroup_sizes: vec![4, 32],
+            });
+        }
+    }
+    out
+}
+
 #[test]
 fn uniform_claims_hold_on_every_bundled_shader() {
     if !have_glslang("uniform_claims_hold_on_every_bundled_shader") {
         return;
     }
-    let cases: Vec<Case> = amber_cases().into_iter().chain(ir_cases()).collect();
+    let cases: Vec<Case> = amber_cases()
+        .into_iter()
+        .chain(ir_cases())
+        .chain(corpus_cases())
+        .collect();
     assert!(
-        cases.len() >= 12,
+        cases.len() >= 50,
         "found only {} bundled cases",
         cases.len()
     );
@@ -196,7 +249,11 @@ fn uniform_claims_hold_on_every_bundled_shader() {
                     {
                         // Runs the interpreter refuses (a filetest's deliberately failing
                         // header, a missing buffer) check nothing.
-                        Err(_) => {}
+                        Err(e) => {
+                            if std::env::var_os("TANGLE_SHOW_REFUSED").is_some() {
+                                eprintln!("{}: {e}", case.name);
+                            }
+                        }
                         Ok(t) => {
                             runs += 1;
                             checks += t.uniform_checks;
@@ -221,7 +278,7 @@ fn uniform_claims_hold_on_every_bundled_shader() {
     );
     // The check must have checked something: runs, uniform values seen in tangles of two
     // lanes or more, uniform branches taken by such tangles, and divergence found.
-    assert!(runs >= 60, "only {runs} runs");
+    assert!(runs >= 400, "only {runs} runs");
     assert!(checks >= 1000, "only {checks} uniform values checked");
     assert!(
         branch_checks >= 50,
