@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashSet;
+
 use tangle_interp::{Access, Config, Interpreter, Observation, Observer};
 use tangle_ir::{Func, Module, Op, Terminator, Value};
 use tangle_reconverge::Uniformity;
@@ -16,6 +18,11 @@ pub struct Tally {
     pub uniform_branch_checks: usize,
     /// Where a value claimed uniform held several values in one tangle.
     pub violations: Vec<String>,
+    /// Branches claimed divergent that a tangle of two lanes or more executed (precision:
+    /// how many of them did split is `divergent_branches_split`).
+    pub divergent_branches_run: HashSet<(Func, tangle_ir::Block)>,
+    /// Branches claimed divergent that split a tangle at least once.
+    pub divergent_branches_split: HashSet<(Func, tangle_ir::Block)>,
 }
 
 /// Checks claims `uniform(func, value, block where read or written)` and `branch_uniform(func, block)` on every
@@ -44,25 +51,37 @@ impl Observer for Checker<'_> {
                 ));
             }
         }
+        let term = &self.module.funcs[o.func].blocks[o.block].term;
+        let conditional = matches!(
+            term,
+            Terminator::CondBranch { .. } | Terminator::Switch { .. }
+        );
+        let splits = |o: &Observation<'_>| {
+            o.values
+                .iter()
+                .any(|(_, vals)| vals.windows(2).any(|w| w[0] != w[1]))
+        };
+        if o.inst.is_none() && conditional && !(self.branch_uniform)(o.func, o.block) {
+            self.tally.divergent_branches_run.insert((o.func, o.block));
+            if splits(o) {
+                self.tally
+                    .divergent_branches_split
+                    .insert((o.func, o.block));
+            }
+        }
         // A branch claimed uniform must not split the tangle: its lanes agree on the
         // condition or the selector (constants agree trivially).
-        if o.inst.is_none() && o.access == Access::Read && (self.branch_uniform)(o.func, o.block) {
-            let term = &self.module.funcs[o.func].blocks[o.block].term;
-            if matches!(
-                term,
-                Terminator::CondBranch { .. } | Terminator::Switch { .. }
-            ) {
-                self.tally.uniform_branch_checks += 1;
-                let split = o
-                    .values
-                    .iter()
-                    .any(|(_, vals)| vals.windows(2).any(|w| w[0] != w[1]));
-                if split && self.tally.violations.len() < 20 {
-                    self.tally.violations.push(format!(
-                        "{} {}: branch claimed uniform splits tangle {:#x}",
-                        o.func, o.block, o.mask
-                    ));
-                }
+        if o.inst.is_none()
+            && o.access == Access::Read
+            && conditional
+            && (self.branch_uniform)(o.func, o.block)
+        {
+            self.tally.uniform_branch_checks += 1;
+            if splits(o) && self.tally.violations.len() < 20 {
+                self.tally.violations.push(format!(
+                    "{} {}: branch claimed uniform splits tangle {:#x}",
+                    o.func, o.block, o.mask
+                ));
             }
         }
     }
