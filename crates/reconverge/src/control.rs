@@ -21,8 +21,9 @@
 //!   every such value is divergent where read outside the construct.
 //!
 //! Functions that are not structured, or have irreducible cycles, get a coarser rule: the
-//! search follows every edge (back edges included) without stopping, and every cycle around
-//! `B` counts as having divergent exits.
+//! search follows every edge (back edges included) without stopping, every cycle around
+//! `B` counts as having divergent exits, values of the cycle are divergent where read
+//! outside it, and values defined anywhere after its exits are divergent wherever read.
 
 use std::collections::{HashMap, HashSet};
 
@@ -92,7 +93,7 @@ impl Shape {
     /// separate tangles before they meet again. In a structured function that is the loop
     /// construct with its continue construct: break blocks lie outside the cycle but inside
     /// the construct, and lanes leaving in different iterations run them apart until the
-    /// merge block. Without constructs, the cycle and everything reachable from it.
+    /// merge block. Without constructs, the cycle itself (see [`Shape::after_cycle`]).
     fn loop_region(&self, c: CycleId) -> HashSet<Block> {
         let cycle = self.cycles.cycle(c);
         if self.precise {
@@ -102,14 +103,27 @@ impl Shape {
                 }
             }
         }
-        let mut region: HashSet<Block> = HashSet::new();
-        let mut stack: Vec<Block> = cycle.blocks.clone();
+        cycle.blocks.iter().copied().collect()
+    }
+
+    /// Without constructs nothing says where lanes that left cycle `c` in different
+    /// iterations meet again: every block reachable from its exits may be run by them apart
+    /// and read together later, so the values defined there count as divergent wherever
+    /// read.
+    fn after_cycle(&self, func: &Function, c: CycleId) -> Vec<Value> {
+        let cycle = self.cycles.cycle(c);
+        let inside: HashSet<Block> = cycle.blocks.iter().copied().collect();
+        let mut seen: HashSet<Block> = HashSet::new();
+        let mut stack: Vec<Block> = self.cycles.exit_blocks(c, &self.cfg);
         while let Some(b) = stack.pop() {
-            if region.insert(b) {
+            if !inside.contains(&b) && seen.insert(b) {
                 stack.extend(self.cfg.succs(b).iter().copied());
             }
         }
-        region
+        seen.iter()
+            .flat_map(|b| func.blocks[*b].insts.iter())
+            .filter_map(|i| func.insts[*i].result)
+            .collect()
     }
 
     /// The block where use `u` reads its value (a phi reads at the end of the incoming
@@ -232,6 +246,12 @@ pub(crate) fn divergent_branch(shape: &Shape, func: &Function, b: Block) -> Effe
         let region = std::rc::Rc::new(region);
         for v in shape.escaping_values(func, &region) {
             effects.escaping.push((v, region.clone()));
+        }
+        if !shape.precise {
+            let nowhere = std::rc::Rc::new(HashSet::new());
+            for v in shape.after_cycle(func, c) {
+                effects.escaping.push((v, nowhere.clone()));
+            }
         }
     }
     if let (Terminator::Switch { .. }, Some(tree)) = (&func.blocks[b].term, &shape.constructs) {
