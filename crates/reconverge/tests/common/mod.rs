@@ -115,6 +115,11 @@ pub fn check_claims(
     for ((set, binding), bytes) in buffers {
         it.bind_buffer(*set, *binding, bytes.clone());
     }
+    // Shaders with push constants get 256 bytes of small varied words.
+    if tangle_run::resources::uses_push_constants(module) {
+        let words = (0..64u32).map(|i| (i * 7 + 3) % 11);
+        it.set_push_constants(words.flat_map(|w| w.to_le_bytes()).collect());
+    }
     let mut checker = Checker {
         module,
         uniform,
