@@ -103,6 +103,11 @@ enum Command {
         output: Option<PathBuf>,
         #[command(flatten)]
         passes: PassArgs,
+        /// Annotate the IR listing with the subgroup uniformity analysis (after the passes):
+        /// each value uniform or divergent, each conditional branch and switch, and loops
+        /// with divergent exits (docs/reconverge.md).
+        #[arg(long)]
+        uniformity: bool,
     },
     /// Check a shader against the IR and SPIR-V maximal-reconvergence rules; print every
     /// problem, exit 1 if there is one.
@@ -147,7 +152,8 @@ fn main() -> ExitCode {
             emit,
             output,
             passes,
-        } => ir(&input, emit, output, &passes),
+            uniformity,
+        } => ir(&input, emit, output, &passes, uniformity),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
         Command::Disasm {
@@ -206,7 +212,13 @@ fn run_passes(module: &mut tangle_ir::Module, args: &PassArgs) -> Result<(), Exi
     })
 }
 
-fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>, passes: &PassArgs) -> ExitCode {
+fn ir(
+    input: &InputArgs,
+    emit: Emit,
+    output: Option<PathBuf>,
+    passes: &PassArgs,
+    uniformity: bool,
+) -> ExitCode {
     let mut module = match input::load(&input.input, &input.options()) {
         Ok(m) => m,
         Err(e) => {
@@ -217,7 +229,15 @@ fn ir(input: &InputArgs, emit: Emit, output: Option<PathBuf>, passes: &PassArgs)
     if let Err(code) = run_passes(&mut module, passes) {
         return code;
     }
+    if uniformity && emit != Emit::Ir {
+        eprintln!("error: --uniformity annotates the IR text; it does not go with --emit spirv");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let bytes = match emit {
+        Emit::Ir if uniformity => {
+            let analysis = tangle_reconverge::Uniformity::analyse(&module);
+            tangle_reconverge::annotate(&module, &analysis).into_bytes()
+        }
         Emit::Ir => tangle_ir::text::print(&module).into_bytes(),
         Emit::Spirv => {
             if output.is_none() {

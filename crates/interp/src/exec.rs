@@ -46,6 +46,20 @@ impl Run<'_, '_> {
                     Self::set(sg, lane, f.insts[i].result.expect("phi result"), v);
                 }
             }
+            if self.observer.is_some() {
+                for &i in phis {
+                    let r = [f.insts[i].result.expect("phi result")];
+                    self.observe(
+                        sg,
+                        func,
+                        block,
+                        Some(i),
+                        t.mask,
+                        crate::observe::Access::Wrote,
+                        &r,
+                    );
+                }
+            }
         }
         t.frames.last_mut().expect("frame").idx = n;
         Ok(t)

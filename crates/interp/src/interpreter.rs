@@ -121,6 +121,20 @@ impl<'m> Interpreter<'m> {
 
     /// Runs the dispatch. Workgroups run one after another in x-major order (x fastest).
     pub fn run(&self) -> R<Outcome> {
+        self.run_with(None)
+    }
+
+    /// Runs the dispatch like [`Interpreter::run`], showing `observer` every instruction
+    /// executed with each lane's operand and result values (a checker's hook; it cannot
+    /// change the run).
+    pub fn run_observed(&self, observer: &mut dyn crate::observe::Observer) -> R<Outcome> {
+        self.run_with(Some(observer))
+    }
+
+    fn run_with<'s>(
+        &'s self,
+        observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
+    ) -> R<Outcome> {
         let seed = match self.config.schedule_policy {
             SchedulePolicy::Random(s) => s | 1,
             _ => 1,
@@ -137,6 +151,7 @@ impl<'m> Interpreter<'m> {
             serial: 0,
             rng: seed,
             workgroup: [0; 3],
+            observer,
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
         let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();

@@ -28,6 +28,7 @@ mod error;
 mod exec;
 mod interpreter;
 mod memory;
+mod observe;
 mod schedule;
 mod state;
 mod terminator;
@@ -36,6 +37,7 @@ mod trace;
 pub use config::{Config, FallthroughPolicy, SchedulePolicy, SwitchPolicy, Variant};
 pub use error::{InterpError, Position, UndefinedUse};
 pub use interpreter::Interpreter;
+pub use observe::{Access, Observation, Observer};
 pub use trace::{Outcome, TraceEntry};
 
 pub use tangle_lanes::Mask;

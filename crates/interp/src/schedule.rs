@@ -1,8 +1,11 @@
 //! Scheduling: which tangle runs next, workgroup barriers, and the deadlock and step-budget
 //! errors with their description of every tangle.
 
+use tangle_ir::{Block, Func, Inst, Op, Operand, Value};
+
 use crate::config::SchedulePolicy;
 use crate::error::{InterpError, R};
+use crate::observe::Access;
 use crate::state::{Run, Subgroup, Tangle};
 
 impl Run<'_, '_> {
@@ -113,8 +116,24 @@ impl Run<'_, '_> {
             let f = t.frames.last().expect("frame").clone();
             let bd = &self.module().funcs[f.func].blocks[f.block];
             let next = if f.idx < bd.insts.len() {
-                self.exec_inst(sg, t, bd.insts[f.idx])?
+                let inst = bd.insts[f.idx];
+                if self.observer.is_some() {
+                    observe_operands(self, sg, &t, f.func, f.block, inst);
+                }
+                let mask = t.mask;
+                let next = self.exec_inst(sg, t, inst)?;
+                if self.observer.is_some() {
+                    let id = &self.module().funcs[f.func].insts[inst];
+                    if let (Some(r), false) = (id.result, matches!(id.op, Op::Call(_))) {
+                        self.observe(sg, f.func, f.block, Some(inst), mask, Access::Wrote, &[r]);
+                    }
+                }
+                next
             } else {
+                if self.observer.is_some() {
+                    let reads: Vec<Value> = value_operands(&bd.term.operands());
+                    self.observe(sg, f.func, f.block, None, t.mask, Access::Read, &reads);
+                }
                 self.exec_term(sg, t)?
             };
             match next {
@@ -164,4 +183,32 @@ fn describe_sg(out: &mut String, s: &Subgroup) {
             );
         }
     }
+}
+
+/// The SSA values among `ops`.
+fn value_operands(ops: &[Operand]) -> Vec<Value> {
+    ops.iter()
+        .filter_map(|o| match o {
+            Operand::Value(v) => Some(*v),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Reports the operands of `inst` (not of a phi, whose lanes read different operands) to the
+/// observer before it runs.
+fn observe_operands(
+    run: &mut Run<'_, '_>,
+    sg: &Subgroup,
+    t: &Tangle,
+    func: Func,
+    block: Block,
+    inst: Inst,
+) {
+    let id = &run.module().funcs[func].insts[inst];
+    if matches!(id.op, Op::Phi(_)) {
+        return;
+    }
+    let reads = value_operands(&id.args);
+    run.observe(sg, func, block, Some(inst), t.mask, Access::Read, &reads);
 }

@@ -108,6 +108,8 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) serial: u64,
     pub(crate) rng: u64,
     pub(crate) workgroup: [u32; 3],
+    /// Who sees every executed instruction, if anyone (`run_observed`).
+    pub(crate) observer: Option<&'a mut dyn crate::observe::Observer>,
 }
 
 impl Run<'_, '_> {
