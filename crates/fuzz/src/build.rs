@@ -1,0 +1,290 @@
+//! A [`Program`] as an IR module, built with the IR builder's structured helpers.
+//!
+//! The module has one entry point `main` (GLCompute, `MaximallyReconvergesKHR`, local size
+//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0) and an input buffer
+//! (set 0, binding 1), both `rtarray<u32>`. Per-lane state (the record counter and the
+//! loop indices) lives in function variables.
+
+use spirv::{Scope, StorageClass};
+use tangle_ir::builder::FunctionBuilder;
+use tangle_ir::{
+    EntryPoint, ExecMode, Global, GroupOp, Module, Op, Operand, PlainOp, Type, TypeData, Value,
+};
+
+use crate::ast::{block_always_jumps, Cond, Program, Stmt, Trip, RECORD_WORDS};
+
+/// Types, constants and globals every program uses (parsed, then the builder adds `main`).
+const PRELUDE: &str = r#"spirv 1.4
+memory_model GLSL450
+capability Shader
+capability GroupNonUniform
+capability GroupNonUniformBallot
+extension "SPV_KHR_maximal_reconvergence"
+
+type t0 = void
+type t1 = u32
+type t2 = bool
+type t3 = u32x4
+type t4 = rtarray<u32> [stride 4]
+type t5 = struct "Buf" { t4 [offset 0, name "data"] } [block]
+type t6 = ptr<StorageBuffer, t5>
+type t7 = ptr<Input, u32>
+type t8 = ptr<StorageBuffer, u32>
+
+global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
+global g1 ptr<StorageBuffer, t5> [set 0, binding 1, name "in"]
+global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
+global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
+"#;
+
+/// Builds the IR module of `program`.
+pub fn build_module(program: &Program) -> Module {
+    let mut m = tangle_ir::text::parse(PRELUDE).expect("the fuzz prelude parses");
+    let (out, input, inv_g, lane_g) = (
+        Global::from_u32(0),
+        Global::from_u32(1),
+        Global::from_u32(2),
+        Global::from_u32(3),
+    );
+    let u32t = m.types.u32();
+    let ptr_u32 = m.types.intern(TypeData::Pointer {
+        storage: StorageClass::StorageBuffer,
+        pointee: u32t,
+    });
+    let void = m.types.void();
+    let (mut b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+    let entry = b.create_block();
+    b.switch_to_block(entry);
+    let loc = b.local_variable(u32t);
+    let indices: Vec<Value> = (0..program.loops).map(|_| b.local_variable(u32t)).collect();
+    let zero = b.const_u32(0);
+    b.store(Operand::Value(loc), zero);
+    let inv = b.load(Operand::Global(inv_g));
+    let lane = b.load(Operand::Global(lane_g));
+    let rec = b.const_u32(RECORD_WORDS);
+    let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
+    let mut e = Emitter {
+        b,
+        out,
+        input,
+        ptr_u32,
+        u32t,
+        loc,
+        indices,
+        inv: Operand::Value(inv),
+        lane: Operand::Value(lane),
+        inv_words: Operand::Value(inv_words),
+        record_stride: program.local_size * RECORD_WORDS,
+        loops: Vec::new(),
+    };
+    e.block(&program.body);
+    if e.b.is_open() {
+        e.b.ret(None);
+    }
+    let main = e.b.func;
+    m.entry_points.push(EntryPoint {
+        model: spirv::ExecutionModel::GLCompute,
+        name: "main".into(),
+        func: main,
+        interface: vec![out, input, inv_g, lane_g],
+        modes: vec![
+            ExecMode::LocalSize([program.local_size, 1, 1]),
+            ExecMode::MaximallyReconverges,
+        ],
+    });
+    m
+}
+
+struct Emitter<'m> {
+    b: FunctionBuilder<'m>,
+    out: Global,
+    input: Global,
+    ptr_u32: Type,
+    u32t: Type,
+    loc: Value,
+    indices: Vec<Value>,
+    inv: Operand,
+    lane: Operand,
+    inv_words: Operand,
+    record_stride: u32,
+    /// Enclosing loops, innermost last.
+    loops: Vec<tangle_ir::builder::structured::Loop>,
+}
+
+impl Emitter<'_> {
+    fn block(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn val(&mut self, op: PlainOp, args: &[Operand]) -> Operand {
+        Operand::Value(self.b.plain(op, args))
+    }
+
+    fn element(&mut self, buffer: Global, index: Operand) -> Operand {
+        let zero = self.b.const_u32(0);
+        let p = self.b.ins_typed(
+            Op::Plain(PlainOp::AccessChain),
+            &[Operand::Global(buffer), zero, index],
+            self.ptr_u32,
+        );
+        Operand::Value(p)
+    }
+
+    fn record(&mut self, id: u32, words: [Operand; 4]) {
+        let loc = Operand::Value(self.b.load(Operand::Value(self.loc)));
+        let stride = self.b.const_u32(self.record_stride);
+        let loc_words = self.val(PlainOp::IMul, &[loc, stride]);
+        let base = self.val(PlainOp::IAdd, &[loc_words, self.inv_words]);
+        let tag = self.b.const_u32(id + 1);
+        for (k, w) in words.into_iter().chain([tag]).enumerate() {
+            let kk = self.b.const_u32(k as u32);
+            let index = self.val(PlainOp::IAdd, &[base, kk]);
+            let p = self.element(self.out, index);
+            self.b.store(p, w);
+        }
+        let one = self.b.const_u32(1);
+        let next = self.val(PlainOp::IAdd, &[loc, one]);
+        self.b.store(Operand::Value(self.loc), next);
+    }
+
+    fn group(&mut self, op: GroupOp, args: &[Operand]) -> Operand {
+        let v = self
+            .b
+            .ins(
+                Op::Group {
+                    op,
+                    scope: Scope::Subgroup,
+                    group: None,
+                },
+                args,
+            )
+            .expect("group operations infer their types")
+            .expect("group operations have results");
+        Operand::Value(v)
+    }
+
+    fn cond(&mut self, c: Cond) -> Operand {
+        match c {
+            Cond::LaneMask(mask) => {
+                let k31 = self.b.const_u32(31);
+                let one = self.b.const_u32(1);
+                let zero = self.b.const_u32(0);
+                let m = self.b.const_u32(mask);
+                let bit = self.val(PlainOp::BitwiseAnd, &[self.lane, k31]);
+                let shifted = self.val(PlainOp::ShiftRightLogical, &[m, bit]);
+                let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
+                self.val(PlainOp::INotEqual, &[low, zero])
+            }
+            Cond::Uniform { index, value } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                let v = self.b.const_u32(value);
+                self.val(PlainOp::IEqual, &[w, v])
+            }
+            Cond::LoopIndexIsLane { loop_id } => {
+                let i = Operand::Value(self.b.load(Operand::Value(self.indices[loop_id as usize])));
+                let k3 = self.b.const_u32(3);
+                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
+                self.val(PlainOp::IEqual, &[bits, i])
+            }
+            Cond::InvocationBelowInput { index } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                self.val(PlainOp::ULessThan, &[self.inv, w])
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Ballot { id } => {
+                let t = self.b.const_bool(true);
+                let ballot = self.group(GroupOp::Ballot, &[t]);
+                let words = [0, 1, 2, 3].map(|k| {
+                    let v = self
+                        .b
+                        .ins(Op::CompositeExtract(vec![k]), &[ballot])
+                        .expect("a ballot's component")
+                        .expect("has a result");
+                    Operand::Value(v)
+                });
+                self.record(*id, words);
+            }
+            Stmt::Elect { id } => {
+                let e = self.group(GroupOp::Elect, &[]);
+                let one = self.b.const_u32(1);
+                let zero = self.b.const_u32(0);
+                let w = Operand::Value(self.b.ins_typed(
+                    Op::Plain(PlainOp::Select),
+                    &[e, one, zero],
+                    self.u32t,
+                ));
+                self.record(*id, [w, zero, zero, zero]);
+            }
+            Stmt::If { cond, then, els } => {
+                let c = self.cond(*cond);
+                let mut f = self.b.begin_if(c, els.is_some());
+                self.block(then);
+                if let Some(els) = els {
+                    self.b.begin_else(&mut f);
+                    self.block(els);
+                }
+                self.b.end_if(f);
+            }
+            Stmt::For {
+                loop_id,
+                trip,
+                body,
+            } => {
+                let var = Operand::Value(self.indices[*loop_id as usize]);
+                let zero = self.b.const_u32(0);
+                self.b.store(var, zero);
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                self.b.begin_continue(&l);
+                let i = Operand::Value(self.b.load(var));
+                let one = self.b.const_u32(1);
+                let next = self.val(PlainOp::IAdd, &[i, one]);
+                self.b.store(var, next);
+                let count = match trip {
+                    Trip::Uniform(n) => self.b.const_u32(*n),
+                    Trip::LaneBits(mask) => {
+                        let m = self.b.const_u32(*mask);
+                        let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, m]);
+                        self.val(PlainOp::IAdd, &[bits, one])
+                    }
+                };
+                let repeat = self.val(PlainOp::ULessThan, &[next, count]);
+                self.b.end_loop(l, Some(repeat));
+            }
+            Stmt::Infinite { body } => {
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                if !block_always_jumps(body) {
+                    let e = self.group(GroupOp::Elect, &[]);
+                    let f = self.b.begin_if(e, false);
+                    self.b.loop_break(&l);
+                    self.b.end_if(f);
+                }
+                self.b.end_loop(l, None);
+            }
+            Stmt::Break => {
+                let l = self.loops.last().expect("break inside a loop");
+                self.b.loop_break(l);
+            }
+            Stmt::Continue => {
+                let l = self.loops.last().expect("continue inside a loop");
+                self.b.loop_continue(l);
+            }
+            Stmt::Return => self.b.ret(None),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! `tangle-fuzz`: random structured reconvergence programs and two independent oracles.
+//!
+//! - [`ast`]: the generator's own program form (if/else on lane masks, uniform values, loop
+//!   indices and invocation indices; counted and infinite loops; break, continue, return;
+//!   ballot and elect observations recorded per invocation);
+//! - [`generate`]: the seeded generator (nesting knob, size budget);
+//! - [`build`]: the program as an IR module, through the IR builder's structured helpers;
+//! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
+//! - [`compare`]: both oracles on one program at several subgroup sizes;
+//! - [`campaign`]: many seeds on several threads, with a summary.
+//!
+//! See `docs/fuzz.md` for the program mix and the oracle's design.
+
+pub mod ast;
+pub mod build;
+pub mod campaign;
+pub mod compare;
+pub mod generate;
+pub mod mask;
+
+pub use ast::Program;
+pub use compare::{compare, Mismatch};
+pub use generate::{generate, GenConfig};
