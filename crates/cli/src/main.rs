@@ -16,6 +16,7 @@ use input::{InputKind, ReadOptions};
 
 mod asm;
 mod disasm;
+mod fuzz;
 mod run;
 
 /// Exit status: a check failed or the module is invalid.
@@ -105,6 +106,9 @@ enum Command {
     /// Run AmberScript files, or one shader with buffers given on the command line, on the
     /// reference interpreter. Scripts: exit 0 when every EXPECT holds, 1 when one fails.
     Run(run::RunArgs),
+    /// Generate random structured programs and compare the reference interpreter with the
+    /// mask-stack simulator on each; exit 1 on any mismatch.
+    Fuzz(fuzz::FuzzArgs),
     /// Disassemble SASS from a cubin or raw 128-bit words.
     Disasm {
         /// The cubin or raw file to read.
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
         } => ir(&input, emit, output, &passes),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
         Command::Disasm {
             input,
             arch,

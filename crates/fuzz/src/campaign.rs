@@ -14,8 +14,10 @@ use crate::generate::{generate, GenConfig};
 pub struct Campaign {
     /// The seeds, `start..end`.
     pub seeds: std::ops::Range<u64>,
-    /// The generator's knobs.
+    /// The generator's knobs; the nesting is taken from `nestings` per seed.
     pub gen: GenConfig,
+    /// The nesting levels: seed `s` is generated at `nestings[s % len]` (empty: `gen`'s).
+    pub nestings: Vec<u32>,
     /// The subgroup sizes every program runs at (powers of two in 1..=128).
     pub subgroup_sizes: Vec<u32>,
     /// The reference interpreter's semantics (a known-wrong variant shows the harness
@@ -23,6 +25,17 @@ pub struct Campaign {
     pub variant: Variant,
     /// Worker threads (at least one).
     pub jobs: usize,
+}
+
+impl Campaign {
+    /// The generator's knobs for `seed`.
+    pub fn config_of(&self, seed: u64) -> GenConfig {
+        let mut gen = self.gen;
+        if !self.nestings.is_empty() {
+            gen.nesting = self.nestings[(seed % self.nestings.len() as u64) as usize];
+        }
+        gen
+    }
 }
 
 /// What a campaign found.
@@ -67,7 +80,7 @@ pub fn run(c: &Campaign) -> Summary {
                 if seed >= c.seeds.end {
                     break;
                 }
-                let program = generate(seed, c.gen);
+                let program = generate(seed, c.config_of(seed));
                 if let Err(m) = compare(&program, &c.subgroup_sizes, c.variant) {
                     mismatches.lock().expect("no worker panics").push((seed, m));
                 }

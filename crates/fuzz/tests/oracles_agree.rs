@@ -44,6 +44,7 @@ fn smoke_campaign_has_no_mismatches() {
                 nesting,
                 size_budget: 30,
             },
+            nestings: Vec::new(),
             subgroup_sizes: SIZES.to_vec(),
             variant: Variant::Maximal,
             jobs: 2,

@@ -13,6 +13,7 @@ fn first_caught(variant: Variant) -> Option<u64> {
             nesting: 4,
             size_budget: 30,
         },
+        nestings: Vec::new(),
         subgroup_sizes: vec![4, 32],
         variant,
         jobs: 2,
