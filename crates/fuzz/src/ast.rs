@@ -52,6 +52,23 @@ pub enum Cond {
     },
 }
 
+/// A switch's selector (always in `0..4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selector {
+    /// `in[index] & 3`: the same for every invocation.
+    Uniform {
+        /// The input word read.
+        index: u32,
+    },
+    /// The index of an enclosing for-loop (below 4: trip counts are at most 4).
+    LoopIndex {
+        /// The loop whose index is the selector.
+        loop_id: u32,
+    },
+    /// `SubgroupLocalInvocationId & 3`: divergent on lane bits.
+    LaneBits,
+}
+
 /// A for-loop's trip count (always at least one: the loop is a do-while).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trip {
@@ -99,6 +116,16 @@ pub enum Stmt {
         /// The body (the elect and break are added when the body can fall through).
         body: Vec<Stmt>,
     },
+    /// `switch (selector) { case l: ...; break; ... default: ...; break; }`: no case falls
+    /// through. No `break` of an enclosing loop is generated inside a case.
+    Switch {
+        /// The selector.
+        selector: Selector,
+        /// The cases: distinct literals in `0..4`, each with its body.
+        cases: Vec<(u32, Vec<Stmt>)>,
+        /// The default case, if any (else unmatched lanes go to the merge).
+        default: Option<Vec<Stmt>>,
+    },
     /// Leave the innermost loop.
     Break,
     /// Go to the innermost loop's continue target.
@@ -137,6 +164,10 @@ pub fn count_stmts(stmts: &[Stmt]) -> usize {
                     count_stmts(then) + els.as_deref().map_or(0, count_stmts)
                 }
                 Stmt::For { body, .. } | Stmt::Infinite { body } => count_stmts(body),
+                Stmt::Switch { cases, default, .. } => {
+                    cases.iter().map(|c| count_stmts(&c.1)).sum::<usize>()
+                        + default.as_deref().map_or(0, count_stmts)
+                }
                 _ => 0,
             }
         })

@@ -11,7 +11,7 @@ use tangle_ir::{
     EntryPoint, ExecMode, Global, GroupOp, Module, Op, Operand, PlainOp, Type, TypeData, Value,
 };
 
-use crate::ast::{block_always_jumps, Cond, Program, Stmt, Trip, RECORD_WORDS};
+use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -199,6 +199,22 @@ impl Emitter<'_> {
         }
     }
 
+    fn selector(&mut self, s: Selector) -> Operand {
+        let k3 = self.b.const_u32(3);
+        match s {
+            Selector::Uniform { index } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                self.val(PlainOp::BitwiseAnd, &[w, k3])
+            }
+            Selector::LoopIndex { loop_id } => {
+                Operand::Value(self.b.load(Operand::Value(self.indices[loop_id as usize])))
+            }
+            Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Ballot { id } => {
@@ -275,6 +291,24 @@ impl Emitter<'_> {
                     self.b.end_if(f);
                 }
                 self.b.end_loop(l, None);
+            }
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+            } => {
+                let sel = self.selector(*selector);
+                let literals: Vec<u64> = cases.iter().map(|c| u64::from(c.0)).collect();
+                let mut sw = self.b.begin_switch(sel, &literals, default.is_some());
+                let bodies = default.iter().chain(cases.iter().map(|c| &c.1));
+                for body in bodies {
+                    self.b.next_case(&mut sw).expect("one case per body");
+                    self.block(body);
+                    if self.b.is_open() {
+                        self.b.switch_break(&sw);
+                    }
+                }
+                self.b.end_switch(sw);
             }
             Stmt::Break => {
                 let l = self.loops.last().expect("break inside a loop");

@@ -6,7 +6,7 @@
 //! every program's run bounded (at most 4 iterations per for-loop, at most one lane fewer
 //! per iteration of an infinite loop).
 
-use crate::ast::{block_always_jumps, Cond, Program, Stmt, Trip, INPUT, INPUT_LEN};
+use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, INPUT, INPUT_LEN};
 
 /// The deepest the nesting knob goes.
 pub const MAX_NESTING: u32 = 8;
@@ -55,6 +55,8 @@ struct Ctx {
     loops_on_path: u32,
     infinite_on_path: bool,
     innermost: Option<LoopKind>,
+    /// Inside a switch case (of the innermost loop): no loop `break` here.
+    in_switch: bool,
 }
 
 /// Generates the program of `seed` under `config`.
@@ -73,6 +75,7 @@ pub fn generate(seed: u64, config: GenConfig) -> Program {
         loops_on_path: 0,
         infinite_on_path: false,
         innermost: None,
+        in_switch: false,
     };
     let mut body = vec![Stmt::Ballot { id: g.obs() }];
     body.extend(g.block(&ctx, 8));
@@ -162,6 +165,18 @@ impl Gen {
                             els: Some(els),
                         };
                     }
+                    // Sometimes a break block in the making: an observation, then a jump
+                    // (lanes leaving in different iterations must observe apart).
+                    if ctx.innermost.is_some() && self.rng.u32(0..4) == 0 {
+                        let obs = if self.rng.bool() {
+                            Stmt::Ballot { id: self.obs() }
+                        } else {
+                            Stmt::Elect { id: self.obs() }
+                        };
+                        let then = vec![obs, self.jump(ctx)];
+                        let els = self.rng.bool().then(|| self.block(&inner, 3));
+                        return Stmt::If { cond, then, els };
+                    }
                     let then = self.block(&inner, 4);
                     let els = self.rng.bool().then(|| self.block(&inner, 4));
                     return Stmt::If { cond, then, els };
@@ -182,6 +197,7 @@ impl Gen {
                         loops_on_path: ctx.loops_on_path + 1,
                         infinite_on_path: ctx.infinite_on_path,
                         innermost: Some(LoopKind::For),
+                        in_switch: false,
                     };
                     let body = self.block(&inner, 4);
                     return Stmt::For {
@@ -197,21 +213,50 @@ impl Gen {
                         loops_on_path: ctx.loops_on_path + 1,
                         infinite_on_path: true,
                         innermost: Some(LoopKind::Infinite),
+                        in_switch: false,
                     };
                     let body = self.block(&inner, 4);
                     return Stmt::Infinite { body };
                 }
-                82..=95 if ctx.innermost.is_some() => return self.jump(ctx),
+                82..=87 if nest_ok => {
+                    let selector = match self.rng.u32(0..3) {
+                        0 => Selector::Uniform {
+                            index: self.rng.u32(0..INPUT_LEN as u32),
+                        },
+                        1 if !ctx.for_loops.is_empty() => Selector::LoopIndex {
+                            loop_id: *self.rng.choice(&ctx.for_loops).unwrap(),
+                        },
+                        _ => Selector::LaneBits,
+                    };
+                    let inner = Ctx {
+                        depth: ctx.depth + 1,
+                        in_switch: true,
+                        ..ctx.clone()
+                    };
+                    let mut literals: Vec<u32> = (0..4).filter(|_| self.rng.bool()).collect();
+                    self.rng.shuffle(&mut literals);
+                    let cases = literals
+                        .into_iter()
+                        .map(|l| (l, self.block(&inner, 3)))
+                        .collect();
+                    let default = self.rng.bool().then(|| self.block(&inner, 3));
+                    return Stmt::Switch {
+                        selector,
+                        cases,
+                        default,
+                    };
+                }
+                88..=95 if ctx.innermost.is_some() => return self.jump(ctx),
                 96..=99 => return Stmt::Return,
                 _ => {}
             }
         }
     }
 
-    /// A break, continue (only out of a for-loop body) or return.
+    /// A break (not inside a switch case), continue (only out of a for-loop body) or return.
     fn jump(&mut self, ctx: &Ctx) -> Stmt {
         match self.rng.u32(0..10) {
-            0..=4 => Stmt::Break,
+            0..=4 if !ctx.in_switch => Stmt::Break,
             5..=8 if ctx.innermost == Some(LoopKind::For) => Stmt::Continue,
             _ => Stmt::Return,
         }

@@ -10,13 +10,16 @@
 //!   body and the lanes that `continue`d meet at the continue target, those whose back-edge
 //!   condition holds run the next iteration together; the lanes that broke out or left
 //!   through the back edge meet at the merge, once all of them are done;
+//! - a `switch` runs each case with the lanes whose selector matches its literal, the
+//!   default with the rest; no case falls through, and afterwards every lane that did not
+//!   jump away is active again;
 //! - `break` and `continue` take lanes out of the rest of the body (the loop frame on the
 //!   stack remembers them); `return` ends the lane.
 //!
 //! The ballot of a statement is the active mask; `subgroupElect()` picks the lowest active
 //! lane. Records are kept per invocation and laid out as the program's buffer at the end.
 
-use crate::ast::{block_always_jumps, Cond, Program, Stmt, Trip, INPUT, RECORD_WORDS};
+use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, INPUT, RECORD_WORDS};
 
 /// The output of one program at one subgroup size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +198,34 @@ impl Sim {
                         running = fell;
                     }
                     active = self.frames.pop().expect("pushed").broke;
+                }
+                Stmt::Switch {
+                    selector,
+                    cases,
+                    default,
+                } => {
+                    let value = |l: u32| match *selector {
+                        Selector::Uniform { index } => INPUT[index as usize] & 3,
+                        Selector::LoopIndex { loop_id } => {
+                            self.indices[loop_id as usize][l as usize]
+                        }
+                        Selector::LaneBits => l & 3,
+                    };
+                    // One group of lanes per case (the cases' targets are distinct blocks).
+                    let groups: Vec<u128> = cases
+                        .iter()
+                        .map(|(lit, _)| Self::select(active, |l| value(l) == *lit))
+                        .collect();
+                    let unmatched = active & !groups.iter().fold(0, |a, g| a | g);
+                    let mut after = 0;
+                    for ((_, body), group) in cases.iter().zip(groups) {
+                        after |= self.exec(body, group);
+                    }
+                    after |= match default {
+                        Some(body) => self.exec(body, unmatched),
+                        None => unmatched,
+                    };
+                    active = after;
                 }
                 Stmt::Break => {
                     self.frames.last_mut().expect("break in a loop").broke |= active;
