@@ -24,8 +24,11 @@ pub struct Program {
     pub local_size: u32,
     /// The entry point's body.
     pub body: Vec<Stmt>,
-    /// How many loops the program has (loop ids are `0..loops`).
+    /// How many loops the program has (loop ids are `0..loops`, over all functions).
     pub loops: u32,
+    /// Helper functions `f(u32 arg)`: function `k` calls only functions after it (no
+    /// recursion). In a helper, `return` goes back to the caller.
+    pub functions: Vec<Vec<Stmt>>,
 }
 
 /// A per-lane boolean condition.
@@ -33,6 +36,9 @@ pub struct Program {
 pub enum Cond {
     /// Bit `SubgroupLocalInvocationId & 31` of the mask (divergent on lane bits).
     LaneMask(u32),
+    /// `(SubgroupLocalInvocationId & 3) == arg` for the helper function's argument (only in
+    /// helper functions).
+    ArgIsLane,
     /// `in[index] == value`: the same for every invocation.
     Uniform {
         /// The input word read.
@@ -126,11 +132,20 @@ pub enum Stmt {
         /// The default case, if any (else unmatched lanes go to the merge).
         default: Option<Vec<Stmt>>,
     },
+    /// Call helper function `func` with the index of loop `arg` (an enclosing for-loop of
+    /// the same function), or with 1.
+    Call {
+        /// The helper function's index in [`Program::functions`].
+        func: u32,
+        /// The enclosing for-loop whose index is passed, if any.
+        arg: Option<u32>,
+    },
     /// Leave the innermost loop.
     Break,
     /// Go to the innermost loop's continue target.
     Continue,
-    /// Return from the entry point: the lane ends.
+    /// Return: from a helper function, back to the caller; from the entry point, the lane
+    /// ends.
     Return,
 }
 

@@ -8,7 +8,7 @@
 use spirv::{Scope, StorageClass};
 use tangle_ir::builder::FunctionBuilder;
 use tangle_ir::{
-    EntryPoint, ExecMode, Global, GroupOp, Module, Op, Operand, PlainOp, Type, TypeData, Value,
+    EntryPoint, ExecMode, Func, Global, GroupOp, Module, Op, Operand, PlainOp, Type, TypeData,
 };
 
 use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS};
@@ -39,54 +39,69 @@ global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
-    let mut m = tangle_ir::text::parse(PRELUDE).expect("the fuzz prelude parses");
-    let (out, input, inv_g, lane_g) = (
-        Global::from_u32(0),
-        Global::from_u32(1),
-        Global::from_u32(2),
-        Global::from_u32(3),
-    );
+    // Per-lane state shared by every function: g4 the record counter, g5.. the loop indices.
+    let mut text = String::from(PRELUDE);
+    text.push_str("global g4 ptr<Private, u32> [name \"loc\"]\n");
+    for l in 0..program.loops {
+        text.push_str(&format!(
+            "global g{} ptr<Private, u32> [name \"i{l}\"]\n",
+            5 + l
+        ));
+    }
+    let mut m = tangle_ir::text::parse(&text).expect("the fuzz prelude parses");
     let u32t = m.types.u32();
     let ptr_u32 = m.types.intern(TypeData::Pointer {
         storage: StorageClass::StorageBuffer,
         pointee: u32t,
     });
     let void = m.types.void();
-    let (mut b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
-    let entry = b.create_block();
-    b.switch_to_block(entry);
-    let loc = b.local_variable(u32t);
-    let indices: Vec<Value> = (0..program.loops).map(|_| b.local_variable(u32t)).collect();
-    let zero = b.const_u32(0);
-    b.store(Operand::Value(loc), zero);
-    let inv = b.load(Operand::Global(inv_g));
-    let lane = b.load(Operand::Global(lane_g));
-    let rec = b.const_u32(RECORD_WORDS);
-    let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
-    let mut e = Emitter {
-        b,
-        out,
-        input,
+    let globals = Globals {
+        out: Global::from_u32(0),
+        input: Global::from_u32(1),
+        inv: Global::from_u32(2),
+        lane: Global::from_u32(3),
+        loc: Global::from_u32(4),
+        indices: (0..program.loops)
+            .map(|l| Global::from_u32(5 + l))
+            .collect(),
         ptr_u32,
         u32t,
-        loc,
-        indices,
-        inv: Operand::Value(inv),
-        lane: Operand::Value(lane),
-        inv_words: Operand::Value(inv_words),
         record_stride: program.local_size * RECORD_WORDS,
-        loops: Vec::new(),
     };
+    // Helpers last first: each calls only the ones after it.
+    let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
+    for (k, body) in program.functions.iter().enumerate().rev() {
+        let (b, params) =
+            FunctionBuilder::create_function(&mut m, &format!("helper{k}"), void, &[u32t]);
+        let mut e = Emitter::start(b, &globals, &funcs, Some(Operand::Value(params[0])));
+        e.block(body);
+        if e.b.is_open() {
+            e.b.ret(None);
+        }
+        funcs[k] = Some(e.b.func);
+    }
+    let (b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+    let mut e = Emitter::start(b, &globals, &funcs, None);
+    let zero = e.b.const_u32(0);
+    e.b.store(Operand::Global(globals.loc), zero);
     e.block(&program.body);
     if e.b.is_open() {
         e.b.ret(None);
     }
     let main = e.b.func;
+    let mut interface = vec![
+        globals.out,
+        globals.input,
+        globals.inv,
+        globals.lane,
+        globals.loc,
+    ];
+    interface.extend(&globals.indices);
     m.entry_points.push(EntryPoint {
         model: spirv::ExecutionModel::GLCompute,
         name: "main".into(),
         func: main,
-        interface: vec![out, input, inv_g, lane_g],
+        interface,
         modes: vec![
             ExecMode::LocalSize([program.local_size, 1, 1]),
             ExecMode::MaximallyReconverges,
@@ -95,23 +110,73 @@ pub fn build_module(program: &Program) -> Module {
     m
 }
 
-struct Emitter<'m> {
+/// The module-level variables and types every function uses.
+struct Globals {
+    out: Global,
+    input: Global,
+    inv: Global,
+    lane: Global,
+    loc: Global,
+    indices: Vec<Global>,
+    ptr_u32: Type,
+    u32t: Type,
+    record_stride: u32,
+}
+
+struct Emitter<'m, 'g> {
     b: FunctionBuilder<'m>,
     out: Global,
     input: Global,
     ptr_u32: Type,
     u32t: Type,
-    loc: Value,
-    indices: Vec<Value>,
+    loc: Operand,
+    indices: Vec<Operand>,
     inv: Operand,
     lane: Operand,
     inv_words: Operand,
     record_stride: u32,
+    /// The helper functions built so far, by index.
+    funcs: &'g [Option<Func>],
+    /// The helper function's argument.
+    arg: Option<Operand>,
     /// Enclosing loops, innermost last.
     loops: Vec<tangle_ir::builder::structured::Loop>,
 }
 
-impl Emitter<'_> {
+impl<'m, 'g> Emitter<'m, 'g> {
+    /// Opens the function's entry block and reads the invocation's ids there.
+    fn start(
+        mut b: FunctionBuilder<'m>,
+        g: &Globals,
+        funcs: &'g [Option<Func>],
+        arg: Option<Operand>,
+    ) -> Self {
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        let inv = b.load(Operand::Global(g.inv));
+        let lane = b.load(Operand::Global(g.lane));
+        let rec = b.const_u32(RECORD_WORDS);
+        let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
+        Emitter {
+            b,
+            out: g.out,
+            input: g.input,
+            ptr_u32: g.ptr_u32,
+            u32t: g.u32t,
+            loc: Operand::Global(g.loc),
+            indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
+            inv: Operand::Value(inv),
+            lane: Operand::Value(lane),
+            inv_words: Operand::Value(inv_words),
+            record_stride: g.record_stride,
+            funcs,
+            arg,
+            loops: Vec::new(),
+        }
+    }
+}
+
+impl Emitter<'_, '_> {
     fn block(&mut self, stmts: &[Stmt]) {
         for s in stmts {
             self.stmt(s);
@@ -133,7 +198,7 @@ impl Emitter<'_> {
     }
 
     fn record(&mut self, id: u32, words: [Operand; 4]) {
-        let loc = Operand::Value(self.b.load(Operand::Value(self.loc)));
+        let loc = Operand::Value(self.b.load(self.loc));
         let stride = self.b.const_u32(self.record_stride);
         let loc_words = self.val(PlainOp::IMul, &[loc, stride]);
         let base = self.val(PlainOp::IAdd, &[loc_words, self.inv_words]);
@@ -146,7 +211,7 @@ impl Emitter<'_> {
         }
         let one = self.b.const_u32(1);
         let next = self.val(PlainOp::IAdd, &[loc, one]);
-        self.b.store(Operand::Value(self.loc), next);
+        self.b.store(self.loc, next);
     }
 
     fn group(&mut self, op: GroupOp, args: &[Operand]) -> Operand {
@@ -177,6 +242,12 @@ impl Emitter<'_> {
                 let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
                 self.val(PlainOp::INotEqual, &[low, zero])
             }
+            Cond::ArgIsLane => {
+                let arg = self.arg.expect("ArgIsLane only in helper functions");
+                let k3 = self.b.const_u32(3);
+                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
+                self.val(PlainOp::IEqual, &[bits, arg])
+            }
             Cond::Uniform { index, value } => {
                 let i = self.b.const_u32(index);
                 let p = self.element(self.input, i);
@@ -185,7 +256,7 @@ impl Emitter<'_> {
                 self.val(PlainOp::IEqual, &[w, v])
             }
             Cond::LoopIndexIsLane { loop_id } => {
-                let i = Operand::Value(self.b.load(Operand::Value(self.indices[loop_id as usize])));
+                let i = Operand::Value(self.b.load(self.indices[loop_id as usize]));
                 let k3 = self.b.const_u32(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, i])
@@ -209,7 +280,7 @@ impl Emitter<'_> {
                 self.val(PlainOp::BitwiseAnd, &[w, k3])
             }
             Selector::LoopIndex { loop_id } => {
-                Operand::Value(self.b.load(Operand::Value(self.indices[loop_id as usize])))
+                Operand::Value(self.b.load(self.indices[loop_id as usize]))
             }
             Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
         }
@@ -256,7 +327,7 @@ impl Emitter<'_> {
                 trip,
                 body,
             } => {
-                let var = Operand::Value(self.indices[*loop_id as usize]);
+                let var = self.indices[*loop_id as usize];
                 let zero = self.b.const_u32(0);
                 self.b.store(var, zero);
                 let l = self.b.begin_loop();
@@ -309,6 +380,16 @@ impl Emitter<'_> {
                     }
                 }
                 self.b.end_switch(sw);
+            }
+            Stmt::Call { func, arg } => {
+                let callee = self.funcs[*func as usize].expect("callees are built first");
+                let a = match arg {
+                    Some(l) => Operand::Value(self.b.load(self.indices[*l as usize])),
+                    None => self.b.const_u32(1),
+                };
+                self.b
+                    .ins(Op::Call(callee), &[a])
+                    .expect("a call of a void function");
             }
             Stmt::Break => {
                 let l = self.loops.last().expect("break inside a loop");

@@ -45,6 +45,8 @@ struct Gen {
     budget: u32,
     next_obs: u32,
     next_loop: u32,
+    /// The helper functions the function being generated may call: `callees.0..callees.1`.
+    callees: (u32, u32),
 }
 
 #[derive(Clone)]
@@ -57,6 +59,8 @@ struct Ctx {
     innermost: Option<LoopKind>,
     /// Inside a switch case (of the innermost loop): no loop `break` here.
     in_switch: bool,
+    /// In a helper function (which has an argument).
+    in_function: bool,
 }
 
 /// Generates the program of `seed` under `config`.
@@ -67,8 +71,33 @@ pub fn generate(seed: u64, config: GenConfig) -> Program {
         budget: config.size_budget.max(1),
         next_obs: 0,
         next_loop: 0,
+        callees: (0, 0),
     };
     let local_size = *g.rng.choice(&[128u32, 128, 96, 100, 64, 37]).unwrap();
+    // Helper functions, last first (each may call the ones after it). They get a share of
+    // the budget, at most one loop deep and no infinite loop, which bounds the run.
+    let count = g.rng.u32(0..=2);
+    let mut functions = Vec::new();
+    for k in (0..count).rev() {
+        g.callees = (k + 1, count);
+        let ctx = Ctx {
+            depth: 0,
+            for_loops: Vec::new(),
+            loops_on_path: MAX_LOOPS_ON_PATH - 1,
+            infinite_on_path: true,
+            innermost: None,
+            in_switch: false,
+            in_function: true,
+        };
+        let saved = g.budget;
+        g.budget = (saved / 4).max(1);
+        let mut body = vec![Stmt::Ballot { id: g.obs() }];
+        body.extend(g.block(&ctx, 4));
+        g.budget = saved;
+        functions.push(body);
+    }
+    functions.reverse();
+    g.callees = (0, count);
     let ctx = Ctx {
         depth: 0,
         for_loops: Vec::new(),
@@ -76,6 +105,7 @@ pub fn generate(seed: u64, config: GenConfig) -> Program {
         infinite_on_path: false,
         innermost: None,
         in_switch: false,
+        in_function: false,
     };
     let mut body = vec![Stmt::Ballot { id: g.obs() }];
     body.extend(g.block(&ctx, 8));
@@ -86,6 +116,7 @@ pub fn generate(seed: u64, config: GenConfig) -> Program {
         local_size,
         body,
         loops: g.next_loop,
+        functions,
     }
 }
 
@@ -115,7 +146,8 @@ impl Gen {
     }
 
     fn cond(&mut self, ctx: &Ctx) -> Cond {
-        match self.rng.u32(0..4) {
+        match self.rng.u32(0..5) {
+            4 if ctx.in_function => Cond::ArgIsLane,
             0 => Cond::LaneMask(self.rng.u32(..)),
             1 => {
                 let index = self.rng.u32(0..INPUT_LEN as u32);
@@ -198,6 +230,7 @@ impl Gen {
                         infinite_on_path: ctx.infinite_on_path,
                         innermost: Some(LoopKind::For),
                         in_switch: false,
+                        in_function: ctx.in_function,
                     };
                     let body = self.block(&inner, 4);
                     return Stmt::For {
@@ -214,6 +247,7 @@ impl Gen {
                         infinite_on_path: true,
                         innermost: Some(LoopKind::Infinite),
                         in_switch: false,
+                        in_function: ctx.in_function,
                     };
                     let body = self.block(&inner, 4);
                     return Stmt::Infinite { body };
@@ -246,7 +280,16 @@ impl Gen {
                         default,
                     };
                 }
-                88..=95 if ctx.innermost.is_some() => return self.jump(ctx),
+                88..=91 if self.callees.0 < self.callees.1 => {
+                    let func = self.rng.u32(self.callees.0..self.callees.1);
+                    let arg = if ctx.for_loops.is_empty() || self.rng.u32(0..4) == 0 {
+                        None
+                    } else {
+                        Some(*self.rng.choice(&ctx.for_loops).unwrap())
+                    };
+                    return Stmt::Call { func, arg };
+                }
+                92..=95 if ctx.innermost.is_some() => return self.jump(ctx),
                 96..=99 => return Stmt::Return,
                 _ => {}
             }

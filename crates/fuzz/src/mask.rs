@@ -13,6 +13,8 @@
 //! - a `switch` runs each case with the lanes whose selector matches its literal, the
 //!   default with the rest; no case falls through, and afterwards every lane that did not
 //!   jump away is active again;
+//! - a call runs the helper with the caller's active lanes; the lanes that return (from
+//!   any depth) and those that reach its end are active again after the call;
 //! - `break` and `continue` take lanes out of the rest of the body (the loop frame on the
 //!   stack remembers them); `return` ends the lane.
 //!
@@ -38,7 +40,12 @@ struct LoopFrame {
     continued: u128,
 }
 
-struct Sim {
+struct Sim<'p> {
+    program: &'p Program,
+    /// Per active call: the argument per lane.
+    args: Vec<[u32; 128]>,
+    /// Per active call: the lanes that returned from it.
+    returned: Vec<u128>,
     /// The first invocation index of the subgroup being run.
     first: u32,
     /// Records per invocation of the whole workgroup.
@@ -52,6 +59,9 @@ struct Sim {
 pub fn simulate(program: &Program, subgroup_size: u32) -> MaskOutcome {
     let n = program.local_size;
     let mut sim = Sim {
+        program,
+        args: Vec::new(),
+        returned: Vec::new(),
         first: 0,
         records: vec![Vec::new(); n as usize],
         indices: vec![[0; 128]; program.loops as usize],
@@ -92,7 +102,7 @@ fn lanes(mut mask: u128) -> impl Iterator<Item = u32> {
     })
 }
 
-impl Sim {
+impl Sim<'_> {
     fn record(&mut self, lane: u32, rec: [u32; RECORD_WORDS as usize]) {
         self.records[(self.first + lane) as usize].push(rec);
     }
@@ -108,6 +118,10 @@ impl Sim {
         let first = self.first;
         match c {
             Cond::LaneMask(mask) => Self::select(active, |l| (mask >> (l & 31)) & 1 != 0),
+            Cond::ArgIsLane => {
+                let arg = self.args.last().expect("ArgIsLane only in a helper");
+                Self::select(active, |l| l & 3 == arg[l as usize])
+            }
             Cond::Uniform { index, value } => {
                 if INPUT[index as usize] == value {
                     active
@@ -238,7 +252,27 @@ impl Sim {
                         .continued |= active;
                     active = 0;
                 }
-                Stmt::Return => active = 0,
+                Stmt::Call { func, arg } => {
+                    let mut args = [1u32; 128];
+                    if let Some(l) = arg {
+                        args = self.indices[*l as usize];
+                    }
+                    self.args.push(args);
+                    self.returned.push(0);
+                    let program = self.program;
+                    let fell = self.exec(&program.functions[*func as usize], active);
+                    self.args.pop();
+                    // The lanes that returned and those that fell off the end meet after
+                    // the call.
+                    active = fell | self.returned.pop().expect("pushed");
+                }
+                Stmt::Return => {
+                    // From a helper: wait after the call; from the entry point: end.
+                    if let Some(r) = self.returned.last_mut() {
+                        *r |= active;
+                    }
+                    active = 0;
+                }
             }
         }
         active

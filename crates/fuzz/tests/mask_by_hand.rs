@@ -33,6 +33,7 @@ fn if_else_on_a_lane_mask_splits_then_merges() {
     let p = Program {
         local_size: 8,
         loops: 0,
+        functions: Vec::new(),
         body: vec![
             Stmt::If {
                 cond: Cond::LaneMask(0b0101),
@@ -62,6 +63,7 @@ fn lanes_breaking_in_different_iterations_observe_apart() {
     let p = Program {
         local_size: 4,
         loops: 1,
+        functions: Vec::new(),
         body: vec![
             Stmt::For {
                 loop_id: 0,
@@ -91,6 +93,7 @@ fn continue_rejoins_at_the_continue_target_and_return_ends_lanes() {
     let p = Program {
         local_size: 4,
         loops: 1,
+        functions: Vec::new(),
         body: vec![
             Stmt::For {
                 loop_id: 0,
@@ -134,6 +137,7 @@ fn an_infinite_loop_lets_one_elected_lane_go_per_iteration() {
     let p = Program {
         local_size: 3,
         loops: 0,
+        functions: Vec::new(),
         body: vec![Stmt::Infinite {
             body: vec![Stmt::Ballot { id: 0 }],
         }],
@@ -151,6 +155,7 @@ fn ballots_of_128_lanes_fill_four_words() {
     let p = Program {
         local_size: 128,
         loops: 0,
+        functions: Vec::new(),
         body: vec![Stmt::Ballot { id: 0 }],
     };
     let out = simulate_both(&p, 128);
