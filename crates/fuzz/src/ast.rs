@@ -31,6 +31,17 @@ pub struct Program {
     pub functions: Vec<Vec<Stmt>>,
 }
 
+/// A subgroup operation on `LocalInvocationIndex + 1` inside (possibly divergent) code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// `subgroupAdd`: the sum over the tangle.
+    Sum,
+    /// `subgroupInclusiveAdd`: the sum over the tangle's lanes up to this one.
+    InclusiveSum,
+    /// `subgroupBroadcastFirst`: the value of the tangle's lowest lane.
+    BroadcastFirst,
+}
+
 /// A per-lane boolean condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cond {
@@ -96,6 +107,13 @@ pub enum Stmt {
     Elect {
         /// The observation's id (unique in the program).
         id: u32,
+    },
+    /// Record a collective's result (then three zero words).
+    Collective {
+        /// The observation's id (unique in the program).
+        id: u32,
+        /// Which operation.
+        op: Collective,
     },
     /// `if (cond) { then } else { els }`.
     If {

@@ -8,10 +8,13 @@
 use spirv::{Scope, StorageClass};
 use tangle_ir::builder::FunctionBuilder;
 use tangle_ir::{
-    EntryPoint, ExecMode, Func, Global, GroupOp, Module, Op, Operand, PlainOp, Type, TypeData,
+    EntryPoint, ExecMode, Func, Global, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
+    Type, TypeData,
 };
 
-use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS};
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
+};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -19,6 +22,7 @@ memory_model GLSL450
 capability Shader
 capability GroupNonUniform
 capability GroupNonUniformBallot
+capability GroupNonUniformArithmetic
 extension "SPV_KHR_maximal_reconvergence"
 
 type t0 = void
@@ -311,6 +315,31 @@ impl Emitter<'_, '_> {
                     self.u32t,
                 ));
                 self.record(*id, [w, zero, zero, zero]);
+            }
+            Stmt::Collective { id, op } => {
+                let one = self.b.const_u32(1);
+                let value = self.val(PlainOp::IAdd, &[self.inv, one]);
+                let (op, group) = match op {
+                    Collective::Sum => (GroupOp::IAdd, Some(GroupOperation::Reduce)),
+                    Collective::InclusiveSum => {
+                        (GroupOp::IAdd, Some(GroupOperation::InclusiveScan))
+                    }
+                    Collective::BroadcastFirst => (GroupOp::BroadcastFirst, None),
+                };
+                let r = self
+                    .b
+                    .ins(
+                        Op::Group {
+                            op,
+                            scope: Scope::Subgroup,
+                            group,
+                        },
+                        &[value],
+                    )
+                    .expect("collectives infer their types")
+                    .expect("collectives have results");
+                let zero = self.b.const_u32(0);
+                self.record(*id, [Operand::Value(r), zero, zero, zero]);
             }
             Stmt::If { cond, then, els } => {
                 let c = self.cond(*cond);

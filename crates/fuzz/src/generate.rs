@@ -6,7 +6,9 @@
 //! every program's run bounded (at most 4 iterations per for-loop, at most one lane fewer
 //! per iteration of an infinite loop).
 
-use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, INPUT, INPUT_LEN};
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, INPUT, INPUT_LEN,
+};
 
 /// The deepest the nesting knob goes.
 pub const MAX_NESTING: u32 = 8;
@@ -174,7 +176,18 @@ impl Gen {
         loop {
             match self.rng.u32(0..100) {
                 0..=24 => return Stmt::Ballot { id: self.obs() },
-                25..=34 => return Stmt::Elect { id: self.obs() },
+                25..=31 => return Stmt::Elect { id: self.obs() },
+                32..=34 => {
+                    let op = *self
+                        .rng
+                        .choice(&[
+                            Collective::Sum,
+                            Collective::InclusiveSum,
+                            Collective::BroadcastFirst,
+                        ])
+                        .unwrap();
+                    return Stmt::Collective { id: self.obs(), op };
+                }
                 35..=59 if nest_ok => {
                     let cond = self.cond(ctx);
                     let inner = Ctx {

@@ -19,9 +19,12 @@
 //!   stack remembers them); `return` ends the lane.
 //!
 //! The ballot of a statement is the active mask; `subgroupElect()` picks the lowest active
-//! lane. Records are kept per invocation and laid out as the program's buffer at the end.
+//! lane; sums, inclusive sums and broadcast-first of `LocalInvocationIndex + 1` are taken
+//! over the active lanes in lane order. Records are kept per invocation and laid out as the program's buffer at the end.
 
-use crate::ast::{block_always_jumps, Cond, Program, Selector, Stmt, Trip, INPUT, RECORD_WORDS};
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, INPUT, RECORD_WORDS,
+};
 
 /// The output of one program at one subgroup size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,6 +159,22 @@ impl Sim<'_> {
                     let elected = active.trailing_zeros();
                     for l in lanes(active) {
                         self.record(l, [(l == elected) as u32, 0, 0, 0, id + 1]);
+                    }
+                }
+                Stmt::Collective { id, op } => {
+                    let first = self.first;
+                    let value = |l: u32| first + l + 1;
+                    let lowest = active.trailing_zeros();
+                    let sum = lanes(active).fold(0u32, |a, l| a.wrapping_add(value(l)));
+                    let mut prefix = 0u32;
+                    for l in lanes(active) {
+                        prefix = prefix.wrapping_add(value(l));
+                        let r = match op {
+                            Collective::Sum => sum,
+                            Collective::InclusiveSum => prefix,
+                            Collective::BroadcastFirst => value(lowest),
+                        };
+                        self.record(l, [r, 0, 0, 0, id + 1]);
                     }
                 }
                 Stmt::If { cond, then, els } => {

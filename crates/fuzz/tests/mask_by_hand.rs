@@ -1,7 +1,7 @@
 //! The mask simulator on small programs whose buffers are derived by hand, and the
 //! generator's own promises (determinism per seed, the nesting knob, the size budget).
 
-use tangle_fuzz::ast::{Cond, Program, Stmt, Trip, RECORD_WORDS};
+use tangle_fuzz::ast::{Collective, Cond, Program, Stmt, Trip, RECORD_WORDS};
 use tangle_fuzz::mask::simulate;
 use tangle_fuzz::{generate, GenConfig};
 
@@ -214,4 +214,44 @@ fn the_generator_is_deterministic_and_keeps_its_knobs() {
         deepest >= 6,
         "the nesting knob is never used deeply: {deepest}"
     );
+}
+
+#[test]
+fn collectives_in_divergent_code_see_only_their_tangle() {
+    // Invocations 4..8 (the second subgroup of 4): lanes 1 and 3 take the then branch,
+    // holding values 6 and 8 (LocalInvocationIndex + 1).
+    let then = vec![
+        Stmt::Collective {
+            id: 0,
+            op: Collective::Sum,
+        },
+        Stmt::Collective {
+            id: 1,
+            op: Collective::InclusiveSum,
+        },
+        Stmt::Collective {
+            id: 2,
+            op: Collective::BroadcastFirst,
+        },
+    ];
+    let p = Program {
+        local_size: 8,
+        loops: 0,
+        functions: Vec::new(),
+        body: vec![Stmt::If {
+            cond: Cond::LaneMask(0b1010),
+            then,
+            els: None,
+        }],
+    };
+    let out = simulate_both(&p, 4);
+    assert_eq!(record(&out.words, 8, 0, 5), [14, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 8, 0, 7), [14, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 8, 1, 5), [6, 0, 0, 0, 2]);
+    assert_eq!(record(&out.words, 8, 1, 7), [14, 0, 0, 0, 2]);
+    assert_eq!(record(&out.words, 8, 2, 5), [6, 0, 0, 0, 3]);
+    assert_eq!(record(&out.words, 8, 2, 7), [6, 0, 0, 0, 3]);
+    // The first subgroup: lanes 1 and 3 hold 2 and 4.
+    assert_eq!(record(&out.words, 8, 0, 1), [6, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 8, 1, 3), [6, 0, 0, 0, 2]);
 }
