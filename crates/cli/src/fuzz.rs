@@ -3,11 +3,14 @@
 //! Every seed's program runs on each engine at each subgroup size; the reference
 //! interpreter (`ref`, optionally under a known-wrong `--semantics`) is compared with the
 //! mask-stack simulator (`mask`). One summary line on stdout; each mismatch on stderr;
-//! exit 1 when there is one.
+//! exit 1 when there is one. `--shard i/n` runs one of `n` disjoint parts of the seed
+//! range; `--out DIR` writes `DIR/report.json`; `tangle fuzz merge` combines such reports.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
 use tangle_fuzz::campaign::{self, Campaign};
 use tangle_fuzz::GenConfig;
 
@@ -19,7 +22,11 @@ const ENGINES: [&str; 2] = ["ref", "mask"];
 
 /// `tangle fuzz` arguments.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct FuzzArgs {
+    /// `merge`, or nothing to run a campaign.
+    #[command(subcommand)]
+    action: Option<FuzzAction>,
     /// The seeds, `A..B` (B excluded).
     #[arg(long, default_value = "0..1000")]
     seeds: String,
@@ -41,6 +48,24 @@ pub struct FuzzArgs {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Run shard `i` of `n` (`i/n`, 0 ≤ i < n): the seeds `s` with `s mod n == i`.
+    #[arg(long, default_value = "0/1")]
+    shard: String,
+    /// Write the JSON report to `DIR/report.json`.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// What `tangle fuzz` does besides running a campaign.
+#[derive(Subcommand, Debug)]
+enum FuzzAction {
+    /// Combine shard reports (`report.json` files or directories holding one): print the
+    /// summary of them all, exit 1 on any mismatch.
+    Merge {
+        /// The reports.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+    },
 }
 
 fn parse_range(s: &str, what: &str) -> Result<(u64, u64), String> {
@@ -83,6 +108,12 @@ fn campaign_of(args: &FuzzArgs) -> Result<Campaign, String> {
             ENGINES.join(", ")
         ));
     }
+    let shard = args
+        .shard
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)))
+        .filter(|(i, n)| i < n)
+        .ok_or_else(|| format!("--shard: expected `i/n` with i < n, got `{}`", args.shard))?;
     if ENGINES.iter().any(|e| !args.engines.iter().any(|a| a == e)) {
         return Err("--engines: the comparison needs both `ref` and `mask`".into());
     }
@@ -96,11 +127,15 @@ fn campaign_of(args: &FuzzArgs) -> Result<Campaign, String> {
         subgroup_sizes: args.subgroup_sizes.clone(),
         variant: args.semantics.variant(),
         jobs: args.jobs.max(1),
+        shard,
     })
 }
 
 /// Runs `tangle fuzz`.
 pub fn run(args: &FuzzArgs) -> ExitCode {
+    if let Some(FuzzAction::Merge { reports }) = &args.action {
+        return merge(reports);
+    }
     let campaign = match campaign_of(args) {
         Ok(c) => c,
         Err(e) => return fail(e),
@@ -112,8 +147,94 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
             campaign.config_of(*seed).nesting
         );
     }
+    if let Some(dir) = &args.out {
+        let report = json!({
+            "seeds": [campaign.seeds.start, campaign.seeds.end],
+            "shard": [campaign.shard.0, campaign.shard.1],
+            "nesting": args.nesting,
+            "size": args.size,
+            "subgroup_sizes": campaign.subgroup_sizes,
+            "engines": args.engines,
+            "semantics": format!("{:?}", campaign.variant),
+            "programs": summary.programs,
+            "seconds": summary.elapsed.as_secs_f64(),
+            "mismatches": summary.mismatches.iter().map(|(seed, m)| json!({
+                "seed": seed,
+                "nesting": campaign.config_of(*seed).nesting,
+                "message": m.to_string(),
+            })).collect::<Vec<_>>(),
+        });
+        let written = std::fs::create_dir_all(dir).and_then(|()| {
+            std::fs::write(
+                dir.join("report.json"),
+                serde_json::to_string_pretty(&report).expect("JSON values serialize"),
+            )
+        });
+        if let Err(e) = written {
+            return fail(format!("{}: {e}", dir.display()));
+        }
+    }
     println!("{summary}");
     if summary.mismatches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_INVALID)
+    }
+}
+
+/// Reads one shard report.
+fn read_report(path: &Path) -> Result<Value, String> {
+    let file = if path.is_dir() {
+        path.join("report.json")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if v["programs"].as_u64().is_none() || !v["mismatches"].is_array() {
+        return Err(format!(
+            "{}: not a fuzz report (no `programs` or `mismatches`)",
+            file.display()
+        ));
+    }
+    Ok(v)
+}
+
+/// `tangle fuzz merge`: the summary of several shard reports. Shards of one campaign run
+/// in parallel, so programs/s is the total over the longest shard's time.
+fn merge(paths: &[PathBuf]) -> ExitCode {
+    let mut programs = 0;
+    let mut longest: f64 = 0.0;
+    let mut mismatches = Vec::new();
+    let mut shards = std::collections::BTreeSet::new();
+    for p in paths {
+        let report = match read_report(p) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        };
+        programs += report["programs"].as_u64().unwrap_or(0);
+        longest = longest.max(report["seconds"].as_f64().unwrap_or(0.0));
+        let shard = (report["shard"][0].as_u64(), report["shard"][1].as_u64());
+        if !shards.insert(shard) {
+            return fail(format!("{}: shard {shard:?} given twice", p.display()));
+        }
+        for m in report["mismatches"].as_array().into_iter().flatten() {
+            eprintln!(
+                "mismatch: seed {} (nesting {}): {}",
+                m["seed"],
+                m["nesting"],
+                m["message"].as_str().unwrap_or("")
+            );
+            mismatches.push(m.clone());
+        }
+    }
+    println!(
+        "{programs} programs, {} mismatches, {:.0} programs/s ({} shards)",
+        mismatches.len(),
+        programs as f64 / longest.max(1e-9),
+        paths.len()
+    );
+    if mismatches.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INVALID)

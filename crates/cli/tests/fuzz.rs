@@ -46,4 +46,91 @@ fn bad_arguments_are_usage_errors() {
         .assert()
         .code(2);
     tangle().args(["fuzz", "--engines", "ref"]).assert().code(2);
+    tangle().args(["fuzz", "--shard", "3/3"]).assert().code(2);
+    tangle().args(["fuzz", "--shard", "x"]).assert().code(2);
+}
+
+#[test]
+fn shards_run_as_separate_processes_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for i in 0..3 {
+        let out = dir.path().join(format!("shard{i}"));
+        let done = tangle()
+            .args(["fuzz", "--seeds", "0..31", "--subgroup-sizes", "4,32"])
+            .args(["--shard", &format!("{i}/3"), "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let text = String::from_utf8(done.get_output().stdout.clone()).unwrap();
+        // Seeds 0..31 split by residue mod 3: 11, 10, 10.
+        let expect = if i == 0 { 11 } else { 10 };
+        assert!(
+            text.starts_with(&format!("{expect} programs, 0 mismatches")),
+            "{text}"
+        );
+        outs.push(out);
+    }
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .assert()
+        .success();
+    let text = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("31 programs, 0 mismatches, "), "{text}");
+    assert!(text.trim_end().ends_with("(3 shards)"), "{text}");
+    // The same shard twice is refused; so is a file that is not a report.
+    tangle()
+        .args(["fuzz", "merge"])
+        .args([&outs[0], &outs[0]])
+        .assert()
+        .code(2);
+    let bogus = dir.path().join("bogus.json");
+    std::fs::write(&bogus, "{\"x\": 1}").unwrap();
+    tangle()
+        .args(["fuzz", "merge"])
+        .arg(&bogus)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn merged_mismatches_fail_the_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for i in 0..2 {
+        let out = dir.path().join(format!("shard{i}"));
+        let code = tangle()
+            .args([
+                "fuzz",
+                "--seeds",
+                "0..200",
+                "--subgroup-sizes",
+                "4,32",
+                "--jobs",
+                "2",
+            ])
+            .args(["--semantics", "no-continue-reconvergence"])
+            .args(["--shard", &format!("{i}/2"), "--out"])
+            .arg(&out)
+            .assert()
+            .get_output()
+            .status
+            .code();
+        // A shard exits 1 when it caught the variant, 0 when its seeds did not show it.
+        assert!(matches!(code, Some(0 | 1)), "shard {i}: {code:?}");
+        outs.push(out);
+    }
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .assert()
+        .code(1);
+    let err = String::from_utf8(merged.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("mismatch: seed "), "{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(outs[0].join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["shard"], serde_json::json!([0, 2]));
+    assert_eq!(report["programs"], 100);
 }

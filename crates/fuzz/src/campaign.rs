@@ -25,9 +25,18 @@ pub struct Campaign {
     pub variant: Variant,
     /// Worker threads (at least one).
     pub jobs: usize,
+    /// `(i, n)`: this run takes only the seeds `s` with `s mod n == i` (`(0, 1)`: all), so
+    /// `n` runs on separate machines cover the range once.
+    pub shard: (u64, u64),
 }
 
 impl Campaign {
+    /// Whether this shard runs `seed`.
+    pub fn takes(&self, seed: u64) -> bool {
+        let (i, n) = self.shard;
+        n <= 1 || seed % n == i
+    }
+
     /// The generator's knobs for `seed`.
     pub fn config_of(&self, seed: u64) -> GenConfig {
         let mut gen = self.gen;
@@ -80,6 +89,9 @@ pub fn run(c: &Campaign) -> Summary {
                 if seed >= c.seeds.end {
                     break;
                 }
+                if !c.takes(seed) {
+                    continue;
+                }
                 let program = generate(seed, c.config_of(seed));
                 if let Err(m) = compare(&program, &c.subgroup_sizes, c.variant) {
                     mismatches.lock().expect("no worker panics").push((seed, m));
@@ -90,7 +102,7 @@ pub fn run(c: &Campaign) -> Summary {
     let mut mismatches = mismatches.into_inner().expect("no worker panics");
     mismatches.sort_by_key(|(seed, _)| *seed);
     Summary {
-        programs: c.seeds.end.saturating_sub(c.seeds.start),
+        programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
         mismatches,
         elapsed: start.elapsed(),
     }

@@ -48,6 +48,7 @@ fn smoke_campaign_has_no_mismatches() {
             subgroup_sizes: SIZES.to_vec(),
             variant: Variant::Maximal,
             jobs: 2,
+            shard: (0, 1),
         });
         if let Some((seed, m)) = summary.mismatches.first() {
             let program = generate(

@@ -20,6 +20,7 @@ fn first_caught(variant: Variant) -> Option<u64> {
             subgroup_sizes: vec![4, 32],
             variant,
             jobs: 2,
+            shard: (0, 1),
         });
         eprintln!("{variant:?}: {summary}");
         // A wrong variant shows in the buffers, not as an interpreter failure.
