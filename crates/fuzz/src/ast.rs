@@ -140,8 +140,8 @@ pub enum Stmt {
         /// The body (the elect and break are added when the body can fall through).
         body: Vec<Stmt>,
     },
-    /// `switch (selector) { case l: ...; break; ... default: ...; break; }`: no case falls
-    /// through. No `break` of an enclosing loop is generated inside a case.
+    /// `switch (selector) { default: ... case l: ... }`. No `break` of an enclosing loop is
+    /// generated inside a case.
     Switch {
         /// The selector.
         selector: Selector,
@@ -149,6 +149,10 @@ pub enum Stmt {
         cases: Vec<(u32, Vec<Stmt>)>,
         /// The default case, if any (else unmatched lanes go to the merge).
         default: Option<Vec<Stmt>>,
+        /// Per case body in operand order (the default first, then `cases`): whether its
+        /// end falls through into the next body (else it ends with a switch break). The
+        /// last body's end goes to the merge either way.
+        fallthrough: Vec<bool>,
     },
     /// Call helper function `func` with the index of loop `arg` (an enclosing for-loop of
     /// the same function), or with 1.

@@ -396,15 +396,17 @@ impl Emitter<'_, '_> {
                 selector,
                 cases,
                 default,
+                fallthrough,
             } => {
                 let sel = self.selector(*selector);
                 let literals: Vec<u64> = cases.iter().map(|c| u64::from(c.0)).collect();
                 let mut sw = self.b.begin_switch(sel, &literals, default.is_some());
                 let bodies = default.iter().chain(cases.iter().map(|c| &c.1));
-                for body in bodies {
+                for (k, body) in bodies.enumerate() {
                     self.b.next_case(&mut sw).expect("one case per body");
                     self.block(body);
-                    if self.b.is_open() {
+                    // An open case left open falls into the next one (next_case branches).
+                    if self.b.is_open() && !fallthrough[k] {
                         self.b.switch_break(&sw);
                     }
                 }

@@ -282,15 +282,18 @@ impl Gen {
                     };
                     let mut literals: Vec<u32> = (0..4).filter(|_| self.rng.bool()).collect();
                     self.rng.shuffle(&mut literals);
-                    let cases = literals
+                    let cases: Vec<(u32, Vec<Stmt>)> = literals
                         .into_iter()
                         .map(|l| (l, self.block(&inner, 3)))
                         .collect();
                     let default = self.rng.bool().then(|| self.block(&inner, 3));
+                    let bodies = cases.len() + usize::from(default.is_some());
+                    let fallthrough = (0..bodies).map(|_| self.rng.u32(0..3) == 0).collect();
                     return Stmt::Switch {
                         selector,
                         cases,
                         default,
+                        fallthrough,
                     };
                 }
                 88..=91 if self.callees.0 < self.callees.1 => {

@@ -11,8 +11,9 @@
 //!   condition holds run the next iteration together; the lanes that broke out or left
 //!   through the back edge meet at the merge, once all of them are done;
 //! - a `switch` runs each case with the lanes whose selector matches its literal, the
-//!   default with the rest; no case falls through, and afterwards every lane that did not
-//!   jump away is active again;
+//!   default with the rest; lanes falling through into the next case run it as a group of
+//!   their own (the interpreter's default `FallthroughPolicy::Independent`); afterwards
+//!   every lane that did not jump away is active again;
 //! - a call runs the helper with the caller's active lanes; the lanes that return (from
 //!   any depth) and those that reach its end are active again after the call;
 //! - `break` and `continue` take lanes out of the rest of the body (the loop frame on the
@@ -236,6 +237,7 @@ impl Sim<'_> {
                     selector,
                     cases,
                     default,
+                    fallthrough,
                 } => {
                     let value = |l: u32| match *selector {
                         Selector::Uniform { index } => INPUT[index as usize] & 3,
@@ -244,20 +246,35 @@ impl Sim<'_> {
                         }
                         Selector::LaneBits => l & 3,
                     };
-                    // One group of lanes per case (the cases' targets are distinct blocks).
+                    // The bodies in operand order with the lanes that switch to each (the
+                    // targets are distinct blocks, so one group per body).
                     let groups: Vec<u128> = cases
                         .iter()
                         .map(|(lit, _)| Self::select(active, |l| value(l) == *lit))
                         .collect();
                     let unmatched = active & !groups.iter().fold(0, |a, g| a | g);
-                    let mut after = 0;
-                    for ((_, body), group) in cases.iter().zip(groups) {
-                        after |= self.exec(body, group);
+                    let mut bodies: Vec<(u128, &[Stmt])> = Vec::new();
+                    if let Some(d) = default {
+                        bodies.push((unmatched, d));
                     }
-                    after |= match default {
-                        Some(body) => self.exec(body, unmatched),
-                        None => unmatched,
-                    };
+                    bodies.extend(groups.iter().zip(cases).map(|(g, c)| (*g, &c.1[..])));
+                    let mut after = if default.is_none() { unmatched } else { 0 };
+                    // Each group runs its chain of fallthroughs on its own: lanes falling
+                    // into a case do not wait for the lanes that switched to it.
+                    for start in 0..bodies.len() {
+                        let mut mask = bodies[start].0;
+                        let mut k = start;
+                        loop {
+                            let out = self.exec(bodies[k].1, mask);
+                            if fallthrough[k] && k + 1 < bodies.len() && out != 0 {
+                                mask = out;
+                                k += 1;
+                            } else {
+                                after |= out;
+                                break;
+                            }
+                        }
+                    }
                     active = after;
                 }
                 Stmt::Break => {

@@ -1,7 +1,7 @@
 //! The mask simulator on small programs whose buffers are derived by hand, and the
 //! generator's own promises (determinism per seed, the nesting knob, the size budget).
 
-use tangle_fuzz::ast::{Collective, Cond, Program, Stmt, Trip, RECORD_WORDS};
+use tangle_fuzz::ast::{Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS};
 use tangle_fuzz::mask::simulate;
 use tangle_fuzz::{generate, GenConfig};
 
@@ -254,4 +254,36 @@ fn collectives_in_divergent_code_see_only_their_tangle() {
     // The first subgroup: lanes 1 and 3 hold 2 and 4.
     assert_eq!(record(&out.words, 8, 0, 1), [6, 0, 0, 0, 1]);
     assert_eq!(record(&out.words, 8, 1, 3), [6, 0, 0, 0, 2]);
+}
+
+#[test]
+fn lanes_falling_through_run_the_next_case_on_their_own() {
+    // switch (lane & 3) { case 1: ballot; /* falls */ case 2: ballot; break; } ballot
+    let p = Program {
+        local_size: 4,
+        loops: 0,
+        functions: Vec::new(),
+        body: vec![
+            Stmt::Switch {
+                selector: Selector::LaneBits,
+                cases: vec![
+                    (1, vec![Stmt::Ballot { id: 0 }]),
+                    (2, vec![Stmt::Ballot { id: 1 }]),
+                ],
+                default: None,
+                fallthrough: vec![true, false],
+            },
+            Stmt::Ballot { id: 2 },
+        ],
+    };
+    let out = simulate_both(&p, 4);
+    assert_eq!(record(&out.words, 4, 0, 1), [0b0010, 0, 0, 0, 1]);
+    // Lane 1 fell into case 2 and runs it apart from lane 2, which switched there.
+    assert_eq!(record(&out.words, 4, 1, 1), [0b0010, 0, 0, 0, 2]);
+    assert_eq!(record(&out.words, 4, 0, 2), [0b0100, 0, 0, 0, 2]);
+    for l in [0, 3] {
+        assert_eq!(record(&out.words, 4, 0, l), [0b1111, 0, 0, 0, 3]);
+    }
+    assert_eq!(record(&out.words, 4, 2, 1), [0b1111, 0, 0, 0, 3]);
+    assert_eq!(record(&out.words, 4, 1, 2), [0b1111, 0, 0, 0, 3]);
 }
