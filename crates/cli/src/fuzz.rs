@@ -51,7 +51,8 @@ pub struct FuzzArgs {
     /// Run shard `i` of `n` (`i/n`, 0 ≤ i < n): the seeds `s` with `s mod n == i`.
     #[arg(long, default_value = "0/1")]
     shard: String,
-    /// Write the JSON report to `DIR/report.json`.
+    /// Write the JSON report to `DIR/report.json`, and each mismatch shrunk to a reproducer
+    /// (`DIR/seed-S.tir`, `.spv`, and the program form in `.txt`).
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -173,6 +174,11 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         if let Err(e) = written {
             return fail(format!("{}: {e}", dir.display()));
         }
+        for (seed, m) in &summary.mismatches {
+            if let Err(e) = write_reproducer(dir, *seed, m, &campaign) {
+                return fail(format!("{}: {e}", dir.display()));
+            }
+        }
     }
     println!("{summary}");
     if summary.mismatches.is_empty() {
@@ -180,6 +186,34 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
     } else {
         ExitCode::from(EXIT_INVALID)
     }
+}
+
+/// Shrinks the program of `seed` and writes it as IR text, SPIR-V and the program form.
+fn write_reproducer(
+    dir: &Path,
+    seed: u64,
+    m: &tangle_fuzz::Mismatch,
+    campaign: &Campaign,
+) -> std::io::Result<()> {
+    let program = tangle_fuzz::generate(seed, campaign.config_of(seed));
+    let small = tangle_fuzz::shrink::shrink_mismatch(&program, m, campaign.variant, 20_000);
+    let module = tangle_fuzz::build::build_module(&small);
+    let again = tangle_fuzz::compare(&small, &[m.subgroup_size()], campaign.variant);
+    let stem = dir.join(format!("seed-{seed}"));
+    std::fs::write(
+        stem.with_extension("txt"),
+        format!(
+            "seed {seed}: {m}\nshrunk (subgroup size {}): {}\n{small:#?}\n",
+            m.subgroup_size(),
+            again.err().map_or("passes".to_string(), |e| e.to_string())
+        ),
+    )?;
+    std::fs::write(stem.with_extension("tir"), tangle_ir::text::print(&module))?;
+    if let Ok(words) = tangle_spirv::writer::write(&module) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(stem.with_extension("spv"), bytes)?;
+    }
+    Ok(())
 }
 
 /// Reads one shard report.

@@ -133,4 +133,21 @@ fn merged_mismatches_fail_the_merge() {
             .unwrap();
     assert_eq!(report["shard"], serde_json::json!([0, 2]));
     assert_eq!(report["programs"], 100);
+    // Every mismatch comes with a shrunk reproducer whose IR the parser reads back.
+    let mut reproducers = 0;
+    for out in &outs {
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap())
+                .unwrap();
+        for m in report["mismatches"].as_array().unwrap() {
+            let stem = out.join(format!("seed-{}", m["seed"]));
+            let tir = std::fs::read_to_string(stem.with_extension("tir")).unwrap();
+            tangle_ir::text::parse(&tir).unwrap();
+            let txt = std::fs::read_to_string(stem.with_extension("txt")).unwrap();
+            assert!(txt.contains("shrunk (subgroup size"), "{txt}");
+            assert!(stem.with_extension("spv").exists());
+            reproducers += 1;
+        }
+    }
+    assert!(reproducers > 0);
 }

@@ -39,6 +39,17 @@ pub enum Mismatch {
     },
 }
 
+impl Mismatch {
+    /// The subgroup size the disagreement shows at.
+    pub fn subgroup_size(&self) -> u32 {
+        match self {
+            Mismatch::RefError { subgroup_size, .. } | Mismatch::Words { subgroup_size, .. } => {
+                *subgroup_size
+            }
+        }
+    }
+}
+
 /// The output buffer the reference interpreter computes for `module` at `subgroup_size`,
 /// with room for `words` words, under the semantics `variant`.
 pub fn run_reference(

@@ -7,7 +7,8 @@
 //! - [`build`]: the program as an IR module, through the IR builder's structured helpers;
 //! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
 //! - [`compare`]: both oracles on one program at several subgroup sizes;
-//! - [`campaign`]: many seeds on several threads, with a summary.
+//! - [`campaign`]: many seeds on several threads, with a summary;
+//! - [`shrink`]: greedy reduction of a failing program to a small reproducer.
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
@@ -17,6 +18,7 @@ pub mod campaign;
 pub mod compare;
 pub mod generate;
 pub mod mask;
+pub mod shrink;
 
 pub use ast::Program;
 pub use compare::{compare, Mismatch};
