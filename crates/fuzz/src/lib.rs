@@ -5,6 +5,7 @@
 //!   ballot and elect observations recorded per invocation);
 //! - [`generate`]: the seeded generator (nesting knob, size budget);
 //! - [`build`]: the program as an IR module, through the IR builder's structured helpers;
+//! - [`glsl`]: the program as a GLSL compute shader, for glslang;
 //! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
 //! - [`compare`]: both oracles on one program at several subgroup sizes;
 //! - [`campaign`]: many seeds on several threads, with a summary;
@@ -17,6 +18,7 @@ pub mod build;
 pub mod campaign;
 pub mod compare;
 pub mod generate;
+pub mod glsl;
 pub mod mask;
 pub mod shrink;
 
