@@ -151,3 +151,29 @@ fn merged_mismatches_fail_the_merge() {
     }
     assert!(reproducers > 0);
 }
+
+#[test]
+fn generated_amber_scripts_pass_tangle_run_and_a_wrong_expect_fails() {
+    use tangle_fuzz::{amber::to_amber, build::build_module, compare::run_reference};
+    if let Err(e) = tangle_spirv::glslang::find_glslang() {
+        assert!(!tangle_oracle::oracles_mandatory(), "glslang: {e}");
+        eprintln!("SKIPPED generated_amber_scripts_pass_tangle_run: {e}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 0..6u64 {
+        let program = tangle_fuzz::generate(seed, tangle_fuzz::GenConfig::default());
+        let size = [4, 32, 64][seed as usize % 3];
+        let words = tangle_fuzz::mask::simulate(&program, size).words;
+        let module = build_module(&program);
+        let mut expect =
+            run_reference(&module, size, words.len(), tangle_interp::Variant::Maximal).unwrap();
+        let path = dir.path().join(format!("seed{seed}.amber"));
+        std::fs::write(&path, to_amber(&program, size, &expect)).unwrap();
+        tangle().arg("run").arg(&path).assert().success();
+        // A changed expectation is caught.
+        expect[0] ^= 1;
+        std::fs::write(&path, to_amber(&program, size, &expect)).unwrap();
+        tangle().arg("run").arg(&path).assert().code(1);
+    }
+}

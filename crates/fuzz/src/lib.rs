@@ -1,5 +1,6 @@
 //! `tangle-fuzz`: random structured reconvergence programs and two independent oracles.
 //!
+//! - [`amber`]: the program as an AmberScript file with expectations;
 //! - [`ast`]: the generator's own program form (if/else on lane masks, uniform values, loop
 //!   indices and invocation indices; counted and infinite loops; break, continue, return;
 //!   ballot and elect observations recorded per invocation);
@@ -13,6 +14,7 @@
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
+pub mod amber;
 pub mod ast;
 pub mod build;
 pub mod campaign;
