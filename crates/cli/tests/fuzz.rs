@@ -26,7 +26,7 @@ fn small_campaign_passes_with_a_summary() {
 fn known_wrong_semantics_is_caught() {
     let out = tangle()
         .args(["fuzz", "--seeds", "0..200", "--subgroup-sizes", "4,32"])
-        .args(["--semantics", "break-not-split-by-iteration", "--jobs", "2"])
+        .args(["--semantics", "no-continue-reconvergence", "--jobs", "2"])
         .assert()
         .code(1);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();

@@ -162,6 +162,12 @@ pub enum Stmt {
         /// The enclosing for-loop whose index is passed, if any.
         arg: Option<u32>,
     },
+    /// `do { body } while (!subgroupElect());`: the exit test is in the continue construct,
+    /// so `continue` (allowed here) goes to it; at least one lane leaves per iteration.
+    DoWhileElect {
+        /// The body.
+        body: Vec<Stmt>,
+    },
     /// Leave the innermost loop.
     Break,
     /// Go to the innermost loop's continue target.
@@ -200,7 +206,9 @@ pub fn count_stmts(stmts: &[Stmt]) -> usize {
                 Stmt::If { then, els, .. } => {
                     count_stmts(then) + els.as_deref().map_or(0, count_stmts)
                 }
-                Stmt::For { body, .. } | Stmt::Infinite { body } => count_stmts(body),
+                Stmt::For { body, .. } | Stmt::Infinite { body } | Stmt::DoWhileElect { body } => {
+                    count_stmts(body)
+                }
                 Stmt::Switch { cases, default, .. } => {
                     cases.iter().map(|c| count_stmts(&c.1)).sum::<usize>()
                         + default.as_deref().map_or(0, count_stmts)

@@ -392,6 +392,16 @@ impl Emitter<'_, '_> {
                 }
                 self.b.end_loop(l, None);
             }
+            Stmt::DoWhileElect { body } => {
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                self.b.begin_continue(&l);
+                let e = self.group(GroupOp::Elect, &[]);
+                let repeat = self.val(PlainOp::LogicalNot, &[e]);
+                self.b.end_loop(l, Some(repeat));
+            }
             Stmt::Switch {
                 selector,
                 cases,

@@ -262,6 +262,16 @@ impl Gen {
                         in_switch: false,
                         in_function: ctx.in_function,
                     };
+                    if self.rng.bool() {
+                        // The do-while form: its exit test is its continue construct, so
+                        // `continue` may leave the body.
+                        let inner = Ctx {
+                            innermost: Some(LoopKind::For),
+                            ..inner
+                        };
+                        let body = self.block(&inner, 4);
+                        return Stmt::DoWhileElect { body };
+                    }
                     let body = self.block(&inner, 4);
                     return Stmt::Infinite { body };
                 }

@@ -116,6 +116,11 @@ impl Emit {
                 }
                 let _ = writeln!(s, "{pad}}}");
             }
+            Stmt::DoWhileElect { body } => {
+                let _ = writeln!(s, "{pad}do {{");
+                self.list(s, body, depth + 1);
+                let _ = writeln!(s, "{pad}}} while (!subgroupElect());");
+            }
             Stmt::Switch {
                 selector,
                 cases,

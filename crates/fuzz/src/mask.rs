@@ -16,6 +16,8 @@
 //!   every lane that did not jump away is active again;
 //! - a call runs the helper with the caller's active lanes; the lanes that return (from
 //!   any depth) and those that reach its end are active again after the call;
+//! - a do-while left through `subgroupElect()` elects among the lanes at its continue
+//!   target (those that reached the body's end or `continue`d); that lane leaves;
 //! - `break` and `continue` take lanes out of the rest of the body (the loop frame on the
 //!   stack remembers them); `return` ends the lane.
 //!
@@ -230,6 +232,20 @@ impl Sim<'_> {
                             fell &= !elected;
                         }
                         running = fell;
+                    }
+                    active = self.frames.pop().expect("pushed").broke;
+                }
+                Stmt::DoWhileElect { body } => {
+                    self.frames.push(LoopFrame::default());
+                    let mut running = active;
+                    while running != 0 {
+                        self.frames.last_mut().expect("pushed").continued = 0;
+                        let fell = self.exec(body, running);
+                        let at_continue = fell | self.frames.last().expect("pushed").continued;
+                        // The lowest lane at the continue target is elected and leaves.
+                        let elected = at_continue & at_continue.wrapping_neg();
+                        self.frames.last_mut().expect("pushed").broke |= elected;
+                        running = at_continue & !elected;
                     }
                     active = self.frames.pop().expect("pushed").broke;
                 }

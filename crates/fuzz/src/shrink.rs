@@ -59,6 +59,12 @@ pub fn well_formed(p: &Program) -> bool {
                     inner.in_switch = false;
                     list(body, &inner, p)
                 }
+                Stmt::DoWhileElect { body } => {
+                    let mut inner = s.clone();
+                    inner.innermost = Some(true);
+                    inner.in_switch = false;
+                    list(body, &inner, p)
+                }
                 Stmt::Switch {
                     selector,
                     cases,
@@ -181,6 +187,12 @@ fn stmt_steps(s: &Stmt) -> Vec<Vec<Stmt>> {
             out.push(body.clone());
             for b in list_steps(body) {
                 out.push(vec![Stmt::Infinite { body: b }]);
+            }
+        }
+        Stmt::DoWhileElect { body } => {
+            out.push(body.clone());
+            for b in list_steps(body) {
+                out.push(vec![Stmt::DoWhileElect { body: b }]);
             }
         }
         Stmt::Switch {

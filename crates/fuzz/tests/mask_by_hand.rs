@@ -173,7 +173,9 @@ fn depth(stmts: &[Stmt]) -> u32 {
         .iter()
         .map(|s| match s {
             Stmt::If { then, els, .. } => 1 + depth(then).max(els.as_deref().map_or(0, depth)),
-            Stmt::For { body, .. } | Stmt::Infinite { body } => 1 + depth(body),
+            Stmt::For { body, .. } | Stmt::Infinite { body } | Stmt::DoWhileElect { body } => {
+                1 + depth(body)
+            }
             Stmt::Switch { cases, default, .. } => {
                 1 + cases
                     .iter()
@@ -286,4 +288,34 @@ fn lanes_falling_through_run_the_next_case_on_their_own() {
     }
     assert_eq!(record(&out.words, 4, 2, 1), [0b1111, 0, 0, 0, 3]);
     assert_eq!(record(&out.words, 4, 1, 2), [0b1111, 0, 0, 0, 3]);
+}
+
+#[test]
+fn a_do_while_left_through_elect_elects_at_its_continue_target() {
+    // do { if (lane == 0) continue; ballot } while (!subgroupElect());  with 3 lanes
+    let p = Program {
+        local_size: 3,
+        loops: 0,
+        functions: Vec::new(),
+        body: vec![Stmt::DoWhileElect {
+            body: vec![
+                Stmt::If {
+                    cond: Cond::LaneMask(0b001),
+                    then: vec![Stmt::Continue],
+                    els: None,
+                },
+                Stmt::Ballot { id: 0 },
+            ],
+        }],
+    };
+    let out = simulate_both(&p, 4);
+    // Lane 0 continues, but it is at the continue target with the others: it is elected
+    // first. Then lane 1, then lane 2.
+    assert_eq!(out.max_records, 3);
+    assert_eq!(record(&out.words, 3, 0, 0), [0; 5]);
+    assert_eq!(record(&out.words, 3, 0, 1), [0b110, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 3, 1, 1), [0b110, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 3, 2, 1), [0; 5]);
+    assert_eq!(record(&out.words, 3, 1, 2), [0b110, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 3, 2, 2), [0b100, 0, 0, 0, 1]);
 }
