@@ -52,7 +52,7 @@ pub struct FuzzArgs {
     #[arg(long, default_value = "0/1")]
     shard: String,
     /// Write the JSON report to `DIR/report.json`, and each mismatch shrunk to a reproducer
-    /// (`DIR/seed-S.tir`, `.spv`, and the program form in `.txt`).
+    /// (`DIR/seed-S.tir`, `.spv`, `.comp`, `.amber`, and the program form in `.txt`).
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -209,6 +209,17 @@ fn write_reproducer(
         ),
     )?;
     std::fs::write(stem.with_extension("tir"), tangle_ir::text::print(&module))?;
+    std::fs::write(
+        stem.with_extension("comp"),
+        tangle_fuzz::glsl::to_glsl(&small),
+    )?;
+    // The script expects what the specification gives (the mask oracle's buffer), so it
+    // fails on an engine with the bug.
+    let expect = tangle_fuzz::mask::simulate(&small, m.subgroup_size()).words;
+    std::fs::write(
+        stem.with_extension("amber"),
+        tangle_fuzz::amber::to_amber(&small, m.subgroup_size(), &expect),
+    )?;
     if let Ok(words) = tangle_spirv::writer::write(&module) {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(stem.with_extension("spv"), bytes)?;

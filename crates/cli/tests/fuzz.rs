@@ -146,6 +146,18 @@ fn merged_mismatches_fail_the_merge() {
             let txt = std::fs::read_to_string(stem.with_extension("txt")).unwrap();
             assert!(txt.contains("shrunk (subgroup size"), "{txt}");
             assert!(stem.with_extension("spv").exists());
+            assert!(stem.with_extension("comp").exists());
+            // The reproducer's script passes on the specification's semantics and fails
+            // on the variant that was caught.
+            if tangle_spirv::glslang::find_glslang().is_ok() {
+                let amber = stem.with_extension("amber");
+                tangle().arg("run").arg(&amber).assert().success();
+                tangle()
+                    .args(["run", "--semantics", "no-continue-reconvergence"])
+                    .arg(&amber)
+                    .assert()
+                    .code(1);
+            }
             reproducers += 1;
         }
     }
