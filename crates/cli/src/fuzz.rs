@@ -259,9 +259,16 @@ fn merge(paths: &[PathBuf]) -> ExitCode {
         };
         programs += report["programs"].as_u64().unwrap_or(0);
         longest = longest.max(report["seconds"].as_f64().unwrap_or(0.0));
-        let shard = (report["shard"][0].as_u64(), report["shard"][1].as_u64());
+        // A shard is its seed range and its part of it: campaigns over different ranges
+        // merge too.
+        let shard = (
+            report["seeds"][0].as_u64(),
+            report["seeds"][1].as_u64(),
+            report["shard"][0].as_u64(),
+            report["shard"][1].as_u64(),
+        );
         if !shards.insert(shard) {
-            return fail(format!("{}: shard {shard:?} given twice", p.display()));
+            return fail(format!("{}: the same shard given twice", p.display()));
         }
         for m in report["mismatches"].as_array().into_iter().flatten() {
             eprintln!(

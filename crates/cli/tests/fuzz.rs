@@ -79,6 +79,28 @@ fn shards_run_as_separate_processes_and_merge() {
     let text = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
     assert!(text.starts_with("31 programs, 0 mismatches, "), "{text}");
     assert!(text.trim_end().ends_with("(3 shards)"), "{text}");
+    // A campaign over another seed range merges with these.
+    let more = dir.path().join("more");
+    tangle()
+        .args([
+            "fuzz",
+            "--seeds",
+            "31..36",
+            "--subgroup-sizes",
+            "4",
+            "--out",
+        ])
+        .arg(&more)
+        .assert()
+        .success();
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .arg(&more)
+        .assert()
+        .success();
+    let text = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("36 programs, 0 mismatches, "), "{text}");
     // The same shard twice is refused; so is a file that is not a report.
     tangle()
         .args(["fuzz", "merge"])
