@@ -16,6 +16,7 @@ use input::{InputKind, ReadOptions};
 
 mod asm;
 mod disasm;
+mod fuzz;
 mod run;
 
 /// The exit statuses, as `--help` states them.
@@ -120,6 +121,9 @@ enum Command {
     /// EXPECT holds, 1 when one fails, 2 when a script is refused.
     #[command(after_help = EXIT_CODES_HELP)]
     Run(run::RunArgs),
+    /// Generate random structured programs and compare the reference interpreter with the
+    /// mask-stack simulator on each; exit 1 on any mismatch.
+    Fuzz(fuzz::FuzzArgs),
     /// Disassemble SASS from a cubin or raw 128-bit words.
     Disasm {
         /// The cubin or raw file to read.
@@ -156,6 +160,7 @@ fn main() -> ExitCode {
         } => ir(&input, emit, output, &passes, uniformity),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
         Command::Disasm {
             input,
             arch,

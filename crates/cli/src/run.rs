@@ -52,6 +52,18 @@ pub enum Semantics {
     BreakNotSplitByIteration,
 }
 
+impl Semantics {
+    /// The interpreter's variant of these semantics.
+    pub fn variant(self) -> Variant {
+        match self {
+            Semantics::Maximal => Variant::Maximal,
+            Semantics::NoContinueReconvergence => Variant::NoContinueReconvergence,
+            Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
+            Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
+        }
+    }
+}
+
 /// `switch` partition policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SwitchArg {
@@ -119,12 +131,7 @@ impl EngineArgs {
                 FallthroughArg::Merge => FallthroughPolicy::Merge,
             },
             step_budget: self.step_budget,
-            variant: match self.semantics {
-                Semantics::Maximal => Variant::Maximal,
-                Semantics::NoContinueReconvergence => Variant::NoContinueReconvergence,
-                Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
-                Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
-            },
+            variant: self.semantics.variant(),
             record_trace: false,
             strict_undefined: self.strict_undefined,
             ..Config::default()

@@ -1,0 +1,213 @@
+//! `tangle fuzz`: a small campaign passes with its one-line summary, a known-wrong
+//! semantics is caught (exit 1, the seed named), and bad arguments are usage errors.
+
+use assert_cmd::Command;
+
+fn tangle() -> Command {
+    Command::cargo_bin("tangle").unwrap()
+}
+
+#[test]
+fn small_campaign_passes_with_a_summary() {
+    let out = tangle()
+        .args(["fuzz", "--seeds", "0..40", "--nesting", "2..5"])
+        .args(["--subgroup-sizes", "1,8,32,128", "--jobs", "2"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with("40 programs, 0 mismatches, "),
+        "summary: {text}"
+    );
+    assert!(text.trim_end().ends_with("programs/s"), "summary: {text}");
+}
+
+#[test]
+fn known_wrong_semantics_is_caught() {
+    let out = tangle()
+        .args(["fuzz", "--seeds", "0..200", "--subgroup-sizes", "4,32"])
+        .args(["--semantics", "no-continue-reconvergence", "--jobs", "2"])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("mismatch: seed "), "stderr: {err}");
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    tangle().args(["fuzz", "--seeds", "5"]).assert().code(2);
+    tangle().args(["fuzz", "--nesting", "9"]).assert().code(2);
+    tangle()
+        .args(["fuzz", "--subgroup-sizes", "3"])
+        .assert()
+        .code(2);
+    tangle()
+        .args(["fuzz", "--engines", "ref,sass"])
+        .assert()
+        .code(2);
+    tangle().args(["fuzz", "--engines", "ref"]).assert().code(2);
+    tangle().args(["fuzz", "--shard", "3/3"]).assert().code(2);
+    tangle().args(["fuzz", "--shard", "x"]).assert().code(2);
+}
+
+#[test]
+fn shards_run_as_separate_processes_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for i in 0..3 {
+        let out = dir.path().join(format!("shard{i}"));
+        let done = tangle()
+            .args(["fuzz", "--seeds", "0..31", "--subgroup-sizes", "4,32"])
+            .args(["--shard", &format!("{i}/3"), "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let text = String::from_utf8(done.get_output().stdout.clone()).unwrap();
+        // Seeds 0..31 split by residue mod 3: 11, 10, 10.
+        let expect = if i == 0 { 11 } else { 10 };
+        assert!(
+            text.starts_with(&format!("{expect} programs, 0 mismatches")),
+            "{text}"
+        );
+        outs.push(out);
+    }
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .assert()
+        .success();
+    let text = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("31 programs, 0 mismatches, "), "{text}");
+    assert!(text.trim_end().ends_with("(3 shards)"), "{text}");
+    // A campaign over another seed range merges with these.
+    let more = dir.path().join("more");
+    tangle()
+        .args([
+            "fuzz",
+            "--seeds",
+            "31..36",
+            "--subgroup-sizes",
+            "4",
+            "--out",
+        ])
+        .arg(&more)
+        .assert()
+        .success();
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .arg(&more)
+        .assert()
+        .success();
+    let text = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("36 programs, 0 mismatches, "), "{text}");
+    // The same shard twice is refused; so is a file that is not a report.
+    tangle()
+        .args(["fuzz", "merge"])
+        .args([&outs[0], &outs[0]])
+        .assert()
+        .code(2);
+    let bogus = dir.path().join("bogus.json");
+    std::fs::write(&bogus, "{\"x\": 1}").unwrap();
+    tangle()
+        .args(["fuzz", "merge"])
+        .arg(&bogus)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn merged_mismatches_fail_the_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for i in 0..2 {
+        let out = dir.path().join(format!("shard{i}"));
+        let code = tangle()
+            .args([
+                "fuzz",
+                "--seeds",
+                "0..200",
+                "--subgroup-sizes",
+                "4,32",
+                "--jobs",
+                "2",
+            ])
+            .args(["--semantics", "no-continue-reconvergence"])
+            .args(["--shard", &format!("{i}/2"), "--out"])
+            .arg(&out)
+            .assert()
+            .get_output()
+            .status
+            .code();
+        // A shard exits 1 when it caught the variant, 0 when its seeds did not show it.
+        assert!(matches!(code, Some(0 | 1)), "shard {i}: {code:?}");
+        outs.push(out);
+    }
+    let merged = tangle()
+        .args(["fuzz", "merge"])
+        .args(&outs)
+        .assert()
+        .code(1);
+    let err = String::from_utf8(merged.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("mismatch: seed "), "{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(outs[0].join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["shard"], serde_json::json!([0, 2]));
+    assert_eq!(report["programs"], 100);
+    // Every mismatch comes with a shrunk reproducer whose IR the parser reads back.
+    let mut reproducers = 0;
+    for out in &outs {
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap())
+                .unwrap();
+        for m in report["mismatches"].as_array().unwrap() {
+            let stem = out.join(format!("seed-{}", m["seed"]));
+            let tir = std::fs::read_to_string(stem.with_extension("tir")).unwrap();
+            tangle_ir::text::parse(&tir).unwrap();
+            let txt = std::fs::read_to_string(stem.with_extension("txt")).unwrap();
+            assert!(txt.contains("shrunk (subgroup size"), "{txt}");
+            assert!(stem.with_extension("spv").exists());
+            assert!(stem.with_extension("comp").exists());
+            // The reproducer's script passes on the specification's semantics and fails
+            // on the variant that was caught.
+            if tangle_spirv::glslang::find_glslang().is_ok() {
+                let amber = stem.with_extension("amber");
+                tangle().arg("run").arg(&amber).assert().success();
+                tangle()
+                    .args(["run", "--semantics", "no-continue-reconvergence"])
+                    .arg(&amber)
+                    .assert()
+                    .code(1);
+            }
+            reproducers += 1;
+        }
+    }
+    assert!(reproducers > 0);
+}
+
+#[test]
+fn generated_amber_scripts_pass_tangle_run_and_a_wrong_expect_fails() {
+    use tangle_fuzz::{amber::to_amber, build::build_module, compare::run_reference};
+    if let Err(e) = tangle_spirv::glslang::find_glslang() {
+        assert!(!tangle_oracle::oracles_mandatory(), "glslang: {e}");
+        eprintln!("SKIPPED generated_amber_scripts_pass_tangle_run: {e}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 0..6u64 {
+        let program = tangle_fuzz::generate(seed, tangle_fuzz::GenConfig::default());
+        let size = [4, 32, 64][seed as usize % 3];
+        let words = tangle_fuzz::mask::simulate(&program, size).words;
+        let module = build_module(&program);
+        let mut expect =
+            run_reference(&module, size, words.len(), tangle_interp::Variant::Maximal).unwrap();
+        let path = dir.path().join(format!("seed{seed}.amber"));
+        std::fs::write(&path, to_amber(&program, size, &expect)).unwrap();
+        tangle().arg("run").arg(&path).assert().success();
+        // A changed expectation is caught.
+        expect[0] ^= 1;
+        std::fs::write(&path, to_amber(&program, size, &expect)).unwrap();
+        tangle().arg("run").arg(&path).assert().code(1);
+    }
+}

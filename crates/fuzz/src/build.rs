@@ -1,0 +1,446 @@
+//! A [`Program`] as an IR module, built with the IR builder's structured helpers.
+//!
+//! The module has one entry point `main` (GLCompute, `MaximallyReconvergesKHR`, local size
+//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0) and an input buffer
+//! (set 0, binding 1), both `rtarray<u32>`. Per-lane state (the record counter and the
+//! loop indices) lives in function variables.
+
+use spirv::{Scope, StorageClass};
+use tangle_ir::builder::FunctionBuilder;
+use tangle_ir::{
+    EntryPoint, ExecMode, Func, Global, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
+    Type, TypeData,
+};
+
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
+};
+
+/// Types, constants and globals every program uses (parsed, then the builder adds `main`).
+const PRELUDE: &str = r#"spirv 1.4
+memory_model GLSL450
+capability Shader
+capability GroupNonUniform
+capability GroupNonUniformBallot
+capability GroupNonUniformArithmetic
+extension "SPV_KHR_maximal_reconvergence"
+
+type t0 = void
+type t1 = u32
+type t2 = bool
+type t3 = u32x4
+type t4 = rtarray<u32> [stride 4]
+type t5 = struct "Buf" { t4 [offset 0, name "data"] } [block]
+type t6 = ptr<StorageBuffer, t5>
+type t7 = ptr<Input, u32>
+type t8 = ptr<StorageBuffer, u32>
+
+global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
+global g1 ptr<StorageBuffer, t5> [set 0, binding 1, name "in"]
+global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
+global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
+"#;
+
+/// Builds the IR module of `program`.
+pub fn build_module(program: &Program) -> Module {
+    // Per-lane state shared by every function: g4 the record counter, g5.. the loop indices.
+    let mut text = String::from(PRELUDE);
+    text.push_str("global g4 ptr<Private, u32> [name \"loc\"]\n");
+    for l in 0..program.loops {
+        text.push_str(&format!(
+            "global g{} ptr<Private, u32> [name \"i{l}\"]\n",
+            5 + l
+        ));
+    }
+    let mut m = tangle_ir::text::parse(&text).expect("the fuzz prelude parses");
+    let u32t = m.types.u32();
+    let ptr_u32 = m.types.intern(TypeData::Pointer {
+        storage: StorageClass::StorageBuffer,
+        pointee: u32t,
+    });
+    let void = m.types.void();
+    let globals = Globals {
+        out: Global::from_u32(0),
+        input: Global::from_u32(1),
+        inv: Global::from_u32(2),
+        lane: Global::from_u32(3),
+        loc: Global::from_u32(4),
+        indices: (0..program.loops)
+            .map(|l| Global::from_u32(5 + l))
+            .collect(),
+        ptr_u32,
+        u32t,
+        record_stride: program.local_size * RECORD_WORDS,
+    };
+    // Helpers last first: each calls only the ones after it.
+    let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
+    for (k, body) in program.functions.iter().enumerate().rev() {
+        let (b, params) =
+            FunctionBuilder::create_function(&mut m, &format!("helper{k}"), void, &[u32t]);
+        let mut e = Emitter::start(b, &globals, &funcs, Some(Operand::Value(params[0])));
+        e.block(body);
+        if e.b.is_open() {
+            e.b.ret(None);
+        }
+        funcs[k] = Some(e.b.func);
+    }
+    let (b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+    let mut e = Emitter::start(b, &globals, &funcs, None);
+    let zero = e.b.const_u32(0);
+    e.b.store(Operand::Global(globals.loc), zero);
+    e.block(&program.body);
+    if e.b.is_open() {
+        e.b.ret(None);
+    }
+    let main = e.b.func;
+    let mut interface = vec![
+        globals.out,
+        globals.input,
+        globals.inv,
+        globals.lane,
+        globals.loc,
+    ];
+    interface.extend(&globals.indices);
+    m.entry_points.push(EntryPoint {
+        model: spirv::ExecutionModel::GLCompute,
+        name: "main".into(),
+        func: main,
+        interface,
+        modes: vec![
+            ExecMode::LocalSize([program.local_size, 1, 1]),
+            ExecMode::MaximallyReconverges,
+        ],
+    });
+    m
+}
+
+/// The module-level variables and types every function uses.
+struct Globals {
+    out: Global,
+    input: Global,
+    inv: Global,
+    lane: Global,
+    loc: Global,
+    indices: Vec<Global>,
+    ptr_u32: Type,
+    u32t: Type,
+    record_stride: u32,
+}
+
+struct Emitter<'m, 'g> {
+    b: FunctionBuilder<'m>,
+    out: Global,
+    input: Global,
+    ptr_u32: Type,
+    u32t: Type,
+    loc: Operand,
+    indices: Vec<Operand>,
+    inv: Operand,
+    lane: Operand,
+    inv_words: Operand,
+    record_stride: u32,
+    /// The helper functions built so far, by index.
+    funcs: &'g [Option<Func>],
+    /// The helper function's argument.
+    arg: Option<Operand>,
+    /// Enclosing loops, innermost last.
+    loops: Vec<tangle_ir::builder::structured::Loop>,
+}
+
+impl<'m, 'g> Emitter<'m, 'g> {
+    /// Opens the function's entry block and reads the invocation's ids there.
+    fn start(
+        mut b: FunctionBuilder<'m>,
+        g: &Globals,
+        funcs: &'g [Option<Func>],
+        arg: Option<Operand>,
+    ) -> Self {
+        let entry = b.create_block();
+        b.switch_to_block(entry);
+        let inv = b.load(Operand::Global(g.inv));
+        let lane = b.load(Operand::Global(g.lane));
+        let rec = b.const_u32(RECORD_WORDS);
+        let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
+        Emitter {
+            b,
+            out: g.out,
+            input: g.input,
+            ptr_u32: g.ptr_u32,
+            u32t: g.u32t,
+            loc: Operand::Global(g.loc),
+            indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
+            inv: Operand::Value(inv),
+            lane: Operand::Value(lane),
+            inv_words: Operand::Value(inv_words),
+            record_stride: g.record_stride,
+            funcs,
+            arg,
+            loops: Vec::new(),
+        }
+    }
+}
+
+impl Emitter<'_, '_> {
+    fn block(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn val(&mut self, op: PlainOp, args: &[Operand]) -> Operand {
+        Operand::Value(self.b.plain(op, args))
+    }
+
+    fn element(&mut self, buffer: Global, index: Operand) -> Operand {
+        let zero = self.b.const_u32(0);
+        let p = self.b.ins_typed(
+            Op::Plain(PlainOp::AccessChain),
+            &[Operand::Global(buffer), zero, index],
+            self.ptr_u32,
+        );
+        Operand::Value(p)
+    }
+
+    fn record(&mut self, id: u32, words: [Operand; 4]) {
+        let loc = Operand::Value(self.b.load(self.loc));
+        let stride = self.b.const_u32(self.record_stride);
+        let loc_words = self.val(PlainOp::IMul, &[loc, stride]);
+        let base = self.val(PlainOp::IAdd, &[loc_words, self.inv_words]);
+        let tag = self.b.const_u32(id + 1);
+        for (k, w) in words.into_iter().chain([tag]).enumerate() {
+            let kk = self.b.const_u32(k as u32);
+            let index = self.val(PlainOp::IAdd, &[base, kk]);
+            let p = self.element(self.out, index);
+            self.b.store(p, w);
+        }
+        let one = self.b.const_u32(1);
+        let next = self.val(PlainOp::IAdd, &[loc, one]);
+        self.b.store(self.loc, next);
+    }
+
+    fn group(&mut self, op: GroupOp, args: &[Operand]) -> Operand {
+        let v = self
+            .b
+            .ins(
+                Op::Group {
+                    op,
+                    scope: Scope::Subgroup,
+                    group: None,
+                },
+                args,
+            )
+            .expect("group operations infer their types")
+            .expect("group operations have results");
+        Operand::Value(v)
+    }
+
+    fn cond(&mut self, c: Cond) -> Operand {
+        match c {
+            Cond::LaneMask(mask) => {
+                let k31 = self.b.const_u32(31);
+                let one = self.b.const_u32(1);
+                let zero = self.b.const_u32(0);
+                let m = self.b.const_u32(mask);
+                let bit = self.val(PlainOp::BitwiseAnd, &[self.lane, k31]);
+                let shifted = self.val(PlainOp::ShiftRightLogical, &[m, bit]);
+                let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
+                self.val(PlainOp::INotEqual, &[low, zero])
+            }
+            Cond::ArgIsLane => {
+                let arg = self.arg.expect("ArgIsLane only in helper functions");
+                let k3 = self.b.const_u32(3);
+                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
+                self.val(PlainOp::IEqual, &[bits, arg])
+            }
+            Cond::Uniform { index, value } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                let v = self.b.const_u32(value);
+                self.val(PlainOp::IEqual, &[w, v])
+            }
+            Cond::LoopIndexIsLane { loop_id } => {
+                let i = Operand::Value(self.b.load(self.indices[loop_id as usize]));
+                let k3 = self.b.const_u32(3);
+                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
+                self.val(PlainOp::IEqual, &[bits, i])
+            }
+            Cond::InvocationBelowInput { index } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                self.val(PlainOp::ULessThan, &[self.inv, w])
+            }
+        }
+    }
+
+    fn selector(&mut self, s: Selector) -> Operand {
+        let k3 = self.b.const_u32(3);
+        match s {
+            Selector::Uniform { index } => {
+                let i = self.b.const_u32(index);
+                let p = self.element(self.input, i);
+                let w = Operand::Value(self.b.load(p));
+                self.val(PlainOp::BitwiseAnd, &[w, k3])
+            }
+            Selector::LoopIndex { loop_id } => {
+                Operand::Value(self.b.load(self.indices[loop_id as usize]))
+            }
+            Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Ballot { id } => {
+                let t = self.b.const_bool(true);
+                let ballot = self.group(GroupOp::Ballot, &[t]);
+                let words = [0, 1, 2, 3].map(|k| {
+                    let v = self
+                        .b
+                        .ins(Op::CompositeExtract(vec![k]), &[ballot])
+                        .expect("a ballot's component")
+                        .expect("has a result");
+                    Operand::Value(v)
+                });
+                self.record(*id, words);
+            }
+            Stmt::Elect { id } => {
+                let e = self.group(GroupOp::Elect, &[]);
+                let one = self.b.const_u32(1);
+                let zero = self.b.const_u32(0);
+                let w = Operand::Value(self.b.ins_typed(
+                    Op::Plain(PlainOp::Select),
+                    &[e, one, zero],
+                    self.u32t,
+                ));
+                self.record(*id, [w, zero, zero, zero]);
+            }
+            Stmt::Collective { id, op } => {
+                let one = self.b.const_u32(1);
+                let value = self.val(PlainOp::IAdd, &[self.inv, one]);
+                let (op, group) = match op {
+                    Collective::Sum => (GroupOp::IAdd, Some(GroupOperation::Reduce)),
+                    Collective::InclusiveSum => {
+                        (GroupOp::IAdd, Some(GroupOperation::InclusiveScan))
+                    }
+                    Collective::BroadcastFirst => (GroupOp::BroadcastFirst, None),
+                };
+                let r = self
+                    .b
+                    .ins(
+                        Op::Group {
+                            op,
+                            scope: Scope::Subgroup,
+                            group,
+                        },
+                        &[value],
+                    )
+                    .expect("collectives infer their types")
+                    .expect("collectives have results");
+                let zero = self.b.const_u32(0);
+                self.record(*id, [Operand::Value(r), zero, zero, zero]);
+            }
+            Stmt::If { cond, then, els } => {
+                let c = self.cond(*cond);
+                let mut f = self.b.begin_if(c, els.is_some());
+                self.block(then);
+                if let Some(els) = els {
+                    self.b.begin_else(&mut f);
+                    self.block(els);
+                }
+                self.b.end_if(f);
+            }
+            Stmt::For {
+                loop_id,
+                trip,
+                body,
+            } => {
+                let var = self.indices[*loop_id as usize];
+                let zero = self.b.const_u32(0);
+                self.b.store(var, zero);
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                self.b.begin_continue(&l);
+                let i = Operand::Value(self.b.load(var));
+                let one = self.b.const_u32(1);
+                let next = self.val(PlainOp::IAdd, &[i, one]);
+                self.b.store(var, next);
+                let count = match trip {
+                    Trip::Uniform(n) => self.b.const_u32(*n),
+                    Trip::LaneBits(mask) => {
+                        let m = self.b.const_u32(*mask);
+                        let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, m]);
+                        self.val(PlainOp::IAdd, &[bits, one])
+                    }
+                };
+                let repeat = self.val(PlainOp::ULessThan, &[next, count]);
+                self.b.end_loop(l, Some(repeat));
+            }
+            Stmt::Infinite { body } => {
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                if !block_always_jumps(body) {
+                    let e = self.group(GroupOp::Elect, &[]);
+                    let f = self.b.begin_if(e, false);
+                    self.b.loop_break(&l);
+                    self.b.end_if(f);
+                }
+                self.b.end_loop(l, None);
+            }
+            Stmt::DoWhileElect { body } => {
+                let l = self.b.begin_loop();
+                self.loops.push(l);
+                self.block(body);
+                let l = self.loops.pop().expect("pushed above");
+                self.b.begin_continue(&l);
+                let e = self.group(GroupOp::Elect, &[]);
+                let repeat = self.val(PlainOp::LogicalNot, &[e]);
+                self.b.end_loop(l, Some(repeat));
+            }
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+                fallthrough,
+            } => {
+                let sel = self.selector(*selector);
+                let literals: Vec<u64> = cases.iter().map(|c| u64::from(c.0)).collect();
+                let mut sw = self.b.begin_switch(sel, &literals, default.is_some());
+                let bodies = default.iter().chain(cases.iter().map(|c| &c.1));
+                for (k, body) in bodies.enumerate() {
+                    self.b.next_case(&mut sw).expect("one case per body");
+                    self.block(body);
+                    // An open case left open falls into the next one (next_case branches).
+                    if self.b.is_open() && !fallthrough[k] {
+                        self.b.switch_break(&sw);
+                    }
+                }
+                self.b.end_switch(sw);
+            }
+            Stmt::Call { func, arg } => {
+                let callee = self.funcs[*func as usize].expect("callees are built first");
+                let a = match arg {
+                    Some(l) => Operand::Value(self.b.load(self.indices[*l as usize])),
+                    None => self.b.const_u32(1),
+                };
+                self.b
+                    .ins(Op::Call(callee), &[a])
+                    .expect("a call of a void function");
+            }
+            Stmt::Break => {
+                let l = self.loops.last().expect("break inside a loop");
+                self.b.loop_break(l);
+            }
+            Stmt::Continue => {
+                let l = self.loops.last().expect("continue inside a loop");
+                self.b.loop_continue(l);
+            }
+            Stmt::Return => self.b.ret(None),
+        }
+    }
+}

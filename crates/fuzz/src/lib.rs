@@ -1,0 +1,29 @@
+//! `tangle-fuzz`: random structured reconvergence programs and two independent oracles.
+//!
+//! - [`amber`]: the program as an AmberScript file with expectations;
+//! - [`ast`]: the generator's own program form (if/else on lane masks, uniform values, loop
+//!   indices and invocation indices; counted and infinite loops; break, continue, return;
+//!   ballot and elect observations recorded per invocation);
+//! - [`generate`]: the seeded generator (nesting knob, size budget);
+//! - [`build`]: the program as an IR module, through the IR builder's structured helpers;
+//! - [`glsl`]: the program as a GLSL compute shader, for glslang;
+//! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
+//! - [`compare`]: both oracles on one program at several subgroup sizes;
+//! - [`campaign`]: many seeds on several threads, with a summary;
+//! - [`shrink`]: greedy reduction of a failing program to a small reproducer.
+//!
+//! See `docs/fuzz.md` for the program mix and the oracle's design.
+
+pub mod amber;
+pub mod ast;
+pub mod build;
+pub mod campaign;
+pub mod compare;
+pub mod generate;
+pub mod glsl;
+pub mod mask;
+pub mod shrink;
+
+pub use ast::Program;
+pub use compare::{compare, Mismatch};
+pub use generate::{generate, GenConfig};
