@@ -8,7 +8,7 @@
 //! ([`crate::glsl::prepare_maximal_reconvergence`], [`with_maximal_reconvergence`]).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use tangle_ir::{ExecMode, Module};
@@ -66,35 +66,8 @@ pub enum GlslError {
 
 /// Finds glslangValidator.
 pub fn find_glslang() -> Result<PathBuf, GlslError> {
-    let mut searched = Vec::new();
-    if let Some(p) = std::env::var_os("TANGLE_GLSLANG") {
-        let p = PathBuf::from(p);
-        if p.is_file() {
-            return Ok(p);
-        }
-        searched.push(p);
-    }
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(o) = std::env::var_os("TANGLE_ORACLES") {
-        dirs.push(PathBuf::from(o).join("bin"));
-    }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.oracles/bin"));
-    for d in dirs {
-        let exe = d.join("glslangValidator");
-        if exe.is_file() {
-            return Ok(exe);
-        }
-        searched.push(exe);
-    }
-    Err(GlslError::NotFound {
-        searched: searched
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
+    crate::find_tool::find_tool("TANGLE_GLSLANG", "glslangValidator")
+        .map_err(|searched| GlslError::NotFound { searched })
 }
 
 /// A compiled shader: the SPIR-V bytes, and whether the source asked for maximal

@@ -4,6 +4,7 @@
 //! [`glslang`]).
 
 pub mod asm;
+mod find_tool;
 pub mod glsl;
 pub mod glslang;
 pub mod grammar;

@@ -7,7 +7,7 @@
 //! `PATH`, then `$TANGLE_ORACLES/bin`, then the repository's `.oracles/bin`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// Why a module could not be optimized.
@@ -34,35 +34,8 @@ pub enum OptError {
 
 /// Finds spirv-opt.
 pub fn find_spirv_opt() -> Result<PathBuf, OptError> {
-    let mut searched = Vec::new();
-    if let Some(p) = std::env::var_os("TANGLE_SPIRV_OPT") {
-        let p = PathBuf::from(p);
-        if p.is_file() {
-            return Ok(p);
-        }
-        searched.push(p);
-    }
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(o) = std::env::var_os("TANGLE_ORACLES") {
-        dirs.push(PathBuf::from(o).join("bin"));
-    }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.oracles/bin"));
-    for d in dirs {
-        let exe = d.join("spirv-opt");
-        if exe.is_file() {
-            return Ok(exe);
-        }
-        searched.push(exe);
-    }
-    Err(OptError::NotFound {
-        searched: searched
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
+    crate::find_tool::find_tool("TANGLE_SPIRV_OPT", "spirv-opt")
+        .map_err(|searched| OptError::NotFound { searched })
 }
 
 /// Runs spirv-opt with `passes` on `words`, for `target_env` (a name spirv-opt's
