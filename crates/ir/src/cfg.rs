@@ -104,12 +104,9 @@ pub struct DomTree {
     rpo: Vec<Block>,
     rpo_index: SecondaryMap<Block, Option<usize>>,
     idom: Vec<usize>,
-    /// Children in the dominator tree, by reverse post-order position.
-    children: Vec<Vec<usize>>,
-    /// Pre-order and post-order numbers of a depth-first walk of the dominator tree, by
-    /// reverse post-order position: `a` dominates `b` iff `a`'s interval contains `b`'s.
-    pre: Vec<u32>,
-    post: Vec<u32>,
+    /// The dominator tree by reverse post-order position, numbered so that `a` dominates
+    /// `b` iff `a`'s interval contains `b`'s.
+    tree: crate::analysis::graph::Intervals,
 }
 
 impl DomTree {
@@ -149,46 +146,22 @@ impl DomTree {
                 }
             }
         }
-        let n = rpo.len();
-        let mut children = vec![Vec::new(); n];
-        for i in 1..n {
-            if idom[i] != UNDEF {
-                children[idom[i]].push(i);
-            }
-        }
-        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
-        if n > 0 {
-            let (mut pre_n, mut post_n) = (0u32, 0u32);
-            let mut stack = vec![(0usize, 0usize)];
-            pre[0] = pre_n;
-            pre_n += 1;
-            while let Some((node, k)) = stack.pop() {
-                if k < children[node].len() {
-                    stack.push((node, k + 1));
-                    let c = children[node][k];
-                    pre[c] = pre_n;
-                    pre_n += 1;
-                    stack.push((c, 0));
-                } else {
-                    post[node] = post_n;
-                    post_n += 1;
-                }
-            }
-        }
+        let parent: Vec<Option<usize>> = (0..rpo.len())
+            .map(|i| (i > 0 && idom[i] != UNDEF).then(|| idom[i]))
+            .collect();
+        let tree = crate::analysis::graph::Intervals::new(&parent);
         DomTree {
             rpo,
             rpo_index,
             idom,
-            children,
-            pre,
-            post,
+            tree,
         }
     }
 
     /// The blocks `b` immediately dominates.
     pub fn children(&self, b: Block) -> Vec<Block> {
         match *self.rpo_index.get(b) {
-            Some(i) => self.children[i].iter().map(|&c| self.rpo[c]).collect(),
+            Some(i) => self.tree.children[i].iter().map(|&c| self.rpo[c]).collect(),
             None => Vec::new(),
         }
     }
@@ -224,7 +197,7 @@ impl DomTree {
         let (Some(ai), Some(bi)) = (*self.rpo_index.get(a), *self.rpo_index.get(b)) else {
             return false;
         };
-        self.pre[ai] <= self.pre[bi] && self.post[bi] <= self.post[ai]
+        self.tree.is_ancestor(ai, bi)
     }
 
     /// Whether `a` strictly dominates `b`.
