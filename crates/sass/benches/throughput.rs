@@ -6,7 +6,6 @@
 //! `cargo bench -p tangle-sass --bench throughput` measures; `cargo test` runs each once
 //! (criterion's test mode) so CI keeps the bench working. Figures: docs/sass.md.
 
-
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 use std::hint::black_box;
