@@ -1,0 +1,139 @@
+//! Hand-written SASS (assembled by tangle-sass, no oracle needed): the simulator's failure
+//! reports — deadlock, livelock, fault, refused word, bad launch — each with its position,
+//! never a panic or a hang.
+
+use tangle_sass::{assemble, Arch, Word};
+use tangle_sched::Policy;
+use tangle_sim::{run, Arg, BarrierModel, Dim3, FaultKind, Kernel, Launch, Options, SimError};
+
+fn kernel(text: &str, params: &[u32]) -> Kernel {
+    let words = assemble(Arch::Sm86, text).unwrap();
+    Kernel::from_words(Arch::Sm86, "k", &words, params)
+}
+
+fn launch(args: Vec<Arg>) -> Launch {
+    Launch {
+        grid: Dim3::new(1, 1, 1),
+        block: Dim3::new(32, 1, 1),
+        dynamic_shared: 0,
+        args,
+    }
+}
+
+fn all_policies() -> Vec<Policy> {
+    tangle_sched::expand("all", "SASS simulator", &tangle_sim::SUPPORTED).unwrap()
+}
+
+/// Lanes 16-31 wait at `BSYNC B0` for the whole warp while lanes 0-15 wait at a full
+/// `WARPSYNC`: neither can be released.
+const DEADLOCK: &str = "S2R R0, SR_LANEID
+ISETP.GE.U32.AND P0, PT, R0, 0x10, PT
+BSSY B0, 0x60
+@P0 BRA 0x50
+WARPSYNC 0xffffffff
+BSYNC B0
+EXIT";
+
+#[test]
+fn a_deadlock_names_each_waiting_set_with_its_lanes_and_pc() {
+    let k = kernel(DEADLOCK, &[]);
+    for p in all_policies() {
+        match run(&k, &launch(vec![]), &Options::new(p)) {
+            Err(SimError::Deadlock { groups, .. }) => {
+                let mut seen: Vec<(u32, u32)> = groups.iter().map(|g| (g.lanes, g.pc)).collect();
+                seen.sort();
+                assert_eq!(seen, [(0x0000_ffff, 0x40), (0xffff_0000, 0x50)], "{p}");
+                assert!(
+                    groups.iter().any(|g| g.state.starts_with("BSYNC B0")),
+                    "{p}"
+                );
+                assert!(
+                    groups.iter().any(|g| g.state.starts_with("WARPSYNC")),
+                    "{p}"
+                );
+            }
+            other => panic!("{p}: expected a deadlock, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_loop_that_never_ends_is_a_livelock_within_the_budget() {
+    let k = kernel("NOP\nBRA 0x0", &[]);
+    let mut o = Options::new(Policy::Adversarial);
+    o.step_budget = 500;
+    match run(&k, &launch(vec![]), &o) {
+        Err(SimError::Livelock { steps, groups }) => {
+            assert_eq!(steps, 500);
+            assert_eq!(groups.len(), 1);
+            assert_eq!(groups[0].lanes, !0);
+        }
+        other => panic!("expected a livelock, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_access_outside_every_buffer_is_a_fault_naming_lane_and_pc() {
+    let k = kernel(
+        "LDC.64 R2, c[0x0][0x160]\nLDG.E.64 R4, [R2.64+0x100]\nEXIT",
+        &[8],
+    );
+    match run(
+        &k,
+        &launch(vec![Arg::Buffer(vec![0; 16])]),
+        &Options::new(Policy::RoundRobin),
+    ) {
+        Err(SimError::Fault { site, kind }) => {
+            assert_eq!(site.pc, 0x10);
+            assert_eq!(site.lane, Some(0));
+            assert!(matches!(kind, FaultKind::GlobalOutOfBounds { size: 8, .. }));
+        }
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_word_the_decoder_refuses_is_reported_where_it_is_reached() {
+    let mut words = assemble(Arch::Sm86, "NOP\nNOP").unwrap();
+    words.push(Word(0x7ff));
+    let k = Kernel::from_words(Arch::Sm86, "k", &words, &[]);
+    match run(&k, &launch(vec![]), &Options::new(Policy::Realistic)) {
+        Err(SimError::Refused { site, .. }) => assert_eq!(site.pc, 0x20),
+        other => panic!("expected a refused word, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_launch_that_does_not_fit_the_parameters_is_bad_input() {
+    let k = kernel("EXIT", &[8, 4]);
+    for args in [
+        vec![],
+        vec![Arg::U32(1), Arg::U32(2)],
+        vec![Arg::Buffer(vec![]); 3],
+    ] {
+        let e = run(&k, &launch(args), &Options::new(Policy::RoundRobin)).unwrap_err();
+        assert!(matches!(e, SimError::BadLaunch(_)), "{e}");
+        assert!(e.is_bad_input());
+    }
+    let mut l = launch(vec![Arg::Buffer(vec![]), Arg::U32(1)]);
+    l.block = Dim3::new(2048, 1, 1);
+    assert!(matches!(
+        run(&k, &l, &Options::new(Policy::RoundRobin)),
+        Err(SimError::BadLaunch(_))
+    ));
+}
+
+#[test]
+fn the_simulator_refuses_policies_it_does_not_support() {
+    let k = kernel("EXIT", &[]);
+    let e = run(&k, &launch(vec![]), &Options::new(Policy::Exhaustive)).unwrap_err();
+    assert!(e.to_string().contains("does not support"), "{e}");
+}
+
+#[test]
+fn barrier_models_have_names_that_round_trip() {
+    for m in BarrierModel::ALL {
+        assert_eq!(BarrierModel::from_name(m.name()), Some(m));
+    }
+    assert_eq!(BarrierModel::from_name("per-thread"), None);
+}
