@@ -35,6 +35,11 @@ pub struct SimArgs {
     /// Print each issued instruction: block, warp, pc, active mask and text.
     #[arg(long)]
     pub trace: bool,
+    /// Check every issue against the latency tables (a register read too early, a missing
+    /// scoreboard wait) and print a cycle estimate per warp (an unvalidated model); exit 1
+    /// on a hazard.
+    #[arg(long)]
+    pub hazards: bool,
     /// Scheduling policy: round-robin, adversarial, random:SEED, realistic, or all (several
     /// joined by commas).
     #[arg(long, default_value = "round-robin")]
@@ -43,7 +48,7 @@ pub struct SimArgs {
     /// not-in-own-copy, blocked-anywhere.
     #[arg(long, default_value = "per-lane")]
     pub barrier_model: String,
-    /// The most instructions a block may issue before the run counts as a livelock.
+    /// The most instructions the launch may issue before the run counts as a livelock.
     #[arg(long, default_value_t = 10_000_000)]
     pub max_steps: u64,
     /// The architecture of SASS text or raw words (a cubin says its own).
@@ -164,6 +169,7 @@ pub fn run(a: &SimArgs) -> ExitCode {
                 model,
                 step_budget: a.max_steps,
                 trace: a.trace,
+                hazards: a.hazards,
             })
             .collect();
         Ok((kernel, launch, opts))
@@ -181,6 +187,21 @@ pub fn run(a: &SimArgs) -> ExitCode {
                     println!("{line}");
                 }
                 println!("{}: ok, {} warp-instructions", o.policy, out.steps);
+                if o.hazards {
+                    for h in &out.hazards {
+                        println!("{}: hazard: {}: {}", o.policy, h.site, h.what);
+                    }
+                    if out.hazards_total > 0 {
+                        failed = true;
+                        println!("{}: {} hazard(s)", o.policy, out.hazards_total);
+                    }
+                    for c in &out.cycles {
+                        println!(
+                            "{}: block ({},{},{}) warp {}: about {} cycles (an unvalidated model)",
+                            o.policy, c.block[0], c.block[1], c.block[2], c.warp, c.cycles
+                        );
+                    }
+                }
                 match &first {
                     None => first = Some(out.buffers),
                     Some(f) if *f != out.buffers => {

@@ -51,8 +51,8 @@ fn int_src(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, lane: usize) -> Result<u64
 
 /// Executes an integer, logic or move operation; `Ok(false)` if `i` is none of them.
 pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, SimError> {
-    let s = i.srcs.clone();
-    let d = i.dsts.clone();
+    let s = &i.srcs;
+    let d = &i.dsts;
     match i.op() {
         Op::Mov | Op::Umov => {
             for l in lanes(a) {

@@ -152,6 +152,18 @@ pub fn step(
         }
     };
     let a = guard_mask(&run.warps[wi], i, mask);
+    if run.opts.hazards {
+        let found = run.warps[wi].hz.issue(kernel.arch, i, pc, mask, a);
+        run.hazards_total += found.len();
+        for what in found {
+            if run.hazards.len() < crate::engine::MAX_HAZARDS {
+                run.hazards.push(crate::engine::Hazard {
+                    site: site(None),
+                    what,
+                });
+            }
+        }
+    }
     let next = pc + 16;
     let code_end = kernel.code.len() as u32 * 16;
     let bad_target = |t: u64| SimError::Fault {
@@ -382,6 +394,7 @@ pub fn step(
             crate::converge::warpsync(run, wi, gi, &waits, collective, cb0, global)
         }
         Op::Bar => {
+            run.bar_waiters += a.count_ones();
             let w = &mut run.warps[wi];
             for l in lanes(a) {
                 w.lanes[l] = crate::warp::Lane {

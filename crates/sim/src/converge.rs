@@ -206,11 +206,22 @@ fn run_collective(
 }
 
 impl BlockRun<'_> {
-    /// Releases every waiter whose condition holds, until none does.
-    pub fn release_all(&mut self, cb0: &[u8], global: &mut Global) -> Result<(), SimError> {
+    /// Releases every waiter whose condition holds after warp `wi` issued, until none does:
+    /// BSYNC and WARPSYNC waiters depend only on the lanes of their own warp, block barriers
+    /// on every warp.
+    pub fn release_all(
+        &mut self,
+        wi: usize,
+        cb0: &[u8],
+        global: &mut Global,
+    ) -> Result<(), SimError> {
         loop {
             let mut changed = false;
-            for wi in 0..self.warps.len() {
+            if self.warps[wi]
+                .lanes
+                .iter()
+                .any(|l| l.status != Status::Ready && l.status != Status::Exited)
+            {
                 changed |= self.release_bsync(wi);
                 changed |= self.release_warpsync(wi, cb0, global)?;
             }
@@ -345,6 +356,9 @@ impl BlockRun<'_> {
     }
 
     fn release_bar(&mut self) -> bool {
+        if self.bar_waiters == 0 {
+            return false;
+        }
         let all_there = self.warps.iter().all(|w| {
             w.lanes
                 .iter()
@@ -357,6 +371,7 @@ impl BlockRun<'_> {
         if !all_there || !any {
             return false;
         }
+        self.bar_waiters = 0;
         for wi in 0..self.warps.len() {
             let mut dests: Vec<(u32, u32)> = Vec::new();
             for (l, lane) in self.warps[wi].lanes.iter().enumerate() {

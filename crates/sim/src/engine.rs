@@ -67,20 +67,47 @@ pub struct Options {
     pub policy: Policy,
     /// The convergence-barrier rule.
     pub model: BarrierModel,
-    /// The most instructions issued per block before the run is called a livelock.
+    /// The most instructions the whole launch may issue before the run is called a
+    /// livelock (a bound on every run, however large the grid).
     pub step_budget: u64,
     /// Record a trace line per issued instruction.
     pub trace: bool,
+    /// Check every issue against the latency tables (hazard mode, [`crate::hazard`]).
+    pub hazards: bool,
 }
 
+/// A hazard found in hazard mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hazard {
+    /// Where: the reading (or overwriting) instruction.
+    pub site: crate::error::Site,
+    /// What.
+    pub what: String,
+}
+
+/// Hazard mode's cycle estimate for one warp (an unvalidated model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpCycles {
+    /// The block index.
+    pub block: [u32; 3],
+    /// The warp index in the block.
+    pub warp: u32,
+    /// The sum of the stall counts its lanes issued (the latest lane's).
+    pub cycles: u64,
+}
+
+/// The most hazards a run records (the rest are counted in `hazards_total`).
+pub const MAX_HAZARDS: usize = 1000;
+
 impl Options {
-    /// The model, `policy`, a budget of ten million steps per block, no trace.
+    /// The model, `policy`, a budget of ten million steps, no trace.
     pub fn new(policy: Policy) -> Options {
         Options {
             policy,
             model: BarrierModel::PerLane,
             step_budget: 10_000_000,
             trace: false,
+            hazards: false,
         }
     }
 }
@@ -95,6 +122,12 @@ pub struct RunOutput {
     pub steps: u64,
     /// Per issued instruction: block, warp, pc, active mask and text (with `trace`).
     pub trace: Vec<String>,
+    /// Hazards found (with `hazards`), at most [`MAX_HAZARDS`].
+    pub hazards: Vec<Hazard>,
+    /// How many hazards were found in all.
+    pub hazards_total: usize,
+    /// The cycle estimate of every warp (with `hazards`; an unvalidated model).
+    pub cycles: Vec<WarpCycles>,
 }
 
 /// Runs `launch` of `kernel` under `opts`.
@@ -122,12 +155,32 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &Options) -> Result<RunOutput
     };
     let mut steps = 0;
     let mut trace = Vec::new();
+    let mut hazards = Vec::new();
+    let mut hazards_total = 0;
+    let mut cycles = Vec::new();
     for bz in 0..launch.grid.z {
         for by in 0..launch.grid.y {
             for bx in 0..launch.grid.x {
-                let mut b = BlockRun::new(kernel, launch, opts, [bx, by, bz]);
+                let mut block_opts = *opts;
+                block_opts.step_budget = opts.step_budget - steps;
+                let mut b = BlockRun::new(kernel, launch, &block_opts, [bx, by, bz]);
                 b.run(&cb0, &mut global, &mut trace)?;
                 steps += b.step;
+                hazards_total += b.hazards_total;
+                for h in b.hazards.drain(..) {
+                    if hazards.len() < MAX_HAZARDS {
+                        hazards.push(h);
+                    }
+                }
+                if opts.hazards {
+                    for (wi, w) in b.warps.iter().enumerate() {
+                        cycles.push(WarpCycles {
+                            block: b.block,
+                            warp: wi as u32,
+                            cycles: w.hz.cycle.iter().copied().max().unwrap_or(0),
+                        });
+                    }
+                }
             }
         }
     }
@@ -135,6 +188,9 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &Options) -> Result<RunOutput
         buffers: global.buffers,
         steps,
         trace,
+        hazards,
+        hazards_total,
+        cycles,
     })
 }
 
@@ -154,6 +210,12 @@ pub struct BlockRun<'k> {
     pub step: u64,
     /// The next group identity.
     pub next_gid: u64,
+    /// Hazards found in this block (at most [`MAX_HAZARDS`]).
+    pub hazards: Vec<Hazard>,
+    /// How many were found.
+    pub hazards_total: usize,
+    /// Lanes waiting at BAR.SYNC (block barriers are checked only while some wait).
+    pub bar_waiters: u32,
     chooser: Chooser,
     yield_rng: Rng,
     yield_toggle: bool,
@@ -192,6 +254,9 @@ impl<'k> BlockRun<'k> {
             shared: vec![0; (kernel.static_shared + launch.dynamic_shared) as usize],
             step: 0,
             next_gid: gid,
+            hazards: Vec::new(),
+            hazards_total: 0,
+            bar_waiters: 0,
             chooser: Chooser::new(opts.policy),
             yield_rng: Rng::new(seed),
             yield_toggle: false,
@@ -232,7 +297,7 @@ impl<'k> BlockRun<'k> {
             }
             if self.step >= self.opts.step_budget {
                 return Err(SimError::Livelock {
-                    steps: self.step,
+                    steps: self.opts.step_budget,
                     groups: self.report(),
                 });
             }
@@ -272,7 +337,7 @@ impl<'k> BlockRun<'k> {
             };
             self.step += 1;
             let event = self.issue(wi, id, cb0, global, trace)?;
-            self.release_all(cb0, global)?;
+            self.release_all(wi, cb0, global)?;
             switch = self.opts.policy.switches_at(event);
             last_event = event;
             current = Some((wi, id));

@@ -193,8 +193,8 @@ fn f2i(v: f64, i: &Inst, bits: u32, signed: bool) -> u64 {
 
 /// Executes a floating-point operation; `Ok(false)` if `i` is none.
 pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, SimError> {
-    let s = i.srcs.clone();
-    let d = i.dsts.clone();
+    let s = &i.srcs;
+    let d = &i.dsts;
     let ftz = i.has("FTZ") || i.has("FMZ");
     let sat = i.has("SAT");
     let fin = |x: f32| {

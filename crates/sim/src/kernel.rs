@@ -15,7 +15,7 @@
 //! `EIATTR_PARAM_CBANK` (a kernel without parameters).
 
 use tangle_sass::cubin;
-use tangle_sass::typed::MachInst;
+use tangle_sass::typed::{Loc, MachInst};
 use tangle_sass::{decode_typed, Arch, Op, Word};
 
 use crate::error::SimError;
@@ -41,6 +41,10 @@ pub struct Inst {
     pub srcs: Vec<usize>,
     /// The indexes of its destination operands (role `Def`), in order.
     pub dsts: Vec<usize>,
+    /// The registers it writes (every register of a pair), for hazard mode.
+    pub defs: Vec<Loc>,
+    /// The registers it reads, the guard included, for hazard mode.
+    pub uses: Vec<Loc>,
 }
 
 impl Inst {
@@ -56,11 +60,37 @@ impl Inst {
                 srcs.push(i);
             }
         }
+        // Hazard mode tracks the register files with latencies: not the convergence
+        // barriers (BMOV's scoreboard guards its general register), and not the SM80-89
+        // memory descriptor UR4:UR5 that global accesses read implicitly (late, at address
+        // generation: ptxas issues them 2 cycles after the R2UR that sets it).
+        let explicit_ur = |n: u8| {
+            m.operands
+                .iter()
+                .any(|o| matches!(o.val, tangle_sass::typed::Val::UReg(u) if u.0 == n || u.0 + 1 == n)
+                    || matches!(o.val, tangle_sass::typed::Val::Mem(a) if a.ureg.is_some_and(|u| u.0 == n || u.0 + 1 == n)))
+        };
+        let defs: Vec<Loc> = m
+            .defs()
+            .into_iter()
+            .filter(|l| !matches!(l, Loc::B(_)))
+            .collect();
+        let uses: Vec<Loc> = m
+            .uses()
+            .into_iter()
+            .filter(|l| match l {
+                Loc::B(_) => false,
+                Loc::Ur(n @ (4 | 5)) => explicit_ur(*n),
+                _ => true,
+            })
+            .collect();
         Inst {
             m,
             comps,
             srcs,
             dsts,
+            defs,
+            uses,
         }
     }
 

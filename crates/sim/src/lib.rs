@@ -21,6 +21,7 @@ mod converge;
 pub mod engine;
 pub mod error;
 mod float;
+pub mod hazard;
 pub mod kernel;
 pub mod launch;
 mod memops;
@@ -29,7 +30,7 @@ mod operands;
 pub mod warp;
 mod warpops;
 
-pub use engine::{run, BarrierModel, Options, RunOutput, SUPPORTED};
+pub use engine::{run, BarrierModel, Hazard, Options, RunOutput, WarpCycles, SUPPORTED};
 pub use error::{FaultKind, SimError, Site, StuckGroup};
 pub use kernel::{load, Kernel, Param};
 pub use launch::{Arg, Dim3, Launch};

@@ -148,8 +148,8 @@ fn words(b: &[u8; 16], n: u32) -> Vec<u32> {
 
 /// Executes a memory operation; `Ok(false)` if `i` is none.
 pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, SimError> {
-    let s = i.srcs.clone();
-    let d = i.dsts.clone();
+    let s = &i.srcs;
+    let d = &i.dsts;
     let (sp, kind) = match i.op() {
         Op::Ldg => (Space::Global, 'l'),
         Op::Lds => (Space::Shared, 'l'),
@@ -200,8 +200,8 @@ fn atomic(
     sp: Space,
     red: bool,
 ) -> Result<(), SimError> {
-    let s = i.srcs.clone();
-    let d = i.dsts.clone();
+    let s = &i.srcs;
+    let d = &i.dsts;
     let cas = i.has("CAS");
     let op = i.m.modifier::<AtomOp>();
     if i.has("F16x2") {

@@ -84,6 +84,8 @@ pub struct Warp {
     pub local: Vec<Vec<u8>>,
     /// Each lane's thread index (x, y, z).
     pub tid: [[u32; 3]; 32],
+    /// Hazard mode's state: lane clocks and registers in flight.
+    pub hz: crate::hazard::HazardState,
 }
 
 /// Iterates the set bits of a mask, lowest first.
@@ -132,6 +134,7 @@ impl Warp {
             yielded: 0,
             local: vec![Vec::new(); 32],
             tid,
+            hz: crate::hazard::HazardState::new(),
         }
     }
 
@@ -177,9 +180,10 @@ impl Warp {
         m
     }
 
-    /// Adds a group of `mask` at `pc`, merging with nothing.
+    /// Adds a group of `mask` at `pc`, merging with nothing (its lanes' hazard clocks join).
     pub fn add_group(&mut self, id: u64, mask: u32, pc: u32, step: u64) {
         if mask != 0 {
+            self.hz.join(mask);
             self.groups.push(Group {
                 id,
                 mask,

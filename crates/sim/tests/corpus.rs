@@ -310,3 +310,72 @@ fn cuda_corpus_matches_the_host_reference_on_every_sm_under_every_policy() {
     eprintln!("cuda corpus: {runs} runs, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What a control-code mutant changes in every instruction of a kernel.
+#[derive(Clone, Copy, Debug)]
+enum Mutant {
+    /// Every stall cut to 1 cycle.
+    StallCut,
+    /// Every scoreboard wait bit cleared.
+    WaitCleared,
+    /// Every write scoreboard dropped.
+    ScoreboardDropped,
+}
+
+fn mutate(k: &tangle_sim::Kernel, m: Mutant) -> tangle_sim::Kernel {
+    let mut k = k.clone();
+    for slot in &mut k.code {
+        if let tangle_sim::kernel::Slot::Inst(i) = slot {
+            let c = &mut i.m.control;
+            match m {
+                Mutant::StallCut => c.stall = 1,
+                Mutant::WaitCleared => c.wait = 0,
+                Mutant::ScoreboardDropped => c.write_sb = None,
+            }
+        }
+    }
+    k
+}
+
+fn hazards(k: &tangle_sim::Kernel, args: Vec<Arg>) -> usize {
+    let launch = tangle_sim::Launch {
+        grid: tangle_sim::Dim3::new(2, 1, 1),
+        block: tangle_sim::Dim3::new(64, 1, 1),
+        dynamic_shared: 0,
+        args,
+    };
+    let mut o = tangle_sim::Options::new(tangle_sched::Policy::RoundRobin);
+    o.hazards = true;
+    tangle_sim::run(k, &launch, &o).unwrap().hazards_total
+}
+
+#[test]
+fn ptxas_control_codes_have_no_hazards_and_their_mutants_do() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/corpus.cu");
+    let Some(cubins) = compile_every_sm(&src, "hazards") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (arch, bytes) in &cubins {
+        for case in cases(*arch) {
+            let k = tangle_sim::load(bytes, case.name).unwrap();
+            let n = hazards(&k, case.args.clone());
+            if n != 0 {
+                failures.push(format!(
+                    "{arch} {}: {n} hazards in ptxas's own code",
+                    case.name
+                ));
+            }
+            for m in [
+                Mutant::StallCut,
+                Mutant::WaitCleared,
+                Mutant::ScoreboardDropped,
+            ] {
+                if hazards(&mutate(&k, m), case.args.clone()) == 0 {
+                    failures.push(format!("{arch} {}: mutant {m:?} not flagged", case.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
