@@ -40,8 +40,8 @@ pub struct SimArgs {
     /// on a hazard.
     #[arg(long)]
     pub hazards: bool,
-    /// Scheduling policy: round-robin, adversarial, random:SEED, realistic, or all (several
-    /// joined by commas).
+    /// Scheduling policy: round-robin, adversarial, random:SEED, realistic, exhaustive (a
+    /// search over every schedule, bounded), or all (several joined by commas).
     #[arg(long, default_value = "round-robin")]
     pub policy: String,
     /// The convergence-barrier rule: per-lane (the model), or a rejected rule: per-warp,
@@ -181,6 +181,39 @@ pub fn run(a: &SimArgs) -> ExitCode {
     let mut failed = false;
     let mut first: Option<Vec<Option<Vec<u8>>>> = None;
     for o in &opts {
+        if o.policy == tangle_sched::Policy::Exhaustive {
+            match tangle_sim::explore(
+                &kernel,
+                &launch,
+                o,
+                tangle_sched::ExhaustiveBound::default(),
+            ) {
+                Ok(x) => {
+                    println!(
+                        "exhaustive: {} schedules, {} distinct outcome(s){}",
+                        x.runs,
+                        x.outcomes.len(),
+                        if x.cut_off {
+                            ", cut off by the bound (not complete)"
+                        } else {
+                            ""
+                        }
+                    );
+                    if x.cut_off {
+                        failed = true;
+                    }
+                    if first.is_none() {
+                        first = x.outcomes.first().map(|(b, _)| b.clone());
+                    }
+                }
+                Err(e) if e.is_bad_input() => return crate::fail(e.to_string()),
+                Err(e) => {
+                    failed = true;
+                    println!("exhaustive: {e}");
+                }
+            }
+            continue;
+        }
         match tangle_sim::run(&kernel, &launch, o) {
             Ok(out) => {
                 for line in &out.trace {

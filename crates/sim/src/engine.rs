@@ -7,17 +7,20 @@
 use tangle_sched::{Candidate, Chooser, Event, Policy, PolicyKind, Rng};
 
 use crate::error::{SimError, StuckGroup};
+use crate::explore::Script;
 use crate::kernel::Kernel;
 use crate::launch::{Arg, Launch};
 use crate::memory::Global;
 use crate::warp::{lanes, Status, Warp};
 
-/// The policy kinds the simulator supports (`docs/sched.md`).
-pub const SUPPORTED: [PolicyKind; 4] = [
+/// The policy kinds the simulator supports (`docs/sched.md`); `exhaustive` through
+/// [`crate::explore::explore`].
+pub const SUPPORTED: [PolicyKind; 5] = [
     PolicyKind::RoundRobin,
     PolicyKind::Adversarial,
     PolicyKind::Random,
     PolicyKind::Realistic,
+    PolicyKind::Exhaustive,
 ];
 
 /// Which convergence-barrier rule the simulator follows: the model of
@@ -130,8 +133,24 @@ pub struct RunOutput {
     pub cycles: Vec<WarpCycles>,
 }
 
-/// Runs `launch` of `kernel` under `opts`.
+/// Runs `launch` of `kernel` under `opts` (`exhaustive`, a search, goes through
+/// [`crate::explore::explore`]).
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &Options) -> Result<RunOutput, SimError> {
+    if opts.policy == Policy::Exhaustive {
+        return Err(SimError::BadLaunch(
+            "the exhaustive policy is a search: run it with explore (tangle sim does)".into(),
+        ));
+    }
+    run_scripted(kernel, launch, opts, &mut Script::default())
+}
+
+/// [`run`], taking the choices of the exhaustive policy from `script`.
+pub(crate) fn run_scripted(
+    kernel: &Kernel,
+    launch: &Launch,
+    opts: &Options,
+    script: &mut Script,
+) -> Result<RunOutput, SimError> {
     if !SUPPORTED.contains(&opts.policy.kind()) {
         return Err(SimError::BadLaunch(
             tangle_sched::PolicyError::Unsupported {
@@ -164,7 +183,10 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &Options) -> Result<RunOutput
                 let mut block_opts = *opts;
                 block_opts.step_budget = opts.step_budget - steps;
                 let mut b = BlockRun::new(kernel, launch, &block_opts, [bx, by, bz]);
-                b.run(&cb0, &mut global, &mut trace)?;
+                b.script = std::mem::take(script);
+                let r = b.run(&cb0, &mut global, &mut trace);
+                *script = std::mem::take(&mut b.script);
+                r?;
                 steps += b.step;
                 hazards_total += b.hazards_total;
                 for h in b.hazards.drain(..) {
@@ -216,6 +238,8 @@ pub struct BlockRun<'k> {
     pub hazards_total: usize,
     /// Lanes waiting at BAR.SYNC (block barriers are checked only while some wait).
     pub bar_waiters: u32,
+    /// The exhaustive policy's choices.
+    pub script: Script,
     chooser: Chooser,
     yield_rng: Rng,
     yield_toggle: bool,
@@ -257,6 +281,7 @@ impl<'k> BlockRun<'k> {
             hazards: Vec::new(),
             hazards_total: 0,
             bar_waiters: 0,
+            script: Script::default(),
             chooser: Chooser::new(opts.policy),
             yield_rng: Rng::new(seed),
             yield_toggle: false,
@@ -275,6 +300,16 @@ impl<'k> BlockRun<'k> {
     pub fn grant_yield_release(&mut self) -> bool {
         match self.opts.policy {
             Policy::Random(_) => self.yield_rng.next_u64() & 1 == 1,
+            // Both ways, fairly: release now (explored first) or keep waiting once; never
+            // two refusals in a row, since refusing forever is not a fair schedule.
+            Policy::Exhaustive => {
+                if self.yield_toggle {
+                    self.yield_toggle = false;
+                    return true;
+                }
+                self.yield_toggle = self.script.choose(2) == 1;
+                !self.yield_toggle
+            }
             _ => {
                 self.yield_toggle = !self.yield_toggle;
                 !self.yield_toggle
@@ -324,7 +359,12 @@ impl<'k> BlockRun<'k> {
                             index.push((wi, g.id));
                         }
                     }
-                    match self.chooser.pick(&cands) {
+                    let picked = if self.opts.policy == Policy::Exhaustive && cands.len() > 1 {
+                        Some(self.script.choose(cands.len() as u32) as usize)
+                    } else {
+                        self.chooser.pick(&cands)
+                    };
+                    match picked {
                         Some(n) => index[n],
                         None => {
                             return Err(SimError::Deadlock {

@@ -20,6 +20,7 @@ mod control;
 mod converge;
 pub mod engine;
 pub mod error;
+pub mod explore;
 mod float;
 pub mod hazard;
 pub mod kernel;
@@ -32,5 +33,6 @@ mod warpops;
 
 pub use engine::{run, BarrierModel, Hazard, Options, RunOutput, WarpCycles, SUPPORTED};
 pub use error::{FaultKind, SimError, Site, StuckGroup};
+pub use explore::{explore, Exploration};
 pub use kernel::{load, Kernel, Param};
 pub use launch::{Arg, Dim3, Launch};

@@ -126,8 +126,55 @@ fn a_launch_that_does_not_fit_the_parameters_is_bad_input() {
 #[test]
 fn the_simulator_refuses_policies_it_does_not_support() {
     let k = kernel("EXIT", &[]);
-    let e = run(&k, &launch(vec![]), &Options::new(Policy::Exhaustive)).unwrap_err();
+    let e = run(&k, &launch(vec![]), &Options::new(Policy::Strict)).unwrap_err();
     assert!(e.to_string().contains("does not support"), "{e}");
+    // Exhaustive is a search: `explore`, not `run`.
+    assert!(run(&k, &launch(vec![]), &Options::new(Policy::Exhaustive)).is_err());
+}
+
+/// Lane 0 stores 1 and lane 1 stores 2 to the same word on the two sides of a branch:
+/// the final value depends on which side runs last.
+const RACE: &str = "S2R R0, SR_LANEID
+LDC.64 R2, c[0x0][0x160]
+ISETP.NE.U32.AND P0, PT, R0, RZ, PT
+IADD3 R5, R0, 0x1, RZ
+@P0 BRA 0x70
+STG.E [R2.64], R5
+EXIT
+STG.E [R2.64], R5
+EXIT";
+
+#[test]
+fn exhaustive_search_finds_every_outcome_of_a_race() {
+    let k = kernel(RACE, &[8]);
+    let mut l = launch(vec![Arg::Buffer(vec![0; 4])]);
+    l.block = Dim3::new(2, 1, 1);
+    let o = Options::new(Policy::Exhaustive);
+    let found = tangle_sim::explore(&k, &l, &o, tangle_sched::ExhaustiveBound::default()).unwrap();
+    assert!(!found.cut_off);
+    assert_eq!(found.runs, 2);
+    let mut finals: Vec<u8> = found
+        .outcomes
+        .iter()
+        .map(|(b, _)| b[0].as_ref().unwrap()[0])
+        .collect();
+    finals.sort();
+    assert_eq!(finals, [1, 2]);
+    // A bound of one run cuts the search off.
+    let bound = tangle_sched::ExhaustiveBound {
+        max_runs: 1,
+        max_depth: 100,
+    };
+    assert!(tangle_sim::explore(&k, &l, &o, bound).unwrap().cut_off);
+    // A deadlock under some schedule is the search's error.
+    let d = kernel(DEADLOCK, &[]);
+    let e = tangle_sim::explore(
+        &d,
+        &launch(vec![]),
+        &o,
+        tangle_sched::ExhaustiveBound::default(),
+    );
+    assert!(matches!(e, Err(SimError::Deadlock { .. })));
 }
 
 #[test]
