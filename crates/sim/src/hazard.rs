@@ -9,7 +9,9 @@
 //!   predicate is read by one instruction and 5 before IADD3's carry is read by another),
 //!   and the tables do not split by reader, so only a gap below every figure is certain;
 //! - a register read before waiting on the write scoreboard of its producer;
-//! - a register read from a memory load or atomic that set no write scoreboard;
+//! - a register read from a memory load or atomic that set no write scoreboard, unless a
+//!   later access of the same class was waited on since (they complete in order) or a
+//!   `BAR.SYNC` came in between (it completes outstanding accesses);
 //! - a general register overwritten while an earlier instruction that reads it has not
 //!   released its read scoreboard (not waited on).
 //!
@@ -31,11 +33,21 @@ use crate::warp::lanes;
 enum Pending {
     /// Ready at cycle `ready` (fixed latency `lat` from the producer at `pc`).
     Fixed { ready: u64, pc: u32, lat: u32 },
-    /// Ready once scoreboard `sb` is waited on.
-    Scoreboard { sb: u8, pc: u32 },
-    /// The result of an operation ptxas always guards with a scoreboard, produced without
-    /// one: no wait can make it safe.
-    Unguarded { pc: u32 },
+    /// Ready once scoreboard `sb` is waited on (`at`: the issue clock, `class`: the
+    /// producer's latency class).
+    Scoreboard {
+        sb: u8,
+        pc: u32,
+        at: u64,
+        class: &'static str,
+    },
+    /// A memory access's result with no scoreboard of its own: ready once a later access
+    /// of the same class is waited on (they complete in order) or a block barrier passes.
+    Unguarded {
+        pc: u32,
+        at: u64,
+        class: &'static str,
+    },
 }
 
 /// The hazard state of one warp.
@@ -104,11 +116,29 @@ impl HazardState {
         let ctl = i.m.control;
         let table = latency::table(arch);
         for l in lanes(group) {
-            // Scoreboard waits release what they guard.
+            // A block barrier completes the lanes' outstanding memory accesses: ptxas reads
+            // an LDS result after BAR.SYNC with no scoreboard of its own.
+            if i.op() == tangle_sass::Op::Bar {
+                self.pending[l].retain(|_, p| !matches!(p, Pending::Unguarded { .. }));
+            }
+            // Scoreboard waits release what they guard, and the earlier unguarded accesses of
+            // the same class (in-order completion: `LDS R7; LDS R4 (W0); ... wait SB0`).
             if ctl.wait != 0 {
-                self.pending[l].retain(
-                    |_, p| !matches!(p, Pending::Scoreboard { sb, .. } if ctl.wait >> *sb & 1 == 1),
-                );
+                let mut done: Vec<(&'static str, u64)> = Vec::new();
+                for p in self.pending[l].values() {
+                    if let Pending::Scoreboard { sb, at, class, .. } = *p {
+                        if ctl.wait >> sb & 1 == 1 {
+                            done.push((class, at));
+                        }
+                    }
+                }
+                self.pending[l].retain(|_, p| match *p {
+                    Pending::Scoreboard { sb, .. } => ctl.wait >> sb & 1 == 0,
+                    Pending::Unguarded { at, class, .. } => {
+                        !done.iter().any(|&(c, t)| c == class && t > at)
+                    }
+                    Pending::Fixed { .. } => true,
+                });
                 self.protected[l].retain(|_, (sb, _)| ctl.wait >> *sb & 1 == 0);
             }
             let now = self.cycle[l];
@@ -119,11 +149,11 @@ impl HazardState {
                         name(u),
                         now + *lat as u64 - ready
                     )),
-                    Some(Pending::Scoreboard { sb, pc: p }) => Some(format!(
+                    Some(Pending::Scoreboard { sb, pc: p, .. }) => Some(format!(
                         "{} read without waiting on scoreboard SB{sb} of its producer at {p:#06x}",
                         name(u)
                     )),
-                    Some(Pending::Unguarded { pc: p }) => Some(format!(
+                    Some(Pending::Unguarded { pc: p, .. }) => Some(format!(
                         "{} read from the memory access at {p:#06x}, which sets no write scoreboard",
                         name(u)
                     )),
@@ -148,10 +178,16 @@ impl HazardState {
                         found.push(m);
                     }
                 }
+                let class = i.m.form.latency.name();
                 let entry = match ctl.write_sb {
-                    Some(sb) => Some(Pending::Scoreboard { sb, pc }),
+                    Some(sb) => Some(Pending::Scoreboard {
+                        sb,
+                        pc,
+                        at: now,
+                        class,
+                    }),
                     None if always_scoreboarded(table, i, file(d)) => {
-                        Some(Pending::Unguarded { pc })
+                        Some(Pending::Unguarded { pc, at: now, class })
                     }
                     None => match table.fixed_latency(i.m.form, file(d)) {
                         Some(_) => file_minimum(table, file(d)).map(|lat| Pending::Fixed {

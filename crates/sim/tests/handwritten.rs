@@ -184,3 +184,48 @@ fn barrier_models_have_names_that_round_trip() {
     }
     assert_eq!(BarrierModel::from_name("per-thread"), None);
 }
+
+fn hazards(text: &str) -> Vec<String> {
+    let k = kernel(text, &[]);
+    let mut l = launch(vec![]);
+    l.dynamic_shared = 64;
+    let mut o = Options::new(Policy::RoundRobin);
+    o.hazards = true;
+    let out = run(&k, &l, &o).unwrap();
+    out.hazards.into_iter().map(|h| h.what).collect()
+}
+
+#[test]
+fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
+    // ptxas's pattern: an unguarded LDS completes before a later LDS whose scoreboard is
+    // waited on.
+    let ok = "[B------:R-:W-:Y:S04] LDS R7, [RZ]
+[B------:R-:W0:Y:S02] LDS R4, [0x4]
+[B0-----:R-:W-:-:S05] IADD3 R5, R7, R4, R5
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(ok), Vec::<String>::new());
+    // Without the wait both reads are early.
+    let no_wait = ok.replace("[B0-----:R-:W-:-:S05] IADD3", "[B------:R-:W-:-:S05] IADD3");
+    let h = hazards(&no_wait);
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R4 read without waiting on scoreboard SB0")),
+        "{h:?}"
+    );
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R7 read from the memory access")),
+        "{h:?}"
+    );
+    // A fixed-latency result read one cycle later.
+    let early = "[B------:R-:W-:Y:S01] IADD3 R1, R2, R3, RZ
+[B------:R-:W-:Y:S04] IADD3 R4, R1, R1, RZ
+[B------:R-:W-:Y:S05] EXIT";
+    let h = hazards(early);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert!(h[0].contains("R1 read 1 cycles after"), "{h:?}");
+    assert_eq!(
+        hazards(&early.replace("S01] IADD3 R1", "S04] IADD3 R1")),
+        Vec::<String>::new()
+    );
+}
