@@ -7,7 +7,11 @@
 //!   the smallest the table gives for any fixed-latency class writing that register file:
 //!   a class's own minimum depends on the reader (ptxas leaves 4 cycles before an ISETP's
 //!   predicate is read by one instruction and 5 before IADD3's carry is read by another),
-//!   and the tables do not split by reader, so only a gap below every figure is certain;
+//!   and the tables do not split by reader, so only a gap below every figure is certain.
+//!   Only general registers and predicates are checked so: the uniform datapath forwards
+//!   faster than any figure the tables give (ptxas reads a ULDC result in a UIMAD after 2
+//!   cycles; the table's ULDC figure, from vector readers, is 8-13), and memory accesses
+//!   read their uniform address registers late;
 //! - a register read before waiting on the write scoreboard of its producer;
 //! - a register read from a memory load or atomic that set no write scoreboard, unless a
 //!   later access of the same class was waited on since (they complete in order) or a
@@ -189,6 +193,11 @@ impl HazardState {
                     None if always_scoreboarded(table, i, file(d)) => {
                         Some(Pending::Unguarded { pc, at: now, class })
                     }
+                    // Uniform registers and predicates are not checked against fixed
+                    // latencies: ptxas reads a ULDC result 2 cycles later in a UIMAD while
+                    // the table's ULDC figure (from vector readers) is 8-13, and no figure
+                    // of the tables bounds the uniform datapath's own forwarding.
+                    None if matches!(d, Loc::Ur(_) | Loc::Up(_)) => None,
                     None => match table.fixed_latency(i.m.form, file(d)) {
                         Some(_) => file_minimum(table, file(d)).map(|lat| Pending::Fixed {
                             ready: now + lat as u64,

@@ -48,7 +48,8 @@ pub fn policies() -> Vec<tangle_sched::Policy> {
     tangle_sched::expand("all", "SASS simulator", &tangle_sim::SUPPORTED).expect("all")
 }
 
-/// Runs `kernel` with `args` (2 blocks of 64 threads unless `dims` says otherwise).
+/// Runs `kernel` with `args` on `grid` blocks of `block` threads, in hazard mode: a run
+/// that finds a hazard in ptxas's own control codes is an error here.
 pub fn run(
     k: &Kernel,
     grid: u32,
@@ -66,7 +67,15 @@ pub fn run(
     let mut o = Options::new(policy);
     o.model = model;
     o.step_budget = 2_000_000;
-    tangle_sim::run(k, &launch, &o)
+    o.hazards = true;
+    let out = tangle_sim::run(k, &launch, &o)?;
+    assert!(
+        out.hazards.is_empty(),
+        "{} under {policy}: hazards in ptxas's code: {:?}",
+        k.name,
+        out.hazards
+    );
+    Ok(out)
 }
 
 /// Little-endian bytes of 32-bit values.
