@@ -82,3 +82,37 @@ fn sim_exits_1_on_a_deadlock_and_2_on_bad_input() {
             .code(2);
     }
 }
+
+#[test]
+fn sim_explores_every_schedule_with_the_exhaustive_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("race.sass");
+    // Lanes 0 and 1 store different values to one word on the two sides of a branch.
+    std::fs::write(
+        &src,
+        "S2R R0, SR_LANEID\nLDC.64 R2, c[0x0][0x160]\nISETP.NE.U32.AND P0, PT, R0, RZ, PT\n\
+         IADD3 R5, R0, 0x1, RZ\n@P0 BRA 0x70\nSTG.E [R2.64], R5\nEXIT\nSTG.E [R2.64], R5\nEXIT",
+    )
+    .unwrap();
+    let run = tangle()
+        .arg("sim")
+        .arg(&src)
+        .args([
+            "--arch",
+            "sm_86",
+            "--params",
+            "8",
+            "--arg",
+            "buf:zero:4",
+            "--block",
+            "2",
+        ])
+        .args(["--policy", "exhaustive"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("exhaustive: 2 schedules, 2 distinct outcome(s)"),
+        "{stdout}"
+    );
+}
