@@ -18,6 +18,7 @@ mod asm;
 mod disasm;
 mod fuzz;
 mod run;
+mod sim;
 
 /// The exit statuses, as `--help` states them.
 const EXIT_CODES_HELP: &str = "Exit status (every subcommand):\n  \
@@ -135,6 +136,10 @@ enum Command {
         #[arg(long)]
         control: bool,
     },
+    /// Run a kernel of a cubin (or SASS text or raw words) on the SASS warp simulator,
+    /// under one or more scheduling policies; exit 1 on a deadlock, livelock or fault.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Sim(sim::SimArgs),
     /// Assemble SASS text to raw 128-bit words.
     Asm {
         /// The SASS text to read.
@@ -171,6 +176,7 @@ fn main() -> ExitCode {
             arch,
             output,
         } => asm::run(&input, &arch, &output),
+        Command::Sim(args) => sim::run(&args),
     }
 }
 

@@ -146,8 +146,8 @@ const SHT_SYMTAB: u32 = 2;
 /// `SHT_NOBITS`.
 const SHT_NOBITS: u32 = 8;
 
-/// Reads a 64-bit little-endian cubin.
-pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
+/// The SM number of a cubin's header and its section headers, names resolved.
+fn parse_sections(bytes: &[u8]) -> Result<(u32, Vec<Section<'_>>), SassError> {
     let h = slice(bytes, 0, 64).map_err(|_| err("shorter than an ELF header"))?;
     if !is_elf(h) || h[4] != 2 || h[5] != 1 {
         return Err(err("not a 64-bit little-endian ELF file"));
@@ -189,6 +189,50 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
             align: u64_at(sh, 48),
         });
     }
+    Ok((sm, sections))
+}
+
+/// One section of a cubin with its contents, for readers that need more than the code
+/// (the SASS simulator reads `.nv.constant0.*`, `.nv.shared.*` and `.nv.info.*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawSection {
+    /// The section's name (`.nv.constant0._Z2kPi`).
+    pub name: String,
+    /// `sh_type` (`SHT_NOBITS` = 8 has no contents in the file).
+    pub kind: u32,
+    /// `sh_info` (for `.nv.info.*`: the index of the code section described).
+    pub info: u32,
+    /// `sh_size`: the size in memory (for `SHT_NOBITS` sections too).
+    pub size: u64,
+    /// The contents (empty for `SHT_NOBITS`).
+    pub data: Vec<u8>,
+}
+
+/// Every section of a cubin, in section-table order (index 0, the null section, included).
+pub fn sections(bytes: &[u8]) -> Result<Vec<RawSection>, SassError> {
+    let (_, sections) = parse_sections(bytes)?;
+    sections
+        .iter()
+        .map(|s| {
+            let data = if s.kind == SHT_NOBITS {
+                Vec::new()
+            } else {
+                slice(bytes, s.offset, s.size)?.to_vec()
+            };
+            Ok(RawSection {
+                name: String::from_utf8_lossy(s.name).into_owned(),
+                kind: s.kind,
+                info: s.info,
+                size: s.size,
+                data,
+            })
+        })
+        .collect()
+}
+
+/// Reads a 64-bit little-endian cubin.
+pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
+    let (sm, sections) = parse_sections(bytes)?;
     let data = |s: &Section<'_>| -> Result<&[u8], SassError> {
         if s.kind == SHT_NOBITS {
             Ok(&[])

@@ -1,0 +1,414 @@
+//! Floating-point operations: single and double precision arithmetic, compares, min/max,
+//! the multi-function unit, conversions, and packed half precision FMA.
+//!
+//! Only round-to-nearest-even is modelled for arithmetic; a directed rounding modifier
+//! (`.RM`, `.RP`, `.RZ`) is refused as unsupported rather than computed wrongly. MUFU
+//! returns the correctly rounded function value where hardware returns an approximation
+//! within a few ulps: code that refines it (division, square root) gets the exact answer.
+
+use half::f16;
+use tangle_sass::typed::{BoolOp, FloatCmp, MufuOp};
+use tangle_sass::Op;
+
+use crate::error::SimError;
+use crate::kernel::Inst;
+use crate::operands::{write, write_pred, Cx};
+use crate::warp::{lanes, Warp};
+
+fn ftz32(x: f32, on: bool) -> f32 {
+    if on && x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+/// A 32-bit float source with `|x|` and `-x` applied.
+fn f32src(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, l: usize) -> Result<f32, SimError> {
+    let mut b = cx.rd(w, i, k, l)?;
+    let o = &i.m.operands[k];
+    if o.abs {
+        b &= 0x7fff_ffff;
+    }
+    if o.neg {
+        b ^= 0x8000_0000;
+    }
+    Ok(f32::from_bits(b))
+}
+
+/// A 64-bit float source with `|x|` and `-x` applied.
+fn f64src(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, l: usize) -> Result<f64, SimError> {
+    let mut b = cx.rd64(w, i, k, l)?;
+    let o = &i.m.operands[k];
+    if o.abs {
+        b &= !(1 << 63);
+    }
+    if o.neg {
+        b ^= 1 << 63;
+    }
+    Ok(f64::from_bits(b))
+}
+
+/// A rounding direction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Round {
+    Nearest,
+    Down,
+    Up,
+    Zero,
+}
+
+fn rounding(i: &Inst) -> Round {
+    if i.has("RM") {
+        Round::Down
+    } else if i.has("RP") {
+        Round::Up
+    } else if i.has("RZ") {
+        Round::Zero
+    } else {
+        Round::Nearest
+    }
+}
+
+/// The next f32 towards +infinity (`up`) or -infinity.
+fn step_f32(x: f32, up: bool) -> f32 {
+    if x.is_nan() || (x.is_infinite() && (x > 0.0) == up) {
+        return x;
+    }
+    if x == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = x.to_bits();
+    f32::from_bits(if (x > 0.0) == up { b + 1 } else { b - 1 })
+}
+
+/// Rounds the exact value `hi + lo` (an f64 and the error term of the f64 operation
+/// that produced it) to f32 in direction `r`.
+fn to_f32(hi: f64, lo: f64, r: Round) -> f32 {
+    let n = hi as f32;
+    if r == Round::Nearest || n.is_nan() || hi.is_infinite() {
+        return n;
+    }
+    // The sign of (exact - n): hi - n is exact (n is within an f32 ulp of hi).
+    let d = (hi - n as f64) + lo;
+    let above = d > 0.0;
+    let below = d < 0.0;
+    let toward_zero = if n > 0.0 || (n == 0.0 && hi > 0.0) {
+        Round::Down
+    } else {
+        Round::Up
+    };
+    let r = if r == Round::Zero { toward_zero } else { r };
+    match r {
+        Round::Up if above => step_f32(n, true),
+        Round::Down if below => step_f32(n, false),
+        _ => n,
+    }
+}
+
+/// `a + b` in f64 with its rounding error (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// The comparison of FSETP/DSETP (ordered unless a `U` variant).
+fn fcmp(cmp: Option<FloatCmp>, x: f64, y: f64) -> bool {
+    let un = x.is_nan() || y.is_nan();
+    match cmp {
+        Some(FloatCmp::F) | None => false,
+        Some(FloatCmp::T) => true,
+        Some(FloatCmp::Lt) => x < y,
+        Some(FloatCmp::Eq) => x == y,
+        Some(FloatCmp::Le) => x <= y,
+        Some(FloatCmp::Gt) => x > y,
+        Some(FloatCmp::Ne) => !un && x != y,
+        Some(FloatCmp::Ge) => x >= y,
+        Some(FloatCmp::Num) => !un,
+        Some(FloatCmp::Nan) => un,
+        Some(FloatCmp::Ltu) => un || x < y,
+        Some(FloatCmp::Equ) => un || x == y,
+        Some(FloatCmp::Leu) => un || x <= y,
+        Some(FloatCmp::Gtu) => un || x > y,
+        Some(FloatCmp::Neu) => un || x != y,
+        Some(FloatCmp::Geu) => un || x >= y,
+    }
+}
+
+fn combine(op: Option<BoolOp>, x: bool, p: bool) -> bool {
+    match op {
+        Some(BoolOp::Or) => x || p,
+        Some(BoolOp::Xor) => x ^ p,
+        _ => x && p,
+    }
+}
+
+/// IEEE minNum / maxNum (a NaN operand yields the other; -0 < +0).
+fn fminmax(x: f32, y: f32, min: bool) -> f32 {
+    if x.is_nan() && y.is_nan() {
+        return f32::from_bits(0x7fff_ffff);
+    }
+    if x.is_nan() {
+        return y;
+    }
+    if y.is_nan() {
+        return x;
+    }
+    if x == y {
+        // Equal, or -0 and +0: min takes the negative one, max the positive one.
+        let negative = if x.is_sign_negative() { x } else { y };
+        let positive = if x.is_sign_positive() { x } else { y };
+        return if min { negative } else { positive };
+    }
+    if min == (x < y) {
+        x
+    } else {
+        y
+    }
+}
+
+/// Float to integer with saturation (NaN gives 0), rounded as F2I's modifier says.
+fn f2i(v: f64, i: &Inst, bits: u32, signed: bool) -> u64 {
+    let r = if i.has("TRUNC") {
+        v.trunc()
+    } else if i.has("FLOOR") {
+        v.floor()
+    } else if i.has("CEIL") {
+        v.ceil()
+    } else {
+        v.round_ties_even()
+    };
+    if r.is_nan() {
+        return 0;
+    }
+    match (bits, signed) {
+        (32, true) => r.clamp(i32::MIN as f64, i32::MAX as f64) as i32 as u32 as u64,
+        (32, false) => r.clamp(0.0, u32::MAX as f64) as u32 as u64,
+        (_, true) => r as i64 as u64,
+        (_, false) => r as u64,
+    }
+}
+
+/// Executes a floating-point operation; `Ok(false)` if `i` is none.
+pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, SimError> {
+    let s = &i.srcs;
+    let d = &i.dsts;
+    let ftz = i.has("FTZ") || i.has("FMZ");
+    let sat = i.has("SAT");
+    let fin = |x: f32| {
+        let x = ftz32(x, ftz);
+        if sat {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(0.0, 1.0)
+            }
+        } else {
+            x
+        }
+    };
+    match i.op() {
+        Op::Fadd | Op::Fmul | Op::Ffma => {
+            let mode = rounding(i);
+            for l in lanes(a) {
+                let x = ftz32(f32src(cx, w, i, s[0], l)?, ftz);
+                let y = ftz32(f32src(cx, w, i, s[1], l)?, ftz);
+                // Products of two f32 are exact in f64; sums are exact with their TwoSum
+                // error term, so every mode rounds the exact value once.
+                let r = match (i.op(), mode) {
+                    (Op::Fadd, Round::Nearest) => x + y,
+                    (Op::Fmul, Round::Nearest) => x * y,
+                    (Op::Fadd, m) => {
+                        let (hi, lo) = two_sum(x as f64, y as f64);
+                        to_f32(hi, lo, m)
+                    }
+                    (Op::Fmul, m) => to_f32(x as f64 * y as f64, 0.0, m),
+                    (_, Round::Nearest) => {
+                        let z = ftz32(f32src(cx, w, i, s[2], l)?, ftz);
+                        x.mul_add(y, z)
+                    }
+                    (_, m) => {
+                        let z = ftz32(f32src(cx, w, i, s[2], l)?, ftz);
+                        let (hi, lo) = two_sum(x as f64 * y as f64, z as f64);
+                        to_f32(hi, lo, m)
+                    }
+                };
+                write(w, i, d[0], l, &[fin(r).to_bits()]);
+            }
+        }
+        Op::Fsetp | Op::Dsetp => {
+            let cmp = i.m.modifier::<FloatCmp>();
+            let bop = i.m.modifier::<BoolOp>();
+            for l in lanes(a) {
+                let (x, y) = if i.op() == Op::Fsetp {
+                    (
+                        ftz32(f32src(cx, w, i, s[0], l)?, ftz) as f64,
+                        ftz32(f32src(cx, w, i, s[1], l)?, ftz) as f64,
+                    )
+                } else {
+                    (f64src(cx, w, i, s[0], l)?, f64src(cx, w, i, s[1], l)?)
+                };
+                let r = fcmp(cmp, x, y);
+                let p = cx.pred(w, i, s[2], l);
+                write_pred(w, i, d[0], l, combine(bop, r, p));
+                write_pred(w, i, d[1], l, combine(bop, !r, p));
+            }
+        }
+        Op::Fmnmx => {
+            for l in lanes(a) {
+                let x = ftz32(f32src(cx, w, i, s[0], l)?, ftz);
+                let y = ftz32(f32src(cx, w, i, s[1], l)?, ftz);
+                let min = cx.pred(w, i, s[2], l);
+                write(w, i, d[0], l, &[fminmax(x, y, min).to_bits()]);
+            }
+        }
+        Op::Mufu => {
+            let f =
+                i.m.modifier::<MufuOp>()
+                    .ok_or_else(|| cx.unsupported(i, "MUFU without a function"))?;
+            for l in lanes(a) {
+                let x = f32src(cx, w, i, s[0], l)?;
+                let r = match f {
+                    MufuOp::Rcp => (1.0 / x as f64) as f32,
+                    MufuOp::Rsq => (1.0 / (x as f64).sqrt()) as f32,
+                    MufuOp::Sqrt => x.sqrt(),
+                    MufuOp::Ex2 => (x as f64).exp2() as f32,
+                    MufuOp::Lg2 => (x as f64).log2() as f32,
+                    MufuOp::Sin => ((x as f64) * std::f64::consts::TAU).sin() as f32,
+                    MufuOp::Cos => ((x as f64) * std::f64::consts::TAU).cos() as f32,
+                    MufuOp::Rcp64h | MufuOp::Rsq64h => {
+                        let v = f64::from_bits((x.to_bits() as u64) << 32);
+                        let r = if f == MufuOp::Rcp64h {
+                            1.0 / v
+                        } else {
+                            1.0 / v.sqrt()
+                        };
+                        write(w, i, d[0], l, &[(r.to_bits() >> 32) as u32]);
+                        continue;
+                    }
+                };
+                write(w, i, d[0], l, &[ftz32(r, true).to_bits()]);
+            }
+        }
+        Op::F2i => {
+            let signed = !i.has("U32") && !i.has("U64");
+            let bits = if i.has("S64") || i.has("U64") { 64 } else { 32 };
+            for l in lanes(a) {
+                let v = if i.has("F64") {
+                    f64src(cx, w, i, s[0], l)?
+                } else {
+                    ftz32(f32src(cx, w, i, s[0], l)?, ftz) as f64
+                };
+                let r = f2i(v, i, bits, signed);
+                write(
+                    w,
+                    i,
+                    d[0],
+                    l,
+                    &[r as u32, (r >> 32) as u32][..bits as usize / 32],
+                );
+            }
+        }
+        Op::I2f | Op::I2fp => {
+            let mode = rounding(i);
+            if mode != Round::Nearest && (i.has("F64") || i.has("S64") || i.has("U64")) {
+                return Err(
+                    cx.unsupported(i, "directed rounding of 64-bit conversions is not modelled")
+                );
+            }
+            let unsigned = i.has("U32") || i.has("U64");
+            let wide_src = i.has("S64") || i.has("U64");
+            let f64_dst = i.has("F64");
+            for l in lanes(a) {
+                let v: f64 = if wide_src {
+                    let x = cx.rd64(w, i, s[0], l)?;
+                    if unsigned {
+                        x as f64
+                    } else {
+                        x as i64 as f64
+                    }
+                } else {
+                    let x = cx.rd(w, i, s[0], l)?;
+                    if unsigned {
+                        x as f64
+                    } else {
+                        x as i32 as f64
+                    }
+                };
+                if f64_dst {
+                    let b = v.to_bits();
+                    write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+                } else {
+                    // From a 64-bit integer the f64 above may already have rounded: convert
+                    // straight from the integer instead.
+                    let r = if wide_src {
+                        let x = cx.rd64(w, i, s[0], l)?;
+                        if unsigned {
+                            x as f32
+                        } else {
+                            x as i64 as f32
+                        }
+                    } else {
+                        // A 32-bit integer is exact in f64.
+                        to_f32(v, 0.0, mode)
+                    };
+                    write(w, i, d[0], l, &[r.to_bits()]);
+                }
+            }
+        }
+        Op::Dadd | Op::Dmul | Op::Dfma => {
+            if rounding(i) != Round::Nearest {
+                return Err(cx.unsupported(i, "directed rounding is not modelled"));
+            }
+            for l in lanes(a) {
+                let x = f64src(cx, w, i, s[0], l)?;
+                let y = f64src(cx, w, i, s[1], l)?;
+                let r = match i.op() {
+                    Op::Dadd => x + y,
+                    Op::Dmul => x * y,
+                    _ => x.mul_add(y, f64src(cx, w, i, s[2], l)?),
+                };
+                let b = r.to_bits();
+                write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+            }
+        }
+        Op::Hfma2 => {
+            for l in lanes(a) {
+                let half = |cx: &Cx<'_>, w: &Warp, k: usize| -> Result<[f32; 2], SimError> {
+                    let o = &i.m.operands[k];
+                    let mut b = cx.rd(w, i, k, l)?;
+                    if o.abs {
+                        b &= 0x7fff_7fff;
+                    }
+                    if o.neg {
+                        b ^= 0x8000_8000;
+                    }
+                    Ok([
+                        f16::from_bits(b as u16).to_f32(),
+                        f16::from_bits((b >> 16) as u16).to_f32(),
+                    ])
+                };
+                let x = half(cx, w, s[0])?;
+                let y = half(cx, w, s[1])?;
+                let z = if s.len() == 4 {
+                    // `HFMA2.MMA Rd, A, B, hi, lo`: C as two half immediates, high first.
+                    let hi = cx.rd(w, i, s[2], l)? as u16;
+                    let lo = cx.rd(w, i, s[3], l)? as u16;
+                    [f16::from_bits(lo).to_f32(), f16::from_bits(hi).to_f32()]
+                } else {
+                    half(cx, w, s[2])?
+                };
+                let mut out = 0u32;
+                for h in 0..2 {
+                    let r = f16::from_f64((x[h] as f64).mul_add(y[h] as f64, z[h] as f64));
+                    out |= (r.to_bits() as u32) << (16 * h);
+                }
+                write(w, i, d[0], l, &[out]);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}

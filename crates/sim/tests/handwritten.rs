@@ -1,0 +1,231 @@
+//! Hand-written SASS (assembled by tangle-sass, no oracle needed): the simulator's failure
+//! reports — deadlock, livelock, fault, refused word, bad launch — each with its position,
+//! never a panic or a hang.
+
+use tangle_sass::{assemble, Arch, Word};
+use tangle_sched::Policy;
+use tangle_sim::{run, Arg, BarrierModel, Dim3, FaultKind, Kernel, Launch, Options, SimError};
+
+fn kernel(text: &str, params: &[u32]) -> Kernel {
+    let words = assemble(Arch::Sm86, text).unwrap();
+    Kernel::from_words(Arch::Sm86, "k", &words, params)
+}
+
+fn launch(args: Vec<Arg>) -> Launch {
+    Launch {
+        grid: Dim3::new(1, 1, 1),
+        block: Dim3::new(32, 1, 1),
+        dynamic_shared: 0,
+        args,
+    }
+}
+
+fn all_policies() -> Vec<Policy> {
+    tangle_sched::expand("all", "SASS simulator", &tangle_sim::SUPPORTED).unwrap()
+}
+
+/// Lanes 16-31 wait at `BSYNC B0` for the whole warp while lanes 0-15 wait at a full
+/// `WARPSYNC`: neither can be released.
+const DEADLOCK: &str = "S2R R0, SR_LANEID
+ISETP.GE.U32.AND P0, PT, R0, 0x10, PT
+BSSY B0, 0x60
+@P0 BRA 0x50
+WARPSYNC 0xffffffff
+BSYNC B0
+EXIT";
+
+#[test]
+fn a_deadlock_names_each_waiting_set_with_its_lanes_and_pc() {
+    let k = kernel(DEADLOCK, &[]);
+    for p in all_policies() {
+        match run(&k, &launch(vec![]), &Options::new(p)) {
+            Err(SimError::Deadlock { groups, .. }) => {
+                let mut seen: Vec<(u32, u32)> = groups.iter().map(|g| (g.lanes, g.pc)).collect();
+                seen.sort();
+                assert_eq!(seen, [(0x0000_ffff, 0x40), (0xffff_0000, 0x50)], "{p}");
+                assert!(
+                    groups.iter().any(|g| g.state.starts_with("BSYNC B0")),
+                    "{p}"
+                );
+                assert!(
+                    groups.iter().any(|g| g.state.starts_with("WARPSYNC")),
+                    "{p}"
+                );
+            }
+            other => panic!("{p}: expected a deadlock, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_loop_that_never_ends_is_a_livelock_within_the_budget() {
+    let k = kernel("NOP\nBRA 0x0", &[]);
+    let mut o = Options::new(Policy::Adversarial);
+    o.step_budget = 500;
+    match run(&k, &launch(vec![]), &o) {
+        Err(SimError::Livelock { steps, groups }) => {
+            assert_eq!(steps, 500);
+            assert_eq!(groups.len(), 1);
+            assert_eq!(groups[0].lanes, !0);
+        }
+        other => panic!("expected a livelock, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_access_outside_every_buffer_is_a_fault_naming_lane_and_pc() {
+    let k = kernel(
+        "LDC.64 R2, c[0x0][0x160]\nLDG.E.64 R4, [R2.64+0x100]\nEXIT",
+        &[8],
+    );
+    match run(
+        &k,
+        &launch(vec![Arg::Buffer(vec![0; 16])]),
+        &Options::new(Policy::RoundRobin),
+    ) {
+        Err(SimError::Fault { site, kind }) => {
+            assert_eq!(site.pc, 0x10);
+            assert_eq!(site.lane, Some(0));
+            assert!(matches!(kind, FaultKind::GlobalOutOfBounds { size: 8, .. }));
+        }
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_word_the_decoder_refuses_is_reported_where_it_is_reached() {
+    let mut words = assemble(Arch::Sm86, "NOP\nNOP").unwrap();
+    words.push(Word(0x7ff));
+    let k = Kernel::from_words(Arch::Sm86, "k", &words, &[]);
+    match run(&k, &launch(vec![]), &Options::new(Policy::Realistic)) {
+        Err(SimError::Refused { site, .. }) => assert_eq!(site.pc, 0x20),
+        other => panic!("expected a refused word, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_launch_that_does_not_fit_the_parameters_is_bad_input() {
+    let k = kernel("EXIT", &[8, 4]);
+    for args in [
+        vec![],
+        vec![Arg::U32(1), Arg::U32(2)],
+        vec![Arg::Buffer(vec![]); 3],
+    ] {
+        let e = run(&k, &launch(args), &Options::new(Policy::RoundRobin)).unwrap_err();
+        assert!(matches!(e, SimError::BadLaunch(_)), "{e}");
+        assert!(e.is_bad_input());
+    }
+    let mut l = launch(vec![Arg::Buffer(vec![]), Arg::U32(1)]);
+    l.block = Dim3::new(2048, 1, 1);
+    assert!(matches!(
+        run(&k, &l, &Options::new(Policy::RoundRobin)),
+        Err(SimError::BadLaunch(_))
+    ));
+}
+
+#[test]
+fn the_simulator_refuses_policies_it_does_not_support() {
+    let k = kernel("EXIT", &[]);
+    let e = run(&k, &launch(vec![]), &Options::new(Policy::Strict)).unwrap_err();
+    assert!(e.to_string().contains("does not support"), "{e}");
+    // Exhaustive is a search: `explore`, not `run`.
+    assert!(run(&k, &launch(vec![]), &Options::new(Policy::Exhaustive)).is_err());
+}
+
+/// Lane 0 stores 1 and lane 1 stores 2 to the same word on the two sides of a branch:
+/// the final value depends on which side runs last.
+const RACE: &str = "S2R R0, SR_LANEID
+LDC.64 R2, c[0x0][0x160]
+ISETP.NE.U32.AND P0, PT, R0, RZ, PT
+IADD3 R5, R0, 0x1, RZ
+@P0 BRA 0x70
+STG.E [R2.64], R5
+EXIT
+STG.E [R2.64], R5
+EXIT";
+
+#[test]
+fn exhaustive_search_finds_every_outcome_of_a_race() {
+    let k = kernel(RACE, &[8]);
+    let mut l = launch(vec![Arg::Buffer(vec![0; 4])]);
+    l.block = Dim3::new(2, 1, 1);
+    let o = Options::new(Policy::Exhaustive);
+    let found = tangle_sim::explore(&k, &l, &o, tangle_sched::ExhaustiveBound::default()).unwrap();
+    assert!(!found.cut_off);
+    assert_eq!(found.runs, 2);
+    let mut finals: Vec<u8> = found
+        .outcomes
+        .iter()
+        .map(|(b, _)| b[0].as_ref().unwrap()[0])
+        .collect();
+    finals.sort();
+    assert_eq!(finals, [1, 2]);
+    // A bound of one run cuts the search off.
+    let bound = tangle_sched::ExhaustiveBound {
+        max_runs: 1,
+        max_depth: 100,
+    };
+    assert!(tangle_sim::explore(&k, &l, &o, bound).unwrap().cut_off);
+    // A deadlock under some schedule is the search's error.
+    let d = kernel(DEADLOCK, &[]);
+    let e = tangle_sim::explore(
+        &d,
+        &launch(vec![]),
+        &o,
+        tangle_sched::ExhaustiveBound::default(),
+    );
+    assert!(matches!(e, Err(SimError::Deadlock { .. })));
+}
+
+#[test]
+fn barrier_models_have_names_that_round_trip() {
+    for m in BarrierModel::ALL {
+        assert_eq!(BarrierModel::from_name(m.name()), Some(m));
+    }
+    assert_eq!(BarrierModel::from_name("per-thread"), None);
+}
+
+fn hazards(text: &str) -> Vec<String> {
+    let k = kernel(text, &[]);
+    let mut l = launch(vec![]);
+    l.dynamic_shared = 64;
+    let mut o = Options::new(Policy::RoundRobin);
+    o.hazards = true;
+    let out = run(&k, &l, &o).unwrap();
+    out.hazards.into_iter().map(|h| h.what).collect()
+}
+
+#[test]
+fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
+    // ptxas's pattern: an unguarded LDS completes before a later LDS whose scoreboard is
+    // waited on.
+    let ok = "[B------:R-:W-:Y:S04] LDS R7, [RZ]
+[B------:R-:W0:Y:S02] LDS R4, [0x4]
+[B0-----:R-:W-:-:S05] IADD3 R5, R7, R4, R5
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(ok), Vec::<String>::new());
+    // Without the wait both reads are early.
+    let no_wait = ok.replace("[B0-----:R-:W-:-:S05] IADD3", "[B------:R-:W-:-:S05] IADD3");
+    let h = hazards(&no_wait);
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R4 read without waiting on scoreboard SB0")),
+        "{h:?}"
+    );
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R7 read from the memory access")),
+        "{h:?}"
+    );
+    // A fixed-latency result read one cycle later.
+    let early = "[B------:R-:W-:Y:S01] IADD3 R1, R2, R3, RZ
+[B------:R-:W-:Y:S04] IADD3 R4, R1, R1, RZ
+[B------:R-:W-:Y:S05] EXIT";
+    let h = hazards(early);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert!(h[0].contains("R1 read 1 cycles after"), "{h:?}");
+    assert_eq!(
+        hazards(&early.replace("S01] IADD3 R1", "S04] IADD3 R1")),
+        Vec::<String>::new()
+    );
+}
