@@ -197,9 +197,11 @@ impl Run<'_, '_> {
         mut t: Tangle,
         target: Block,
     ) -> R<Option<Tangle>> {
-        let from = t.frames.last().expect("frame").block;
+        let top = t.frames.last().expect("frame");
+        let (from, fi) = (top.block, top.func.as_u32() as usize);
+        let prev = &mut sg.values[fi].prev;
         for lane in lanes_of(t.mask) {
-            sg.lanes[lane].frames.last_mut().expect("frame").prev = Some(from);
+            prev[lane] = Some(from);
         }
         match self.dest(sg, &t, target) {
             Dest::Wait(j) => {
@@ -215,7 +217,8 @@ impl Run<'_, '_> {
                     }
                 }
                 t.frames.last_mut().expect("frame").block = target;
-                self.enter(sg, t).map(Some)
+                self.enter(sg, &mut t)?;
+                Ok(Some(t))
             }
         }
     }
@@ -308,7 +311,8 @@ impl Run<'_, '_> {
                     match self.dest(sg, &t, b) {
                         Dest::Wait(j) => self.escape(sg, &t, j, b)?,
                         Dest::Plain => {
-                            let t = self.enter(sg, t)?;
+                            let mut t = t;
+                            self.enter(sg, &mut t)?;
                             sg.tangles.push(t);
                         }
                     }

@@ -44,6 +44,23 @@ impl<'m> Interpreter<'m> {
                 "function {f} is lowered; the reference interpreter runs structured functions only"
             )));
         }
+        // SPIR-V forbids recursion for shaders; the engine keeps one frame of values per
+        // function and lane, which relies on it.
+        let reachable: Vec<Func> = module
+            .funcs
+            .keys()
+            .filter(|f| tangle_ir::cfg::call_graph_reaches(module, ep.func, *f))
+            .collect();
+        for &f in &reachable {
+            for c in tangle_ir::cfg::callees(&module.funcs[f]) {
+                if module.funcs.contains(c) && tangle_ir::cfg::call_graph_reaches(module, c, f) {
+                    return Err(InterpError::Config(format!(
+                        "function {f} is recursive (calls {c}, which reaches it again); \
+                         SPIR-V forbids recursion in shaders"
+                    )));
+                }
+            }
+        }
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
             return Err(InterpError::Config(format!(
@@ -79,10 +96,10 @@ impl<'m> Interpreter<'m> {
             entry: ep.func,
             config,
             local_size,
-            consts,
             bindings: BTreeMap::new(),
             push_constants: Vec::new(),
-            facts: crate::decode::decode(module),
+            facts: crate::decode::decode(module, &consts),
+            consts,
         })
     }
 

@@ -2,6 +2,7 @@
 
 use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
 
+use crate::decode::Src;
 use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
 use crate::trace::TraceEntry;
@@ -9,26 +10,29 @@ use crate::value::{OpFail, Region, Val};
 use crate::Mask;
 
 /// One call frame of a tangle: where it is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct TFrame {
     pub(crate) func: Func,
     pub(crate) block: Block,
     pub(crate) idx: usize,
 }
 
-/// One call frame of a lane: its SSA values and the block it came from (for phis).
-#[derive(Clone, Debug)]
-pub(crate) struct LaneFrame {
+/// One function's SSA values for every lane of a subgroup, as lane arrays (value `v` of
+/// lane `l` at `v * width + l`), and per lane the block it came from (for phis). SPIR-V
+/// has no recursion (the interpreter refuses it), so a lane has at most one live frame of
+/// a function: a call resets the callee's values of the calling lanes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FuncValues {
     pub(crate) vals: Vec<Option<Val>>,
-    pub(crate) prev: Option<Block>,
+    pub(crate) prev: Vec<Option<Block>>,
 }
 
-/// One invocation: its value frames and the memory of each global.
+/// One invocation: the memory of each global, as the pointer an operand naming it reads.
 #[derive(Clone, Debug)]
 pub(crate) struct Lane {
-    pub(crate) frames: Vec<LaneFrame>,
-    /// Memory region of each global for this lane (buffers, shared, private, input).
-    pub(crate) globals: Vec<Option<u32>>,
+    /// Pointer to the memory region of each global for this lane (buffers, shared,
+    /// private, input); `None` for a global without memory.
+    pub(crate) globals: Vec<Option<Val>>,
     pub(crate) alive: bool,
 }
 
@@ -65,13 +69,56 @@ pub(crate) struct Tangle {
 /// A subgroup: its lanes, its tangles and the construct instances they share.
 pub(crate) struct Subgroup {
     pub(crate) index: u32,
+    /// The subgroup size: the stride of the lane arrays in `values`.
+    pub(crate) width: usize,
     pub(crate) lanes: Vec<Lane>,
+    /// Per function (empty until a lane first runs it) its values as lane arrays.
+    pub(crate) values: Vec<FuncValues>,
     pub(crate) instances: Vec<Option<Instance>>,
     pub(crate) free: Vec<usize>,
     pub(crate) tangles: Vec<Tangle>,
 }
 
 impl Subgroup {
+    /// Lane `lane`'s value `v` of function `func`.
+    #[inline]
+    pub(crate) fn value(&self, func: usize, v: u32, lane: usize) -> &Option<Val> {
+        &self.values[func].vals[v as usize * self.width + lane]
+    }
+
+    /// Sets lane `lane`'s value `v` of function `func`.
+    #[inline]
+    pub(crate) fn set_value(&mut self, func: usize, v: u32, lane: usize, val: Val) {
+        let w = self.width;
+        self.values[func].vals[v as usize * w + lane] = Some(val);
+    }
+
+    /// The block lane `lane` came from in function `func`.
+    #[inline]
+    pub(crate) fn prev(&self, func: usize, lane: usize) -> Option<Block> {
+        self.values[func].prev[lane]
+    }
+
+    /// Starts a frame of `func` with `values` values for the lanes of `mask`: their values
+    /// all unset and no predecessor block.
+    pub(crate) fn start_frame(&mut self, func: usize, values: usize, mask: Mask) {
+        let w = self.width;
+        let fv = &mut self.values[func];
+        if fv.vals.is_empty() {
+            fv.vals = vec![None; values * w];
+            fv.prev = vec![None; w];
+            return;
+        }
+        for lane in lanes_of(mask) {
+            fv.prev[lane] = None;
+            let mut i = lane;
+            while i < fv.vals.len() {
+                fv.vals[i] = None;
+                i += w;
+            }
+        }
+    }
+
     pub(crate) fn inst(&self, id: usize) -> &Instance {
         self.instances[id].as_ref().expect("live instance")
     }
@@ -112,7 +159,7 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) observer: Option<&'a mut dyn crate::observe::Observer>,
 }
 
-impl Run<'_, '_> {
+impl<'a, 'm> Run<'a, 'm> {
     pub(crate) fn module(&self) -> &Module {
         self.it.module
     }
@@ -156,18 +203,24 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The value of operand `o` for `lane`, which must be fully defined because it is used
-    /// as `what`.
-    pub(crate) fn defined_operand(
+    /// The bits of operand `o` for `lane` (booleans as 0/1), which must be a fully defined
+    /// scalar because it is used as `what`.
+    pub(crate) fn defined_scalar(
         &self,
         sg: &Subgroup,
         t: &Tangle,
         lane: usize,
         o: Operand,
         what: &str,
-    ) -> R<Val> {
-        let v = self.operand(sg, t, lane, o)?;
-        self.defined(t, lane, what, v)
+    ) -> R<u64> {
+        match self.arg(sg, t, lane, Src::of(o))? {
+            Val::Bool(b) => Ok(u64::from(*b)),
+            Val::Bits(b) => Ok(*b),
+            v => {
+                let v = self.defined(t, lane, what, v.clone())?;
+                v.scalar().map_err(|e| self.fail(t, e))
+            }
+        }
     }
 
     /// Settles a freshly computed result of `lane` at `t`'s position: poison born here
@@ -186,24 +239,43 @@ impl Run<'_, '_> {
 
     /// The value of operand `o` for `lane`.
     pub(crate) fn operand(&self, sg: &Subgroup, t: &Tangle, lane: usize, o: Operand) -> R<Val> {
-        match o {
-            Operand::Value(v) => sg.lanes[lane].frames.last().expect("frame").vals
-                [v.as_u32() as usize]
-                .clone()
-                .ok_or_else(|| {
-                    self.fail(
-                        t,
-                        OpFail::Undefined(format!("{v} used before it is defined")),
-                    )
-                }),
-            Operand::Const(c) => Ok(self.it.consts[c.as_u32() as usize].clone()),
-            Operand::Global(g) => match sg.lanes[lane].globals[g.as_u32() as usize] {
-                Some(mem) => Ok(Val::Ptr { mem, off: 0 }),
-                None => Err(InterpError::Config(format!(
-                    "global {g} has no memory (unbound buffer or unsupported storage class)"
-                ))),
-            },
+        self.arg(sg, t, lane, Src::of(o)).cloned()
+    }
+
+    /// The value of operand `src` for `lane` of tangle `t` (in its innermost function).
+    /// The reference borrows the subgroup (and the interpreter's constants), not the run,
+    /// so memory can be written while it is held.
+    #[inline]
+    pub(crate) fn arg<'s>(&self, sg: &'s Subgroup, t: &Tangle, lane: usize, src: Src) -> R<&'s Val>
+    where
+        'a: 's,
+    {
+        let it: &'a Interpreter<'m> = self.it;
+        match src {
+            Src::Value(v) => {
+                let func = t.frames.last().expect("frame").func.as_u32() as usize;
+                match sg.value(func, v, lane) {
+                    Some(val) => Ok(val),
+                    None => Err(self.unset(t, v)),
+                }
+            }
+            Src::Const(c) => Ok(&it.consts[c as usize]),
+            Src::Global(g) => sg.lanes[lane].globals[g as usize].as_ref().ok_or_else(|| {
+                InterpError::Config(format!(
+                    "global {} has no memory (unbound buffer or unsupported storage class)",
+                    tangle_ir::Global::from_u32(g)
+                ))
+            }),
         }
+    }
+
+    /// The error for a value read before it is set.
+    #[cold]
+    pub(crate) fn unset(&self, t: &Tangle, v: u32) -> InterpError {
+        self.fail(
+            t,
+            OpFail::Undefined(format!("{} used before it is defined", Value::from_u32(v))),
+        )
     }
 
     /// The values of operands `ops` for `lane`.
@@ -212,13 +284,17 @@ impl Run<'_, '_> {
         sg: &Subgroup,
         t: &Tangle,
         lane: usize,
-        ops: &[Operand],
+        ops: &[Src],
     ) -> R<Vec<Val>> {
-        ops.iter().map(|o| self.operand(sg, t, lane, *o)).collect()
+        ops.iter()
+            .map(|o| self.arg(sg, t, lane, *o).cloned())
+            .collect()
     }
 
-    /// Sets `lane`'s value `v` in its innermost frame.
-    pub(crate) fn set(sg: &mut Subgroup, lane: usize, v: Value, val: Val) {
-        sg.lanes[lane].frames.last_mut().expect("frame").vals[v.as_u32() as usize] = Some(val);
+    /// Sets `lane`'s value `v` in tangle `t`'s innermost function.
+    #[inline]
+    pub(crate) fn set(sg: &mut Subgroup, t: &Tangle, lane: usize, v: u32, val: Val) {
+        let func = t.frames.last().expect("frame").func.as_u32() as usize;
+        sg.set_value(func, v, lane, val);
     }
 }
