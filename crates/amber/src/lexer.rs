@@ -74,24 +74,45 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex(&mut self) -> Tok<'a> {
+        let bytes = self.src.as_bytes();
         loop {
-            let rest = &self.src[self.at..];
-            let Some(c) = rest.chars().next() else {
+            // ASCII fast path (one byte, one column); anything else goes through `chars`.
+            let Some(&b) = bytes.get(self.at) else {
                 return Tok {
                     kind: TokKind::Eof,
                     text: "",
                     pos: Pos::new(self.line, self.col),
                 };
             };
-            if c == '\n' {
+            if b == b'\n' {
                 let pos = Pos::new(self.line, self.col);
-                self.bump(c);
+                self.at += 1;
+                self.line += 1;
+                self.col = 1;
                 return Tok {
                     kind: TokKind::Eol,
                     text: "",
                     pos,
                 };
             }
+            if b.is_ascii() {
+                // `char::is_whitespace` on ASCII: space, \t, \n (above), \x0B, \x0C, \r.
+                if matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C' | b'\r') {
+                    self.at += 1;
+                    self.col += 1;
+                    continue;
+                }
+                if b == b'#' {
+                    // Comment to the end of the line (the newline stays a token).
+                    self.skip_comment();
+                    continue;
+                }
+                if b != b'\\' {
+                    return self.word();
+                }
+            }
+            let rest = &self.src[self.at..];
+            let c = rest.chars().next().expect("not at the end");
             if c.is_whitespace() {
                 self.bump(c);
                 continue;
@@ -107,29 +128,47 @@ impl<'a> Lexer<'a> {
                 }
                 continue;
             }
-            if c == '#' {
-                // Comment to the end of the line (the newline stays a token).
-                while let Some(c) = self.src[self.at..].chars().next() {
-                    if c == '\n' {
+            return self.word();
+        }
+    }
+
+    /// Skips a comment up to (not including) the line end.
+    fn skip_comment(&mut self) {
+        let rest = &self.src.as_bytes()[self.at..];
+        let len = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+        let text = &self.src[self.at..self.at + len];
+        self.col += text.chars().count() as u32;
+        self.at += len;
+    }
+
+    /// A word: everything up to the next whitespace.
+    fn word(&mut self) -> Tok<'a> {
+        let pos = Pos::new(self.line, self.col);
+        let start = self.at;
+        let bytes = self.src.as_bytes();
+        loop {
+            match bytes.get(self.at) {
+                None => break,
+                Some(&b) if b.is_ascii() => {
+                    if b.is_ascii_whitespace() || b == b'\x0B' {
+                        break;
+                    }
+                    self.at += 1;
+                    self.col += 1;
+                }
+                Some(_) => {
+                    let c = self.src[self.at..].chars().next().expect("not at the end");
+                    if c.is_whitespace() {
                         break;
                     }
                     self.bump(c);
                 }
-                continue;
             }
-            let pos = Pos::new(self.line, self.col);
-            let start = self.at;
-            while let Some(c) = self.src[self.at..].chars().next() {
-                if c.is_whitespace() {
-                    break;
-                }
-                self.bump(c);
-            }
-            return Tok {
-                kind: TokKind::Word,
-                text: &self.src[start..self.at],
-                pos,
-            };
+        }
+        Tok {
+            kind: TokKind::Word,
+            text: &self.src[start..self.at],
+            pos,
         }
     }
 
