@@ -90,9 +90,9 @@ pub(crate) enum Fast {
     LoadBits(u8),
     /// A store of an integer or float scalar of this many bytes.
     StoreBits(u8),
-    /// An access chain whose indices are constants: the byte offset they add (checked at
-    /// decode time against fixed sizes).
-    ChainConst(u64),
+    /// An access chain whose struct indices are constants: its steps are in
+    /// [`DInst::chain`] (constant indices checked at decode time against fixed sizes).
+    Chain,
 }
 
 /// One instruction, pre-decoded.
@@ -108,6 +108,11 @@ pub(crate) struct DInst {
     pub(crate) result: Option<u32>,
     /// Its fast path.
     pub(crate) fast: Fast,
+    /// For [`Fast::Chain`]: the byte offsets the indices add.
+    pub(crate) chain: Vec<Step>,
+    /// For a function `variable`: its number among the module's function variables (the
+    /// engine keeps one region per variable and lane, reused by every execution).
+    pub(crate) var_slot: Option<u32>,
 }
 
 /// The phis of one incoming edge of a block: per phi its result and its operand on that edge.
@@ -138,9 +143,12 @@ impl FuncFacts {
 }
 
 /// The facts of every function of `module`, indexed by function number.
-/// `consts` are the module's constants after specialization.
-pub(crate) fn decode(module: &Module, consts: &[Val]) -> Vec<FuncFacts> {
-    module
+/// `consts` are the module's constants after specialization. Also returns how many
+/// function variables the module has.
+pub(crate) fn decode(module: &Module, consts: &[Val]) -> (Vec<FuncFacts>, usize) {
+    let mut slots = 0u32;
+    let var_slots = &mut slots;
+    let facts = module
         .funcs
         .iter()
         .map(|(_, f): (Func, _)| {
@@ -157,17 +165,31 @@ pub(crate) fn decode(module: &Module, consts: &[Val]) -> Vec<FuncFacts> {
                         rty: None,
                         result: None,
                         fast: Fast::None,
+                        chain: Vec::new(),
+                        var_slot: None,
                     });
                 }
                 let atys: Vec<Type> = d.args.iter().map(|a| module.operand_type(f, *a)).collect();
                 let rty = d.result.map(|v| f.values[v].ty);
-                let fast = fast_path(module, consts, &d.op, &d.args, &atys, rty);
+                let mut fast = fast_path(module, &d.op, &atys, rty);
+                let mut chain = Vec::new();
+                if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
+                    if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
+                        fast = Fast::Chain;
+                        chain = steps;
+                    }
+                }
                 facts.insts[n] = DInst {
                     args: d.args.iter().map(|a| Src::of(*a)).collect(),
                     atys,
                     rty,
                     result: d.result.map(|v| v.as_u32()),
                     fast,
+                    chain,
+                    var_slot: matches!(d.op, Op::Variable(_)).then(|| {
+                        *var_slots += 1;
+                        *var_slots - 1
+                    }),
                 };
             }
             let nblocks = f.blocks.len();
@@ -212,7 +234,8 @@ pub(crate) fn decode(module: &Module, consts: &[Val]) -> Vec<FuncFacts> {
             }
             facts
         })
-        .collect()
+        .collect();
+    (facts, slots as usize)
 }
 
 /// The width in bits of an integer scalar type, or `None`.
@@ -232,14 +255,7 @@ fn scalar_bytes(types: &TypeTable, ty: Type) -> Option<u8> {
 }
 
 /// The fast path of an instruction (see [`Fast`]).
-fn fast_path(
-    module: &Module,
-    consts: &[Val],
-    op: &Op,
-    args: &[Operand],
-    atys: &[Type],
-    rty: Option<Type>,
-) -> Fast {
+fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
     use PlainOp as P;
     let types = &module.types;
     match op {
@@ -304,9 +320,6 @@ fn fast_path(
                 {
                     Fast::Copy
                 }
-                P::AccessChain => {
-                    chain_const(module, consts, args, atys).map_or(Fast::None, Fast::ChainConst)
-                }
                 _ => Fast::None,
             }
         }
@@ -322,41 +335,83 @@ fn fast_path(
     }
 }
 
-/// The byte offset an access chain with constant indices adds to its base, when every
-/// index is a defined integer constant within the fixed bounds it indexes (otherwise the
-/// general path reports the problem per lane).
-fn chain_const(module: &Module, consts: &[Val], args: &[Operand], atys: &[Type]) -> Option<u64> {
+/// One step of an access chain's fast path: a constant byte offset, or a dynamic index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Constant indices adding this many bytes.
+    Const(u64),
+    /// Operand `arg` (an integer of `width` bits, sign-extended) times `stride` bytes;
+    /// `bound` is the element count of a fixed array or vector (`None`: runtime array).
+    Dyn {
+        arg: usize,
+        width: u32,
+        stride: u64,
+        bound: Option<u64>,
+    },
+}
+
+/// The steps of an access chain whose struct member indices are constants; constant
+/// array and vector indices are checked against their fixed bounds here (`None`, the
+/// general path, for anything out of bounds or unusual: it reports the problem per lane).
+fn chain_steps(
+    module: &Module,
+    consts: &[Val],
+    args: &[Operand],
+    atys: &[Type],
+) -> Option<Vec<Step>> {
     use tangle_lanes::value::{array_stride, member_offset, sext};
     let types = &module.types;
     let (_, mut cur) = types.pointer(*atys.first()?)?;
+    let mut steps = Vec::new();
     let mut off = 0u64;
-    for (a, ity) in args.iter().zip(atys).skip(1) {
-        let Operand::Const(c) = a else { return None };
-        let Some(Val::Bits(bits)) = consts.get(c.as_u32() as usize) else {
-            return None;
+    for (k, (a, ity)) in args.iter().zip(atys).enumerate().skip(1) {
+        let width = types.bit_width(*ity);
+        let constant = match a {
+            Operand::Const(c) => match consts.get(c.as_u32() as usize) {
+                Some(Val::Bits(bits)) => Some(sext(*bits, width)),
+                _ => return None,
+            },
+            _ => None,
         };
-        let bits = *bits;
-        let i = sext(bits, types.bit_width(*ity));
-        match types.get(cur) {
+        let (elem, stride, bound) = match types.get(cur) {
             TypeData::Struct { members, .. } => {
+                let i = constant?;
                 let m = members.get(usize::try_from(i).ok()?)?;
                 off += member_offset(types, cur, i as usize);
                 cur = m.ty;
+                continue;
             }
-            TypeData::Array { elem, len, .. } if i >= 0 && (i as u64) < u64::from(*len) => {
-                off += i as u64 * array_stride(types, cur);
-                cur = *elem;
+            TypeData::Array { elem, len, .. } => {
+                (*elem, array_stride(types, cur), Some(u64::from(*len)))
             }
-            TypeData::Vector { elem, count } if i >= 0 && (i as u64) < u64::from(*count) => {
-                off += i as u64 * array_stride(types, cur);
-                cur = *elem;
+            TypeData::Vector { elem, count } => {
+                (*elem, array_stride(types, cur), Some(u64::from(*count)))
             }
-            TypeData::RuntimeArray { elem, .. } if i >= 0 => {
-                off += i as u64 * array_stride(types, cur);
-                cur = *elem;
-            }
+            TypeData::RuntimeArray { elem, .. } => (*elem, array_stride(types, cur), None),
             _ => return None,
+        };
+        match constant {
+            Some(i) if i >= 0 && bound.is_none_or(|n| (i as u64) < n) => {
+                off += i as u64 * stride;
+            }
+            Some(_) => return None,
+            None => {
+                if off != 0 {
+                    steps.push(Step::Const(off));
+                    off = 0;
+                }
+                steps.push(Step::Dyn {
+                    arg: k,
+                    width,
+                    stride,
+                    bound,
+                });
+            }
         }
+        cur = elem;
     }
-    Some(off)
+    if off != 0 || steps.is_empty() {
+        steps.push(Step::Const(off));
+    }
+    Some(steps)
 }

@@ -169,8 +169,8 @@ impl Run<'_, '_> {
                 advance(t);
                 return Ok(());
             }
-            Fast::ChainConst(k) => {
-                self.chain_const(sg, t, d, k)?;
+            Fast::Chain => {
+                self.chain_fast(sg, t, d)?;
                 advance(t);
                 return Ok(());
             }

@@ -24,6 +24,8 @@ pub struct Interpreter<'m> {
     pub(crate) push_constants: Vec<u8>,
     /// Operand and result types and phi counts, per function (see `decode.rs`).
     pub(crate) facts: Vec<crate::decode::FuncFacts>,
+    /// How many function variables the module has (`decode.rs`).
+    pub(crate) var_slots: usize,
 }
 
 impl<'m> Interpreter<'m> {
@@ -91,6 +93,7 @@ impl<'m> Interpreter<'m> {
         if local_size.contains(&0) || config.workgroups.contains(&0) {
             return Err(InterpError::Config("empty workgroup or dispatch".into()));
         }
+        let (facts, var_slots) = crate::decode::decode(module, &consts);
         Ok(Interpreter {
             module,
             entry: ep.func,
@@ -98,7 +101,8 @@ impl<'m> Interpreter<'m> {
             local_size,
             bindings: BTreeMap::new(),
             push_constants: Vec::new(),
-            facts: crate::decode::decode(module, &consts),
+            facts,
+            var_slots,
             consts,
         })
     }
@@ -159,7 +163,8 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
-            variables: std::collections::HashMap::new(),
+            variables: Vec::new(),
+            variable_poison: vec![None; self.var_slots],
             scratch: Vec::new(),
             group_scratch: Vec::new(),
             trace: Vec::new(),

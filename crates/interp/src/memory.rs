@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tangle_ir::{AtomicOp, Global, Type};
 use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
-use crate::decode::DInst;
+use crate::decode::{DInst, Step};
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
@@ -67,30 +67,40 @@ impl Run<'_, '_> {
         let m = self.it.module;
         let ty = &m.types;
         let (_, pointee) = ty.pointer(rty).expect("pointer");
-        let at = self.pos(t);
-        let inst = at.inst.expect("an instruction");
-        let uninit = Arc::new(Poison {
-            born: Born::At(at),
-            why: "the function variable has no initializer and was not written".into(),
-        });
+        let slot = d.var_slot.expect("a variable has a slot") as usize;
+        let uninit = match &self.variable_poison[slot] {
+            Some(p) => p.clone(),
+            None => {
+                let p = Arc::new(Poison {
+                    born: Born::At(self.pos(t)),
+                    why: "the function variable has no initializer and was not written".into(),
+                });
+                self.variable_poison[slot] = Some(p.clone());
+                p
+            }
+        };
         let res = d.result.expect("result");
+        let (width, slots) = (sg.width, self.it.var_slots);
         for lane in lanes_of(t.mask) {
             let init = match d.args.first() {
                 Some(a) => Some(self.arg(sg, t, lane, *a)?.clone()),
                 None => None,
             };
-            let key = (sg.index, lane as u32, at.func, inst);
-            let mem = match self.variables.get(&key) {
-                Some(&mem) => {
-                    let region = &mut self.mems[mem as usize];
-                    lanes_memory::reset_variable(ty, region, pointee, init.as_ref(), &uninit);
-                    mem
-                }
-                None => {
+            let key = (sg.index as usize * width + lane) * slots + slot;
+            if self.variables.len() <= key {
+                self.variables.resize(key + 1, u32::MAX);
+            }
+            let mem = match self.variables[key] {
+                u32::MAX => {
                     let region = lanes_memory::variable_region(ty, pointee, init.as_ref(), &uninit);
                     self.mems.push(region);
                     let mem = (self.mems.len() - 1) as u32;
-                    self.variables.insert(key, mem);
+                    self.variables[key] = mem;
+                    mem
+                }
+                mem => {
+                    let region = &mut self.mems[mem as usize];
+                    lanes_memory::reset_variable(ty, region, pointee, init.as_ref(), &uninit);
                     mem
                 }
             };
@@ -119,25 +129,60 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    /// An access chain with constant indices adding `k` bytes (`decode.rs`), for every lane
-    /// of `t`; a lane whose base is not a defined pointer takes the general path.
-    pub(crate) fn chain_const(
-        &mut self,
-        sg: &mut Subgroup,
-        t: &Tangle,
-        d: &DInst,
-        k: u64,
-    ) -> R<()> {
+    /// An access chain through its pre-decoded steps (`decode.rs`) for every lane of `t`;
+    /// a lane whose base is not a defined pointer or whose index is undefined or out of
+    /// bounds takes the general path, which reports it.
+    pub(crate) fn chain_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
         let res = d.result.expect("result");
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         for lane in lanes_of(t.mask) {
-            match self.arg(sg, t, lane, d.args[0])? {
-                &Val::Ptr { mem, off } => {
-                    Self::set(sg, t, lane, res, Val::Ptr { mem, off: off + k })
+            match self.chain_lane(sg, t, d, lane)? {
+                Some(p) => sg.set_value(fi, res, lane, p),
+                None => {
+                    let types = &self.it.module.types;
+                    let mut vals = std::mem::take(&mut self.scratch);
+                    vals.clear();
+                    for o in &d.args[1..] {
+                        vals.push(self.arg(sg, t, lane, *o)?.clone());
+                    }
+                    let base = self.arg(sg, t, lane, d.args[0])?;
+                    let p = lanes_memory::access_chain(types, base, d.atys[0], &vals, &d.atys[1..])
+                        .map_err(|e| self.mem_fail(t, lane, e))?;
+                    self.scratch = vals;
+                    sg.set_value(fi, res, lane, p);
                 }
-                _ => return self.access_chain(sg, t, d),
             }
         }
         Ok(())
+    }
+
+    /// One lane's pointer through the pre-decoded steps, or `None` for the general path.
+    #[inline]
+    fn chain_lane(&self, sg: &Subgroup, t: &Tangle, d: &DInst, lane: usize) -> R<Option<Val>> {
+        let &Val::Ptr { mem, mut off } = self.arg(sg, t, lane, d.args[0])? else {
+            return Ok(None);
+        };
+        for step in &d.chain {
+            match *step {
+                Step::Const(k) => off = off.wrapping_add(k),
+                Step::Dyn {
+                    arg,
+                    width,
+                    stride,
+                    bound,
+                } => {
+                    let &Val::Bits(b) = self.arg(sg, t, lane, d.args[arg])? else {
+                        return Ok(None);
+                    };
+                    let i = value::sext(b, width);
+                    if i < 0 || bound.is_some_and(|n| i as u64 >= n) {
+                        return Ok(None);
+                    }
+                    off = off.wrapping_add((i as u64).wrapping_mul(stride));
+                }
+            }
+        }
+        Ok(Some(Val::Ptr { mem, off }))
     }
 
     /// `load` for every lane of `t`.

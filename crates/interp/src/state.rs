@@ -1,6 +1,6 @@
 //! The engine state: tangles, their construct instances, lanes and the running dispatch.
 
-use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
+use tangle_ir::{Block, Func, Module, Operand, Value};
 
 use crate::decode::Src;
 use crate::error::{InterpError, Position, UndefinedUse, R};
@@ -138,13 +138,27 @@ impl Subgroup {
 
 pub(crate) use tangle_lanes::{lanes_below, lanes_of};
 
+/// The error for a global without memory.
+#[cold]
+fn no_memory(g: u32) -> InterpError {
+    InterpError::Config(format!(
+        "global {} has no memory (unbound buffer or unsupported storage class)",
+        tangle_ir::Global::from_u32(g)
+    ))
+}
+
 /// The state of a running dispatch.
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
     /// The region of each (subgroup, lane, function, variable instruction): reused by the
     /// next execution of the same variable (see `memory.rs`).
-    pub(crate) variables: std::collections::HashMap<(u32, u32, Func, Inst), u32>,
+    /// Indexed by `(subgroup * width + lane) * variable slots + slot` (`decode.rs`); `u32::MAX`
+    /// where none was made yet.
+    pub(crate) variables: Vec<u32>,
+    /// Per variable slot, the poison of its bytes before they are written (the same for every
+    /// execution, so made once).
+    pub(crate) variable_poison: Vec<Option<std::sync::Arc<crate::value::Poison>>>,
     /// A reused buffer for one lane's operand values.
     pub(crate) scratch: Vec<Val>,
     /// Reused per-lane operand buffers for subgroup operations.
@@ -245,7 +259,7 @@ impl<'a, 'm> Run<'a, 'm> {
     /// The value of operand `src` for `lane` of tangle `t` (in its innermost function).
     /// The reference borrows the subgroup (and the interpreter's constants), not the run,
     /// so memory can be written while it is held.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn arg<'s>(&self, sg: &'s Subgroup, t: &Tangle, lane: usize, src: Src) -> R<&'s Val>
     where
         'a: 's,
@@ -260,12 +274,10 @@ impl<'a, 'm> Run<'a, 'm> {
                 }
             }
             Src::Const(c) => Ok(&it.consts[c as usize]),
-            Src::Global(g) => sg.lanes[lane].globals[g as usize].as_ref().ok_or_else(|| {
-                InterpError::Config(format!(
-                    "global {} has no memory (unbound buffer or unsupported storage class)",
-                    tangle_ir::Global::from_u32(g)
-                ))
-            }),
+            Src::Global(g) => match &sg.lanes[lane].globals[g as usize] {
+                Some(p) => Ok(p),
+                None => Err(no_memory(g)),
+            },
         }
     }
 
