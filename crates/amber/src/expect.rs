@@ -323,10 +323,15 @@ fn histogram_emd(a: &[u8], b: &[u8], f: ElementFormat) -> f64 {
 fn integers_equal(data: &[u8], offset: usize, format: &ElementFormat, values: &[u64]) -> bool {
     let scalar = format.ty.scalar;
     let (s, m) = (scalar.size(), scalar.mask());
-    let read = |at: usize| {
-        let mut b = [0u8; 8];
-        b[..s].copy_from_slice(&data[at..at + s]);
-        u64::from_le_bytes(b)
+    // Fixed-size reads (no copy through a byte buffer of variable length).
+    let read = |at: usize| -> u64 {
+        let b = &data[at..at + s];
+        match b.len() {
+            1 => u64::from(b[0]),
+            2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+            4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            _ => u64::from_le_bytes(b.try_into().expect("an 8-byte scalar")),
+        }
     };
     if format.ty.components == 1 {
         let stride = format.stride();

@@ -397,6 +397,8 @@ impl Buffer {
         };
         match &self.init {
             Initializer::Empty | Initializer::File { .. } => {}
+            // All zero already: the common `FILL 0` costs nothing per value.
+            Initializer::Fill(0) => {}
             Initializer::Fill(bits) => (0..count).for_each(|i| put(i, *bits)),
             Initializer::Data(values) => {
                 values.iter().enumerate().for_each(|(i, b)| put(i, *b));
