@@ -17,34 +17,6 @@ enum Dest {
     Plain,
 }
 
-/// Whether the case construct of switch target `from` branches into target `to`: a path
-/// from `from` to `to` that passes through neither the switch header, its merge, nor another
-/// target (any other path to `to` would go through the header).
-fn falls_into(
-    func: &tangle_ir::Function,
-    from: Block,
-    to: Block,
-    header: Block,
-    merge: Block,
-    targets: &[Block],
-) -> bool {
-    let mut seen = vec![from];
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        for s in func.blocks[b].term.successors() {
-            if s == to {
-                return true;
-            }
-            if s == header || s == merge || targets.contains(&s) || seen.contains(&s) {
-                continue;
-            }
-            seen.push(s);
-            work.push(s);
-        }
-    }
-    false
-}
-
 impl Run<'_, '_> {
     /// Pushes a new instance of `kind` with `t`'s lanes as participants onto `t`'s stack.
     pub(crate) fn push_instance(sg: &mut Subgroup, t: &mut Tangle, kind: Kind) {
@@ -84,14 +56,20 @@ impl Run<'_, '_> {
             }
         }
         targets.retain(|b| *b != merge);
-        // into[i] = the target that target i falls through into.
+        // into[i] = the target that target i falls through into (the construct tree's
+        // executable fallthrough, decoded once per module).
+        let facts = &self.it.facts[fr.func.as_u32() as usize];
+        let pairs: &[(Block, Option<Block>)] = facts
+            .fallthrough
+            .iter()
+            .find(|(h, _)| *h == fr.block)
+            .map_or(&[], |(_, p)| p.as_slice());
         let into: Vec<Option<usize>> = targets
             .iter()
             .map(|&from| {
-                (0..targets.len()).find(|&j| {
-                    targets[j] != from
-                        && falls_into(func, from, targets[j], fr.block, merge, &targets)
-                })
+                let (_, to) = pairs.iter().find(|(b, _)| *b == from)?;
+                let to = (*to)?;
+                targets.iter().position(|&x| x == to && x != from)
             })
             .collect();
         // The targets reachable from each target along the chain, nearest first.
@@ -281,30 +259,50 @@ impl Run<'_, '_> {
                 });
             }
             _ => {
-                let mut below = inst.below.clone();
-                if inst.arrivals.len() > 1 {
+                let Instance {
+                    kind,
+                    arrivals,
+                    frames: inst_frames,
+                    below: mut inst_below,
+                    ..
+                } = inst;
+                if arrivals.len() > 1 {
                     // Only under BreakNotSplitByIteration: the groups rejoin at the merge.
-                    let Kind::Loop { merge, .. } = inst.kind else {
+                    let Kind::Loop { merge, .. } = kind else {
                         unreachable!()
                     };
                     let r = sg.alloc(Instance {
                         kind: Kind::Selection { merge },
                         participants: arrived,
                         arrivals: Vec::new(),
-                        frames: inst.frames.clone(),
-                        below: below.clone(),
+                        frames: inst_frames.clone(),
+                        below: inst_below.clone(),
                     });
-                    below.push(r);
+                    inst_below.push(r);
                 }
-                for (b, mask) in inst.arrivals {
-                    let mut frames = inst.frames.clone();
+                // The released instance's frames and stack move into the last new tangle
+                // (the only one, but under BreakNotSplitByIteration): no copies.
+                let n = arrivals.len();
+                let (mut frames_left, mut below_left) = (Some(inst_frames), Some(inst_below));
+                for (k, (b, mask)) in arrivals.into_iter().enumerate() {
+                    let (mut frames, stack) = if k + 1 == n {
+                        (
+                            frames_left.take().expect("moved once"),
+                            below_left.take().expect("moved once"),
+                        )
+                    } else {
+                        (
+                            frames_left.clone().expect("not moved yet"),
+                            below_left.clone().expect("not moved yet"),
+                        )
+                    };
                     frames.last_mut().expect("frame").block = b;
                     let serial = self.next_serial();
                     let t = Tangle {
                         serial,
                         mask,
                         frames,
-                        stack: below.clone(),
+                        stack,
                         at_barrier: false,
                     };
                     // The arrival block may itself be a wait point of an outer instance.

@@ -122,6 +122,9 @@ pub(crate) struct EdgePhis {
     pub(crate) copies: Vec<(u32, Src)>,
 }
 
+/// One switch's case targets, each with the case target it can fall into.
+pub(crate) type CaseFallthrough = Vec<(Block, Option<Block>)>;
+
 /// One function's pre-decoded facts, indexed by instruction and block number.
 #[derive(Debug, Default)]
 pub(crate) struct FuncFacts {
@@ -133,6 +136,10 @@ pub(crate) struct FuncFacts {
     pub(crate) edges: Vec<Vec<EdgePhis>>,
     /// How many SSA values the function has.
     pub(crate) values: usize,
+    /// Per switch header (only under `FallthroughPolicy::Merge`): each case target with
+    /// the case target it can fall into, from the shared construct tree
+    /// (`ConstructTree::executable_case_fallthrough`).
+    pub(crate) fallthrough: Vec<(Block, CaseFallthrough)>,
 }
 
 impl FuncFacts {
@@ -143,9 +150,14 @@ impl FuncFacts {
 }
 
 /// The facts of every function of `module`, indexed by function number.
-/// `consts` are the module's constants after specialization. Also returns how many
-/// function variables the module has.
-pub(crate) fn decode(module: &Module, consts: &[Val]) -> (Vec<FuncFacts>, usize) {
+/// `consts` are the module's constants after specialization; `case_fallthrough` asks for
+/// the switches' fallthrough pairs. Also returns how many function variables the module
+/// has.
+pub(crate) fn decode(
+    module: &Module,
+    consts: &[Val],
+    case_fallthrough: bool,
+) -> (Vec<FuncFacts>, usize) {
     let mut slots = 0u32;
     let var_slots = &mut slots;
     let facts = module
@@ -232,10 +244,38 @@ pub(crate) fn decode(module: &Module, consts: &[Val]) -> (Vec<FuncFacts>, usize)
                 // the missing incoming value (see `exec.rs`).
                 facts.edges[n] = edges;
             }
+            if case_fallthrough {
+                facts.fallthrough = switch_fallthrough(f);
+            }
             facts
         })
         .collect();
     (facts, slots as usize)
+}
+
+/// Per reachable structured switch header of `f`: its case targets with the case target
+/// each can fall into.
+fn switch_fallthrough(f: &tangle_ir::Function) -> Vec<(Block, CaseFallthrough)> {
+    use tangle_ir::analysis::{Cfg, ConstructTree, DomTree};
+    let headers: Vec<Block> = f
+        .layout
+        .iter()
+        .copied()
+        .filter(|b| {
+            matches!(f.blocks[*b].term, tangle_ir::Terminator::Switch { .. })
+                && matches!(f.blocks[*b].merge, Some(tangle_ir::Merge::Selection { .. }))
+        })
+        .collect();
+    if headers.is_empty() {
+        return Vec::new();
+    }
+    let tree = ConstructTree::new(f);
+    let dom = DomTree::new(f, &Cfg::new(f));
+    headers
+        .into_iter()
+        .filter(|h| dom.is_reachable(*h))
+        .map(|h| (h, tree.executable_case_fallthrough(f, &dom, h)))
+        .collect()
 }
 
 /// The width in bits of an integer scalar type, or `None`.

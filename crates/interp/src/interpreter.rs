@@ -93,7 +93,8 @@ impl<'m> Interpreter<'m> {
         if local_size.contains(&0) || config.workgroups.contains(&0) {
             return Err(InterpError::Config("empty workgroup or dispatch".into()));
         }
-        let (facts, var_slots) = crate::decode::decode(module, &consts);
+        let merge_cases = config.fallthrough_policy == crate::config::FallthroughPolicy::Merge;
+        let (facts, var_slots) = crate::decode::decode(module, &consts, merge_cases);
         Ok(Interpreter {
             module,
             entry: ep.func,
