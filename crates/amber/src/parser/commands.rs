@@ -244,6 +244,17 @@ impl<'a> Parser<'a> {
         };
         let cmp_tok = t;
         let mut values = Vec::new();
+        // Plain decimal values (the common case) without a token each; anything else, and
+        // any value the type cannot hold (for its error), goes through the loop below.
+        let scalar = format.ty.scalar;
+        self.lx
+            .decimal_run(|v| match scalar.encode(Literal::Int(i128::from(v))) {
+                Some(bits) => {
+                    values.push(bits);
+                    true
+                }
+                None => false,
+            });
         loop {
             let v = self.lx.peek();
             if v.is_end_of_statement() {
