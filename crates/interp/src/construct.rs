@@ -20,13 +20,14 @@ enum Dest {
 impl Run<'_, '_> {
     /// Pushes a new instance of `kind` with `t`'s lanes as participants onto `t`'s stack.
     pub(crate) fn push_instance(sg: &mut Subgroup, t: &mut Tangle, kind: Kind) {
-        let id = sg.alloc(Instance {
+        let instance = Instance {
             kind,
             participants: t.mask,
-            arrivals: Vec::new(),
-            frames: t.frames.clone(),
-            below: t.stack.clone(),
-        });
+            arrivals: sg.spare.arrivals(),
+            frames: sg.spare.frames(&t.frames),
+            below: sg.spare.stack(&t.stack),
+        };
+        let id = sg.alloc(instance);
         t.stack.push(id);
     }
 
@@ -184,6 +185,7 @@ impl Run<'_, '_> {
         match self.dest(sg, &t, target) {
             Dest::Wait(j) => {
                 self.escape(sg, &t, j, target)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Dest::Plain => {
@@ -191,6 +193,7 @@ impl Run<'_, '_> {
                     // Known-wrong: wait for the whole loop at the break block itself.
                     if let Some(j) = self.break_block_wait(sg, &t, target) {
                         self.escape(sg, &t, j, target)?;
+                        sg.spare.tangle(t);
                         return Ok(None);
                     }
                 }
@@ -243,10 +246,14 @@ impl Run<'_, '_> {
         let inst = sg.instances[id].take().expect("instance");
         sg.free.push(id);
         if inst.participants == 0 {
+            sg.spare.keep_frames(inst.frames);
+            sg.spare.keep_stack(inst.below);
+            sg.spare.keep_arrivals(inst.arrivals);
             return Ok(());
         }
         match inst.kind {
             Kind::Call { .. } => {
+                sg.spare.keep_arrivals(inst.arrivals);
                 let mut frames = inst.frames;
                 frames.last_mut().expect("caller").idx += 1;
                 let serial = self.next_serial();
@@ -261,7 +268,7 @@ impl Run<'_, '_> {
             _ => {
                 let Instance {
                     kind,
-                    arrivals,
+                    mut arrivals,
                     frames: inst_frames,
                     below: mut inst_below,
                     ..
@@ -284,7 +291,7 @@ impl Run<'_, '_> {
                 // (the only one, but under BreakNotSplitByIteration): no copies.
                 let n = arrivals.len();
                 let (mut frames_left, mut below_left) = (Some(inst_frames), Some(inst_below));
-                for (k, (b, mask)) in arrivals.into_iter().enumerate() {
+                for (k, &(b, mask)) in arrivals.iter().enumerate() {
                     let (mut frames, stack) = if k + 1 == n {
                         (
                             frames_left.take().expect("moved once"),
@@ -307,7 +314,10 @@ impl Run<'_, '_> {
                     };
                     // The arrival block may itself be a wait point of an outer instance.
                     match self.dest(sg, &t, b) {
-                        Dest::Wait(j) => self.escape(sg, &t, j, b)?,
+                        Dest::Wait(j) => {
+                            self.escape(sg, &t, j, b)?;
+                            sg.spare.tangle(t);
+                        }
                         Dest::Plain => {
                             let mut t = t;
                             self.enter(sg, &mut t)?;
@@ -315,6 +325,8 @@ impl Run<'_, '_> {
                         }
                     }
                 }
+                arrivals.clear();
+                sg.spare.keep_arrivals(arrivals);
             }
         }
         Ok(())

@@ -110,6 +110,7 @@ impl Run<'_, '_> {
                 instances: Vec::new(),
                 free: Vec::new(),
                 tangles: Vec::new(),
+                spare: Default::default(),
             };
             let mut t = Tangle {
                 serial,

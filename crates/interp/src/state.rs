@@ -77,6 +77,85 @@ pub(crate) struct Subgroup {
     pub(crate) instances: Vec<Option<Instance>>,
     pub(crate) free: Vec<usize>,
     pub(crate) tangles: Vec<Tangle>,
+    /// Vectors of ended tangles and released instances, reused for new ones (a construct
+    /// instance per loop iteration would otherwise allocate each time).
+    pub(crate) spare: Spare,
+}
+
+/// Reusable vectors (see [`Subgroup::spare`]).
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    frames: Vec<Vec<TFrame>>,
+    stacks: Vec<Vec<usize>>,
+    arrivals: Vec<Vec<(Block, Mask)>>,
+}
+
+/// How many vectors of each kind [`Spare`] keeps.
+const SPARE_KEPT: usize = 64;
+
+impl Spare {
+    /// A copy of `src` in a reused vector.
+    pub(crate) fn frames(&mut self, src: &[TFrame]) -> Vec<TFrame> {
+        let mut v = self.frames.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(src);
+        v
+    }
+
+    /// A copy of `src` in a reused vector.
+    pub(crate) fn stack(&mut self, src: &[usize]) -> Vec<usize> {
+        let mut v = self.stacks.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(src);
+        v
+    }
+
+    /// An empty arrivals list.
+    pub(crate) fn arrivals(&mut self) -> Vec<(Block, Mask)> {
+        let mut v = self.arrivals.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Keeps the vectors of a tangle that ended or was absorbed.
+    pub(crate) fn tangle(&mut self, t: Tangle) {
+        self.keep_frames(t.frames);
+        self.keep_stack(t.stack);
+    }
+
+    /// Keeps a frames vector.
+    pub(crate) fn keep_frames(&mut self, v: Vec<TFrame>) {
+        if self.frames.len() < SPARE_KEPT {
+            self.frames.push(v);
+        }
+    }
+
+    /// Keeps a stack vector.
+    pub(crate) fn keep_stack(&mut self, v: Vec<usize>) {
+        if self.stacks.len() < SPARE_KEPT {
+            self.stacks.push(v);
+        }
+    }
+
+    /// Keeps an arrivals vector.
+    pub(crate) fn keep_arrivals(&mut self, v: Vec<(Block, Mask)>) {
+        if self.arrivals.len() < SPARE_KEPT {
+            self.arrivals.push(v);
+        }
+    }
+}
+
+impl Tangle {
+    /// A copy of this tangle with `mask` and `serial`, its vectors reused from `spare`.
+    pub(crate) fn split(&self, spare: &mut Spare, mask: Mask, serial: u64) -> Tangle {
+        Tangle {
+            serial,
+            mask,
+            frames: spare.frames(&self.frames),
+            stack: spare.stack(&self.stack),
+            at_barrier: self.at_barrier,
+        }
+    }
 }
 
 impl Subgroup {

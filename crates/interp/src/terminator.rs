@@ -73,9 +73,8 @@ impl Run<'_, '_> {
                 if tm == 0 {
                     return self.branch(sg, t, *if_false);
                 }
-                let mut tt = t.clone();
-                tt.mask = tm;
-                tt.serial = self.next_serial();
+                let serial = self.next_serial();
+                let tt = t.split(&mut sg.spare, tm, serial);
                 t.mask = fm;
                 t.serial = self.next_serial();
                 if let Some(n) = self.branch(sg, tt, *if_true)? {
@@ -137,6 +136,7 @@ impl Run<'_, '_> {
                     .rposition(|&i| matches!(sg.inst(i).kind, Kind::Call { .. }));
                 let Some(k) = k else {
                     self.exit(sg, &t)?;
+                    sg.spare.tangle(t);
                     return Ok(None);
                 };
                 let Kind::Call { dest } = sg.inst(t.stack[k]).kind else {
@@ -165,10 +165,12 @@ impl Run<'_, '_> {
                     return Ok(Some(t));
                 }
                 self.escape(sg, &t, k, fr.block)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Terminator::Kill | Terminator::TerminateInvocation => {
                 self.exit(sg, &t)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Terminator::Unreachable => {
