@@ -74,24 +74,45 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex(&mut self) -> Tok<'a> {
+        let bytes = self.src.as_bytes();
         loop {
-            let rest = &self.src[self.at..];
-            let Some(c) = rest.chars().next() else {
+            // ASCII fast path (one byte, one column); anything else goes through `chars`.
+            let Some(&b) = bytes.get(self.at) else {
                 return Tok {
                     kind: TokKind::Eof,
                     text: "",
                     pos: Pos::new(self.line, self.col),
                 };
             };
-            if c == '\n' {
+            if b == b'\n' {
                 let pos = Pos::new(self.line, self.col);
-                self.bump(c);
+                self.at += 1;
+                self.line += 1;
+                self.col = 1;
                 return Tok {
                     kind: TokKind::Eol,
                     text: "",
                     pos,
                 };
             }
+            if b.is_ascii() {
+                // `char::is_whitespace` on ASCII: space, \t, \n (above), \x0B, \x0C, \r.
+                if matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C' | b'\r') {
+                    self.at += 1;
+                    self.col += 1;
+                    continue;
+                }
+                if b == b'#' {
+                    // Comment to the end of the line (the newline stays a token).
+                    self.skip_comment();
+                    continue;
+                }
+                if b != b'\\' {
+                    return self.word();
+                }
+            }
+            let rest = &self.src[self.at..];
+            let c = rest.chars().next().expect("not at the end");
             if c.is_whitespace() {
                 self.bump(c);
                 continue;
@@ -107,29 +128,80 @@ impl<'a> Lexer<'a> {
                 }
                 continue;
             }
-            if c == '#' {
-                // Comment to the end of the line (the newline stays a token).
-                while let Some(c) = self.src[self.at..].chars().next() {
-                    if c == '\n' {
+            return self.word();
+        }
+    }
+
+    /// Reads plain decimal numbers (ASCII digits only, at most 19 of them, each followed by
+    /// a blank, the line end or the end of the file) on the current line, handing each to
+    /// `take`, which returns `false` to leave it unread. Stops before anything else (a
+    /// sign, a fraction, a word, a comment, the line end), leaving it for [`Self::next`].
+    /// A fast path for long value lists: the tokens it reads are exactly the words `next`
+    /// would return, at the same positions.
+    pub fn decimal_run(&mut self, mut take: impl FnMut(u64) -> bool) {
+        if self.peeked.is_some() {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C');
+        loop {
+            while self.at < bytes.len() && blank(bytes[self.at]) {
+                self.at += 1;
+                self.col += 1;
+            }
+            let start = self.at;
+            let mut at = start;
+            let mut v = 0u64;
+            while at < bytes.len() && at - start < 19 && bytes[at].is_ascii_digit() {
+                v = v * 10 + u64::from(bytes[at] - b'0');
+                at += 1;
+            }
+            let ends = at == bytes.len() || blank(bytes[at]) || bytes[at] == b'\n';
+            if at == start || !ends || !take(v) {
+                return;
+            }
+            self.col += (at - start) as u32;
+            self.at = at;
+        }
+    }
+
+    /// Skips a comment up to (not including) the line end.
+    fn skip_comment(&mut self) {
+        let rest = &self.src.as_bytes()[self.at..];
+        let len = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+        let text = &self.src[self.at..self.at + len];
+        self.col += text.chars().count() as u32;
+        self.at += len;
+    }
+
+    /// A word: everything up to the next whitespace.
+    fn word(&mut self) -> Tok<'a> {
+        let pos = Pos::new(self.line, self.col);
+        let start = self.at;
+        let bytes = self.src.as_bytes();
+        loop {
+            match bytes.get(self.at) {
+                None => break,
+                Some(&b) if b.is_ascii() => {
+                    if b.is_ascii_whitespace() || b == b'\x0B' {
+                        break;
+                    }
+                    self.at += 1;
+                    self.col += 1;
+                }
+                Some(_) => {
+                    let c = self.src[self.at..].chars().next().expect("not at the end");
+                    if c.is_whitespace() {
                         break;
                     }
                     self.bump(c);
                 }
-                continue;
             }
-            let pos = Pos::new(self.line, self.col);
-            let start = self.at;
-            while let Some(c) = self.src[self.at..].chars().next() {
-                if c.is_whitespace() {
-                    break;
-                }
-                self.bump(c);
-            }
-            return Tok {
-                kind: TokKind::Word,
-                text: &self.src[start..self.at],
-                pos,
-            };
+        }
+        Tok {
+            kind: TokKind::Word,
+            text: &self.src[start..self.at],
+            pos,
         }
     }
 
@@ -227,5 +299,67 @@ impl<'a> Lexer<'a> {
                 self.bump(c);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token as `(text or kind, line, column)`, reading plain decimals through
+    /// `decimal_run` where `fast` (each value rendered back as text).
+    fn tokens(src: &str, fast: bool) -> Vec<(String, u32, u32)> {
+        let mut lx = Lexer::new(src);
+        let mut out = Vec::new();
+        loop {
+            if fast {
+                let mut values = Vec::new();
+                let before = Pos::new(lx.line, lx.col);
+                lx.decimal_run(|v| {
+                    values.push(v);
+                    v != 99
+                });
+                // Positions of fast values are not kept; record them with the run's start.
+                for v in values.into_iter().filter(|v| *v != 99) {
+                    out.push((v.to_string(), before.line, 0));
+                }
+            }
+            let t = lx.next();
+            let text = match t.kind {
+                TokKind::Word => t.text.to_string(),
+                TokKind::Eol => "<eol>".to_string(),
+                TokKind::Eof => "<eof>".to_string(),
+            };
+            out.push((text, t.pos.line, t.pos.column));
+            if t.kind == TokKind::Eof {
+                return out;
+            }
+        }
+    }
+
+    /// The decimal fast path reads exactly the words the ordinary tokens would, leaves
+    /// everything else (and what `take` refuses) to them, and keeps later positions.
+    #[test]
+    fn decimal_runs_read_what_tokens_would() {
+        let src = "EXPECT b IDX 0 EQ 1 22  333\t4 -5 6.0 7 0x8 99 10 # c 11\n  12 12345678901234567890 13a 14\nEND";
+        let slow = tokens(src, false);
+        let fast = tokens(src, true);
+        // Same token texts in the same order.
+        let texts = |v: &[(String, u32, u32)]| v.iter().map(|t| t.0.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&slow), texts(&fast));
+        // Tokens the fast path left have the ordinary positions.
+        for t in fast.iter().filter(|t| t.2 != 0) {
+            assert!(slow.contains(t), "{t:?} not among {slow:?}");
+        }
+        // What a run reads: plain decimals only, stopping at a sign.
+        let mut lx = Lexer::new("1 22 333 -5 6");
+        let mut seen = Vec::new();
+        lx.decimal_run(|v| {
+            seen.push(v);
+            true
+        });
+        assert_eq!(seen, vec![1, 22, 333]);
+        let t = lx.next();
+        assert_eq!((t.text, t.pos.column), ("-5", 10));
     }
 }

@@ -91,7 +91,8 @@ impl Scalar {
         self.size() as u32 * 8
     }
 
-    fn mask(self) -> u64 {
+    /// The all-ones mask of this type's width.
+    pub(crate) fn mask(self) -> u64 {
         if self.bits() == 64 {
             u64::MAX
         } else {
@@ -213,7 +214,16 @@ impl Literal {
             });
         }
         if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
-            let v: i128 = body.parse().ok()?;
+            // Up to 19 digits fit a u64 without overflow: the common case, without the
+            // general i128 parser.
+            let v: i128 = if body.len() <= 19 {
+                i128::from(
+                    body.bytes()
+                        .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')),
+                )
+            } else {
+                body.parse().ok()?
+            };
             return Some(Literal::Int(if neg { -v } else { v }));
         }
         let starts_ok = body.starts_with(|c: char| c.is_ascii_digit() || c == '.');
@@ -387,6 +397,8 @@ impl Buffer {
         };
         match &self.init {
             Initializer::Empty | Initializer::File { .. } => {}
+            // All zero already: the common `FILL 0` costs nothing per value.
+            Initializer::Fill(0) => {}
             Initializer::Fill(bits) => (0..count).for_each(|i| put(i, *bits)),
             Initializer::Data(values) => {
                 values.iter().enumerate().for_each(|(i, b)| put(i, *b));

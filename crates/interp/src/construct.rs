@@ -17,44 +17,17 @@ enum Dest {
     Plain,
 }
 
-/// Whether the case construct of switch target `from` branches into target `to`: a path
-/// from `from` to `to` that passes through neither the switch header, its merge, nor another
-/// target (any other path to `to` would go through the header).
-fn falls_into(
-    func: &tangle_ir::Function,
-    from: Block,
-    to: Block,
-    header: Block,
-    merge: Block,
-    targets: &[Block],
-) -> bool {
-    let mut seen = vec![from];
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        for s in func.blocks[b].term.successors() {
-            if s == to {
-                return true;
-            }
-            if s == header || s == merge || targets.contains(&s) || seen.contains(&s) {
-                continue;
-            }
-            seen.push(s);
-            work.push(s);
-        }
-    }
-    false
-}
-
 impl Run<'_, '_> {
     /// Pushes a new instance of `kind` with `t`'s lanes as participants onto `t`'s stack.
     pub(crate) fn push_instance(sg: &mut Subgroup, t: &mut Tangle, kind: Kind) {
-        let id = sg.alloc(Instance {
+        let instance = Instance {
             kind,
             participants: t.mask,
-            arrivals: Vec::new(),
-            frames: t.frames.clone(),
-            below: t.stack.clone(),
-        });
+            arrivals: sg.spare.arrivals(),
+            frames: sg.spare.frames(&t.frames),
+            below: sg.spare.stack(&t.stack),
+        };
+        let id = sg.alloc(instance);
         t.stack.push(id);
     }
 
@@ -84,14 +57,20 @@ impl Run<'_, '_> {
             }
         }
         targets.retain(|b| *b != merge);
-        // into[i] = the target that target i falls through into.
+        // into[i] = the target that target i falls through into (the construct tree's
+        // executable fallthrough, decoded once per module).
+        let facts = &self.it.facts[fr.func.as_u32() as usize];
+        let pairs: &[(Block, Option<Block>)] = facts
+            .fallthrough
+            .iter()
+            .find(|(h, _)| *h == fr.block)
+            .map_or(&[], |(_, p)| p.as_slice());
         let into: Vec<Option<usize>> = targets
             .iter()
             .map(|&from| {
-                (0..targets.len()).find(|&j| {
-                    targets[j] != from
-                        && falls_into(func, from, targets[j], fr.block, merge, &targets)
-                })
+                let (_, to) = pairs.iter().find(|(b, _)| *b == from)?;
+                let to = (*to)?;
+                targets.iter().position(|&x| x == to && x != from)
             })
             .collect();
         // The targets reachable from each target along the chain, nearest first.
@@ -197,13 +176,16 @@ impl Run<'_, '_> {
         mut t: Tangle,
         target: Block,
     ) -> R<Option<Tangle>> {
-        let from = t.frames.last().expect("frame").block;
+        let top = t.frames.last().expect("frame");
+        let (from, fi) = (top.block, top.func.as_u32() as usize);
+        let prev = &mut sg.values[fi].prev;
         for lane in lanes_of(t.mask) {
-            sg.lanes[lane].frames.last_mut().expect("frame").prev = Some(from);
+            prev[lane] = Some(from);
         }
         match self.dest(sg, &t, target) {
             Dest::Wait(j) => {
                 self.escape(sg, &t, j, target)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Dest::Plain => {
@@ -211,11 +193,13 @@ impl Run<'_, '_> {
                     // Known-wrong: wait for the whole loop at the break block itself.
                     if let Some(j) = self.break_block_wait(sg, &t, target) {
                         self.escape(sg, &t, j, target)?;
+                        sg.spare.tangle(t);
                         return Ok(None);
                     }
                 }
                 t.frames.last_mut().expect("frame").block = target;
-                self.enter(sg, t).map(Some)
+                self.enter(sg, &mut t)?;
+                Ok(Some(t))
             }
         }
     }
@@ -262,10 +246,14 @@ impl Run<'_, '_> {
         let inst = sg.instances[id].take().expect("instance");
         sg.free.push(id);
         if inst.participants == 0 {
+            sg.spare.keep_frames(inst.frames);
+            sg.spare.keep_stack(inst.below);
+            sg.spare.keep_arrivals(inst.arrivals);
             return Ok(());
         }
         match inst.kind {
             Kind::Call { .. } => {
+                sg.spare.keep_arrivals(inst.arrivals);
                 let mut frames = inst.frames;
                 frames.last_mut().expect("caller").idx += 1;
                 let serial = self.next_serial();
@@ -278,41 +266,67 @@ impl Run<'_, '_> {
                 });
             }
             _ => {
-                let mut below = inst.below.clone();
-                if inst.arrivals.len() > 1 {
+                let Instance {
+                    kind,
+                    mut arrivals,
+                    frames: inst_frames,
+                    below: mut inst_below,
+                    ..
+                } = inst;
+                if arrivals.len() > 1 {
                     // Only under BreakNotSplitByIteration: the groups rejoin at the merge.
-                    let Kind::Loop { merge, .. } = inst.kind else {
+                    let Kind::Loop { merge, .. } = kind else {
                         unreachable!()
                     };
                     let r = sg.alloc(Instance {
                         kind: Kind::Selection { merge },
                         participants: arrived,
                         arrivals: Vec::new(),
-                        frames: inst.frames.clone(),
-                        below: below.clone(),
+                        frames: inst_frames.clone(),
+                        below: inst_below.clone(),
                     });
-                    below.push(r);
+                    inst_below.push(r);
                 }
-                for (b, mask) in inst.arrivals {
-                    let mut frames = inst.frames.clone();
+                // The released instance's frames and stack move into the last new tangle
+                // (the only one, but under BreakNotSplitByIteration): no copies.
+                let n = arrivals.len();
+                let (mut frames_left, mut below_left) = (Some(inst_frames), Some(inst_below));
+                for (k, &(b, mask)) in arrivals.iter().enumerate() {
+                    let (mut frames, stack) = if k + 1 == n {
+                        (
+                            frames_left.take().expect("moved once"),
+                            below_left.take().expect("moved once"),
+                        )
+                    } else {
+                        (
+                            frames_left.clone().expect("not moved yet"),
+                            below_left.clone().expect("not moved yet"),
+                        )
+                    };
                     frames.last_mut().expect("frame").block = b;
                     let serial = self.next_serial();
                     let t = Tangle {
                         serial,
                         mask,
                         frames,
-                        stack: below.clone(),
+                        stack,
                         at_barrier: false,
                     };
                     // The arrival block may itself be a wait point of an outer instance.
                     match self.dest(sg, &t, b) {
-                        Dest::Wait(j) => self.escape(sg, &t, j, b)?,
+                        Dest::Wait(j) => {
+                            self.escape(sg, &t, j, b)?;
+                            sg.spare.tangle(t);
+                        }
                         Dest::Plain => {
-                            let t = self.enter(sg, t)?;
+                            let mut t = t;
+                            self.enter(sg, &mut t)?;
                             sg.tangles.push(t);
                         }
                     }
                 }
+                arrivals.clear();
+                sg.spare.keep_arrivals(arrivals);
             }
         }
         Ok(())

@@ -1,30 +1,148 @@
 //! What the interpreter looks up on every executed instruction, computed once per module:
-//! operand and result types per instruction, and the number of phis per block.
+//! per instruction its operands resolved to where their values live ([`Src`]), operand and
+//! result types, the result's slot, and a fast path ([`Fast`]) where one applies; per block
+//! the phis of every incoming edge.
+//!
+//! The fast paths cover the instructions conformance-style programs spend their time in
+//! (32-bit and narrower integer arithmetic, comparisons, booleans, copies, scalar loads
+//! and stores, access chains with constant indices). Each applies only to lanes whose
+//! operands are defined scalars (or defined pointers); any other lane takes the general
+//! path through `tangle_lanes`, so the two cannot disagree on undefined values.
 
-use tangle_ir::{Block, Func, Inst, Module, Op, Type};
+use tangle_ir::{Block, Func, Module, Op, Operand, PlainOp, Type, TypeData, TypeTable};
+use tangle_lanes::value::Val;
+
+/// Where an operand's value lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Src {
+    /// An SSA value of the running function (its number).
+    Value(u32),
+    /// A module constant (its number).
+    Const(u32),
+    /// A global's pointer, per lane (its number).
+    Global(u32),
+}
+
+impl Src {
+    /// Where operand `o` lives.
+    pub(crate) fn of(o: Operand) -> Src {
+        match o {
+            Operand::Value(v) => Src::Value(v.as_u32()),
+            Operand::Const(c) => Src::Const(c.as_u32()),
+            Operand::Global(g) => Src::Global(g.as_u32()),
+        }
+    }
+}
+
+/// An integer binary operation a fast path computes on defined scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntBin {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+/// An integer comparison a fast path computes on defined scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntCmp {
+    Eq,
+    Ne,
+    UGt,
+    UGe,
+    ULt,
+    ULe,
+    SGt,
+    SGe,
+    SLt,
+    SLe,
+}
+
+/// A boolean operation a fast path computes on defined booleans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BoolOp {
+    And,
+    Or,
+    Eq,
+    Ne,
+}
+
+/// The fast path of an instruction, if it has one (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// No fast path.
+    None,
+    /// Integer arithmetic on scalars of one width: the result masked to it.
+    Int(IntBin, u64),
+    /// Integer comparison at this operand width.
+    Cmp(IntCmp, u32),
+    /// Boolean logic.
+    Bool(BoolOp),
+    /// Logical not.
+    Not,
+    /// `select` on a scalar condition between scalars.
+    Select,
+    /// A copy of a defined scalar (`copy_object`, a same-width scalar `bitcast`).
+    Copy,
+    /// A load of an integer or float scalar of this many bytes.
+    LoadBits(u8),
+    /// A store of an integer or float scalar of this many bytes.
+    StoreBits(u8),
+    /// An access chain whose struct indices are constants: its steps are in
+    /// [`DInst::chain`] (constant indices checked at decode time against fixed sizes).
+    Chain,
+}
+
+/// One instruction, pre-decoded.
+#[derive(Debug)]
+pub(crate) struct DInst {
+    /// Its operands.
+    pub(crate) args: Vec<Src>,
+    /// The operand types.
+    pub(crate) atys: Vec<Type>,
+    /// The result type.
+    pub(crate) rty: Option<Type>,
+    /// The result's value number.
+    pub(crate) result: Option<u32>,
+    /// Its fast path.
+    pub(crate) fast: Fast,
+    /// For [`Fast::Chain`]: the byte offsets the indices add.
+    pub(crate) chain: Vec<Step>,
+    /// For a function `variable`: its number among the module's function variables (the
+    /// engine keeps one region per variable and lane, reused by every execution).
+    pub(crate) var_slot: Option<u32>,
+}
+
+/// The phis of one incoming edge of a block: per phi its result and its operand on that edge.
+#[derive(Debug, Default)]
+pub(crate) struct EdgePhis {
+    pub(crate) from: Option<Block>,
+    pub(crate) copies: Vec<(u32, Src)>,
+}
+
+/// One switch's case targets, each with the case target it can fall into.
+pub(crate) type CaseFallthrough = Vec<(Block, Option<Block>)>;
 
 /// One function's pre-decoded facts, indexed by instruction and block number.
 #[derive(Debug, Default)]
 pub(crate) struct FuncFacts {
-    /// Per instruction: the operand types.
-    pub(crate) operand_types: Vec<Vec<Type>>,
-    /// Per instruction: the result type.
-    pub(crate) result_type: Vec<Option<Type>>,
+    /// Per instruction.
+    pub(crate) insts: Vec<DInst>,
     /// Per block: how many phis it starts with.
     pub(crate) phis: Vec<usize>,
+    /// Per block: its phis per incoming edge (empty without phis).
+    pub(crate) edges: Vec<Vec<EdgePhis>>,
+    /// How many SSA values the function has.
+    pub(crate) values: usize,
+    /// Per switch header (only under `FallthroughPolicy::Merge`): each case target with
+    /// the case target it can fall into, from the shared construct tree
+    /// (`ConstructTree::executable_case_fallthrough`).
+    pub(crate) fallthrough: Vec<(Block, CaseFallthrough)>,
 }
 
 impl FuncFacts {
-    /// The operand types of `inst`.
-    pub(crate) fn atys(&self, inst: Inst) -> &[Type] {
-        &self.operand_types[inst.as_u32() as usize]
-    }
-
-    /// The result type of `inst`.
-    pub(crate) fn rty(&self, inst: Inst) -> Option<Type> {
-        self.result_type[inst.as_u32() as usize]
-    }
-
     /// How many phis `block` starts with.
     pub(crate) fn phis(&self, block: Block) -> usize {
         self.phis[block.as_u32() as usize]
@@ -32,34 +150,308 @@ impl FuncFacts {
 }
 
 /// The facts of every function of `module`, indexed by function number.
-pub(crate) fn decode(module: &Module) -> Vec<FuncFacts> {
-    module
+/// `consts` are the module's constants after specialization; `case_fallthrough` asks for
+/// the switches' fallthrough pairs. Also returns how many function variables the module
+/// has.
+pub(crate) fn decode(
+    module: &Module,
+    consts: &[Val],
+    case_fallthrough: bool,
+) -> (Vec<FuncFacts>, usize) {
+    let mut slots = 0u32;
+    let var_slots = &mut slots;
+    let facts = module
         .funcs
         .iter()
         .map(|(_, f): (Func, _)| {
-            let mut facts = FuncFacts::default();
+            let mut facts = FuncFacts {
+                values: f.values.len(),
+                ..FuncFacts::default()
+            };
             for (i, d) in f.insts.iter() {
                 let n = i.as_u32() as usize;
-                if facts.operand_types.len() <= n {
-                    facts.operand_types.resize(n + 1, Vec::new());
-                    facts.result_type.resize(n + 1, None);
+                while facts.insts.len() <= n {
+                    facts.insts.push(DInst {
+                        args: Vec::new(),
+                        atys: Vec::new(),
+                        rty: None,
+                        result: None,
+                        fast: Fast::None,
+                        chain: Vec::new(),
+                        var_slot: None,
+                    });
                 }
-                facts.operand_types[n] =
-                    d.args.iter().map(|a| module.operand_type(f, *a)).collect();
-                facts.result_type[n] = d.result.map(|v| f.values[v].ty);
+                let atys: Vec<Type> = d.args.iter().map(|a| module.operand_type(f, *a)).collect();
+                let rty = d.result.map(|v| f.values[v].ty);
+                let mut fast = fast_path(module, &d.op, &atys, rty);
+                let mut chain = Vec::new();
+                if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
+                    if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
+                        fast = Fast::Chain;
+                        chain = steps;
+                    }
+                }
+                facts.insts[n] = DInst {
+                    args: d.args.iter().map(|a| Src::of(*a)).collect(),
+                    atys,
+                    rty,
+                    result: d.result.map(|v| v.as_u32()),
+                    fast,
+                    chain,
+                    var_slot: matches!(d.op, Op::Variable(_)).then(|| {
+                        *var_slots += 1;
+                        *var_slots - 1
+                    }),
+                };
             }
+            let nblocks = f.blocks.len();
+            facts.phis = vec![0; nblocks];
+            facts.edges = (0..nblocks).map(|_| Vec::new()).collect();
             for (b, bd) in f.blocks.iter() {
                 let n = b.as_u32() as usize;
-                if facts.phis.len() <= n {
-                    facts.phis.resize(n + 1, 0);
-                }
-                facts.phis[n] = bd
+                let phis: Vec<_> = bd
                     .insts
                     .iter()
                     .take_while(|i| matches!(f.insts[**i].op, Op::Phi(_)))
-                    .count();
+                    .collect();
+                facts.phis[n] = phis.len();
+                let mut edges: Vec<EdgePhis> = Vec::new();
+                for &&i in &phis {
+                    let d = &f.insts[i];
+                    let Op::Phi(blocks) = &d.op else {
+                        unreachable!("taken while phi")
+                    };
+                    let Some(result) = d.result else { continue };
+                    for (k, from) in blocks.iter().enumerate() {
+                        let Some(arg) = d.args.get(k) else { continue };
+                        let e = match edges.iter_mut().position(|e| e.from == Some(*from)) {
+                            Some(p) => &mut edges[p],
+                            None => {
+                                edges.push(EdgePhis {
+                                    from: Some(*from),
+                                    copies: Vec::new(),
+                                });
+                                edges.last_mut().expect("pushed")
+                            }
+                        };
+                        // The first operand for a block wins, as a lookup by block would.
+                        if !e.copies.iter().any(|(r, _)| *r == result.as_u32()) {
+                            e.copies.push((result.as_u32(), Src::of(*arg)));
+                        }
+                    }
+                }
+                // An edge that misses a phi has no complete copy list: the engine reports
+                // the missing incoming value (see `exec.rs`).
+                facts.edges[n] = edges;
+            }
+            if case_fallthrough {
+                facts.fallthrough = switch_fallthrough(f);
             }
             facts
         })
+        .collect();
+    (facts, slots as usize)
+}
+
+/// Per reachable structured switch header of `f`: its case targets with the case target
+/// each can fall into.
+fn switch_fallthrough(f: &tangle_ir::Function) -> Vec<(Block, CaseFallthrough)> {
+    use tangle_ir::analysis::{Cfg, ConstructTree, DomTree};
+    let headers: Vec<Block> = f
+        .layout
+        .iter()
+        .copied()
+        .filter(|b| {
+            matches!(f.blocks[*b].term, tangle_ir::Terminator::Switch { .. })
+                && matches!(f.blocks[*b].merge, Some(tangle_ir::Merge::Selection { .. }))
+        })
+        .collect();
+    if headers.is_empty() {
+        return Vec::new();
+    }
+    let tree = ConstructTree::new(f);
+    let dom = DomTree::new(f, &Cfg::new(f));
+    headers
+        .into_iter()
+        .filter(|h| dom.is_reachable(*h))
+        .map(|h| (h, tree.executable_case_fallthrough(f, &dom, h)))
         .collect()
+}
+
+/// The width in bits of an integer scalar type, or `None`.
+fn int_width(types: &TypeTable, ty: Type) -> Option<u32> {
+    match types.get(ty) {
+        TypeData::Int { width, .. } if *width <= 64 => Some(u32::from(*width)),
+        _ => None,
+    }
+}
+
+/// The byte size of an integer or float scalar type, or `None`.
+fn scalar_bytes(types: &TypeTable, ty: Type) -> Option<u8> {
+    match types.get(ty) {
+        TypeData::Int { width, .. } | TypeData::Float { width } if *width <= 64 => Some(*width / 8),
+        _ => None,
+    }
+}
+
+/// The fast path of an instruction (see [`Fast`]).
+fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
+    use PlainOp as P;
+    let types = &module.types;
+    match op {
+        Op::Plain(p) => {
+            let Some(rty) = rty else { return Fast::None };
+            let int_bin = |b| match (int_width(types, rty), atys) {
+                (Some(w), [a, c])
+                    if int_width(types, *a) == Some(w) && int_width(types, *c) == Some(w) =>
+                {
+                    Fast::Int(b, tangle_lanes::value::mask(w))
+                }
+                _ => Fast::None,
+            };
+            let int_cmp = |c| match (types.get(rty), atys) {
+                (TypeData::Bool, [a, b]) => match (int_width(types, *a), int_width(types, *b)) {
+                    (Some(w), Some(v)) if w == v => Fast::Cmp(c, w),
+                    _ => Fast::None,
+                },
+                _ => Fast::None,
+            };
+            let all_bool = |n: usize| {
+                matches!(types.get(rty), TypeData::Bool)
+                    && atys.len() == n
+                    && atys.iter().all(|a| matches!(types.get(*a), TypeData::Bool))
+            };
+            match p {
+                P::IAdd => int_bin(IntBin::Add),
+                P::ISub => int_bin(IntBin::Sub),
+                P::IMul => int_bin(IntBin::Mul),
+                P::BitwiseAnd => int_bin(IntBin::And),
+                P::BitwiseOr => int_bin(IntBin::Or),
+                P::BitwiseXor => int_bin(IntBin::Xor),
+                P::IEqual => int_cmp(IntCmp::Eq),
+                P::INotEqual => int_cmp(IntCmp::Ne),
+                P::UGreaterThan => int_cmp(IntCmp::UGt),
+                P::UGreaterThanEqual => int_cmp(IntCmp::UGe),
+                P::ULessThan => int_cmp(IntCmp::ULt),
+                P::ULessThanEqual => int_cmp(IntCmp::ULe),
+                P::SGreaterThan => int_cmp(IntCmp::SGt),
+                P::SGreaterThanEqual => int_cmp(IntCmp::SGe),
+                P::SLessThan => int_cmp(IntCmp::SLt),
+                P::SLessThanEqual => int_cmp(IntCmp::SLe),
+                P::LogicalAnd if all_bool(2) => Fast::Bool(BoolOp::And),
+                P::LogicalOr if all_bool(2) => Fast::Bool(BoolOp::Or),
+                P::LogicalEqual if all_bool(2) => Fast::Bool(BoolOp::Eq),
+                P::LogicalNotEqual if all_bool(2) => Fast::Bool(BoolOp::Ne),
+                P::LogicalNot if all_bool(1) => Fast::Not,
+                P::Select
+                    if atys.len() == 3
+                        && matches!(types.get(atys[0]), TypeData::Bool)
+                        && scalar_bytes(types, rty).is_some()
+                        && atys[1] == rty
+                        && atys[2] == rty =>
+                {
+                    Fast::Select
+                }
+                P::CopyObject if scalar_bytes(types, rty).is_some() => Fast::Copy,
+                P::Bitcast
+                    if atys.len() == 1
+                        && scalar_bytes(types, rty).is_some()
+                        && scalar_bytes(types, rty) == scalar_bytes(types, atys[0]) =>
+                {
+                    Fast::Copy
+                }
+                _ => Fast::None,
+            }
+        }
+        Op::Load(_) => match rty.and_then(|t| scalar_bytes(types, t)) {
+            Some(n) => Fast::LoadBits(n),
+            None => Fast::None,
+        },
+        Op::Store(_) => match atys.get(1).and_then(|t| scalar_bytes(types, *t)) {
+            Some(n) => Fast::StoreBits(n),
+            None => Fast::None,
+        },
+        _ => Fast::None,
+    }
+}
+
+/// One step of an access chain's fast path: a constant byte offset, or a dynamic index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Constant indices adding this many bytes.
+    Const(u64),
+    /// Operand `arg` (an integer of `width` bits, sign-extended) times `stride` bytes;
+    /// `bound` is the element count of a fixed array or vector (`None`: runtime array).
+    Dyn {
+        arg: usize,
+        width: u32,
+        stride: u64,
+        bound: Option<u64>,
+    },
+}
+
+/// The steps of an access chain whose struct member indices are constants; constant
+/// array and vector indices are checked against their fixed bounds here (`None`, the
+/// general path, for anything out of bounds or unusual: it reports the problem per lane).
+fn chain_steps(
+    module: &Module,
+    consts: &[Val],
+    args: &[Operand],
+    atys: &[Type],
+) -> Option<Vec<Step>> {
+    use tangle_lanes::value::{array_stride, member_offset, sext};
+    let types = &module.types;
+    let (_, mut cur) = types.pointer(*atys.first()?)?;
+    let mut steps = Vec::new();
+    let mut off = 0u64;
+    for (k, (a, ity)) in args.iter().zip(atys).enumerate().skip(1) {
+        let width = types.bit_width(*ity);
+        let constant = match a {
+            Operand::Const(c) => match consts.get(c.as_u32() as usize) {
+                Some(Val::Bits(bits)) => Some(sext(*bits, width)),
+                _ => return None,
+            },
+            _ => None,
+        };
+        let (elem, stride, bound) = match types.get(cur) {
+            TypeData::Struct { members, .. } => {
+                let i = constant?;
+                let m = members.get(usize::try_from(i).ok()?)?;
+                off += member_offset(types, cur, i as usize);
+                cur = m.ty;
+                continue;
+            }
+            TypeData::Array { elem, len, .. } => {
+                (*elem, array_stride(types, cur), Some(u64::from(*len)))
+            }
+            TypeData::Vector { elem, count } => {
+                (*elem, array_stride(types, cur), Some(u64::from(*count)))
+            }
+            TypeData::RuntimeArray { elem, .. } => (*elem, array_stride(types, cur), None),
+            _ => return None,
+        };
+        match constant {
+            Some(i) if i >= 0 && bound.is_none_or(|n| (i as u64) < n) => {
+                off += i as u64 * stride;
+            }
+            Some(_) => return None,
+            None => {
+                if off != 0 {
+                    steps.push(Step::Const(off));
+                    off = 0;
+                }
+                steps.push(Step::Dyn {
+                    arg: k,
+                    width,
+                    stride,
+                    bound,
+                });
+            }
+        }
+        cur = elem;
+    }
+    if off != 0 || steps.is_empty() {
+        steps.push(Step::Const(off));
+    }
+    Some(steps)
 }

@@ -4,8 +4,9 @@ use spirv::StorageClass;
 use tangle_lanes::builtins::Invocation;
 
 use crate::error::{InterpError, R};
-use crate::state::{lanes_below, Lane, LaneFrame, Run, Subgroup, TFrame, Tangle};
+use crate::state::{lanes_below, FuncValues, Lane, Run, Subgroup, TFrame, Tangle};
 use crate::value;
+use crate::value::Val;
 
 impl Run<'_, '_> {
     /// Runs one workgroup to completion.
@@ -86,24 +87,32 @@ impl Run<'_, '_> {
                     };
                 }
                 lanes.push(Lane {
-                    frames: vec![LaneFrame {
-                        vals: vec![None; func.values.len()],
-                        prev: None,
-                    }],
-                    globals,
+                    globals: globals
+                        .into_iter()
+                        .map(|g| g.map(|mem| Val::Ptr { mem, off: 0 }))
+                        .collect(),
                     alive: true,
                 });
             }
             let mask = lanes_below(count);
             let serial = self.next_serial();
+            let mut values = vec![FuncValues::default(); m.funcs.len()];
+            let fi = it.entry.as_u32() as usize;
+            values[fi] = FuncValues {
+                vals: vec![None; it.facts[fi].values * ssize as usize],
+                prev: vec![None; ssize as usize],
+            };
             let mut sg = Subgroup {
                 index: s,
+                width: ssize as usize,
                 lanes,
+                values,
                 instances: Vec::new(),
                 free: Vec::new(),
                 tangles: Vec::new(),
+                spare: Default::default(),
             };
-            let t = Tangle {
+            let mut t = Tangle {
                 serial,
                 mask,
                 frames: vec![TFrame {
@@ -114,7 +123,7 @@ impl Run<'_, '_> {
                 stack: Vec::new(),
                 at_barrier: false,
             };
-            let t = self.enter(&mut sg, t)?;
+            self.enter(&mut sg, &mut t)?;
             sg.tangles.push(t);
             subgroups.push(sg);
         }

@@ -1,53 +1,131 @@
 //! Instruction execution: phis on block entry, and every instruction a tangle executes
-//! (terminators are in `terminator.rs`).
+//! (terminators are in `terminator.rs`). One dispatch per tangle-instruction, then a loop
+//! over the tangle's lanes; the pre-decoded fast paths (`decode.rs`) run first and hand a
+//! lane to the general path when its operands are not defined scalars.
 
 use spirv::Scope;
 use tangle_ir::{Inst, Op};
 
+use crate::decode::{BoolOp, DInst, Fast, IntBin, IntCmp};
 use crate::error::R;
 use crate::group;
-use crate::state::{lanes_of, Kind, LaneFrame, Run, Subgroup, TFrame, Tangle};
+use crate::state::{lanes_of, Kind, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
-use crate::value::OpFail;
+use crate::value::{sext, OpFail, Val};
+
+/// A defined scalar's bits (booleans as 0/1), or `None` for anything the general path
+/// must handle.
+#[inline(always)]
+fn bits(v: &Val) -> Option<u64> {
+    match v {
+        Val::Bits(b) => Some(*b),
+        Val::Bool(b) => Some(u64::from(*b)),
+        _ => None,
+    }
+}
+
+/// The fast path's result for defined scalar operands `a` (and `b`, `c`), or `None`.
+#[inline(always)]
+fn fast_value(fast: Fast, a: &Val, b: Option<&Val>, c: Option<&Val>) -> Option<Val> {
+    Some(match fast {
+        Fast::Int(op, m) => {
+            let (x, y) = (bits(a)?, bits(b?)?);
+            Val::Bits(
+                match op {
+                    IntBin::Add => x.wrapping_add(y),
+                    IntBin::Sub => x.wrapping_sub(y),
+                    IntBin::Mul => x.wrapping_mul(y),
+                    IntBin::And => x & y,
+                    IntBin::Or => x | y,
+                    IntBin::Xor => x ^ y,
+                } & m,
+            )
+        }
+        Fast::Cmp(op, w) => {
+            let (x, y) = (bits(a)?, bits(b?)?);
+            let (sx, sy) = (sext(x, w), sext(y, w));
+            Val::Bool(match op {
+                IntCmp::Eq => x == y,
+                IntCmp::Ne => x != y,
+                IntCmp::UGt => x > y,
+                IntCmp::UGe => x >= y,
+                IntCmp::ULt => x < y,
+                IntCmp::ULe => x <= y,
+                IntCmp::SGt => sx > sy,
+                IntCmp::SGe => sx >= sy,
+                IntCmp::SLt => sx < sy,
+                IntCmp::SLe => sx <= sy,
+            })
+        }
+        Fast::Bool(op) => {
+            let (Val::Bool(x), Val::Bool(y)) = (a, b?) else {
+                return None;
+            };
+            Val::Bool(match op {
+                BoolOp::And => *x && *y,
+                BoolOp::Or => *x || *y,
+                BoolOp::Eq => x == y,
+                BoolOp::Ne => x != y,
+            })
+        }
+        Fast::Not => {
+            let Val::Bool(x) = a else { return None };
+            Val::Bool(!x)
+        }
+        Fast::Select => {
+            let Val::Bool(cond) = a else { return None };
+            let (x, y) = (b?, c?);
+            let pick = if *cond { x } else { y };
+            Val::Bits(match pick {
+                Val::Bits(v) => *v,
+                _ => return None,
+            })
+        }
+        Fast::Copy => Val::Bits(match a {
+            Val::Bits(v) => *v,
+            _ => return None,
+        }),
+        _ => return None,
+    })
+}
 
 impl Run<'_, '_> {
     /// Executes a block's phis for every lane, then positions the tangle after them.
-    pub(crate) fn enter(&mut self, sg: &mut Subgroup, mut t: Tangle) -> R<Tangle> {
+    pub(crate) fn enter(&mut self, sg: &mut Subgroup, t: &mut Tangle) -> R<()> {
         let top = t.frames.last_mut().expect("frame");
         top.idx = 0;
         let (func, block) = (top.func, top.block);
-        let m = self.it.module;
-        let f = &m.funcs[func];
-        let n = self.it.facts[func.as_u32() as usize].phis(block);
-        let phis: &[Inst] = &f.blocks[block].insts[..n];
+        let fi = func.as_u32() as usize;
+        let it = self.it;
+        let facts = &it.facts[fi];
+        let n = facts.phis(block);
         if n > 0 {
+            let edges = &facts.edges[block.as_u32() as usize];
+            let mut vals = std::mem::take(&mut self.scratch);
             for lane in lanes_of(t.mask) {
-                let prev = sg.lanes[lane].frames.last().expect("frame").prev;
-                let mut vals = Vec::new();
-                for &i in phis {
-                    let id = &f.insts[i];
-                    let Op::Phi(blocks) = &id.op else {
-                        unreachable!()
-                    };
-                    let k = blocks
-                        .iter()
-                        .position(|b| Some(*b) == prev)
-                        .ok_or_else(|| {
-                            self.fail(
-                                &t,
-                                OpFail::Undefined(format!(
-                                    "phi has no incoming value for {prev:?}"
-                                )),
-                            )
-                        })?;
-                    vals.push(self.operand(sg, &t, lane, id.args[k])?);
+                let prev = sg.prev(fi, lane);
+                let edge = edges
+                    .iter()
+                    .find(|e| e.from == prev && e.copies.len() == n)
+                    .ok_or_else(|| {
+                        self.fail(
+                            t,
+                            OpFail::Undefined(format!("phi has no incoming value for {prev:?}")),
+                        )
+                    })?;
+                // Every phi reads its operand before any is written (they run in parallel).
+                vals.clear();
+                for &(_, src) in &edge.copies {
+                    vals.push(self.arg(sg, t, lane, src)?.clone());
                 }
-                for (&i, v) in phis.iter().zip(vals) {
-                    Self::set(sg, lane, f.insts[i].result.expect("phi result"), v);
+                for (&(res, _), v) in edge.copies.iter().zip(vals.drain(..)) {
+                    sg.set_value(fi, res, lane, v);
                 }
             }
+            self.scratch = vals;
             if self.observer.is_some() {
-                for &i in phis {
+                let f = &self.it.module.funcs[func];
+                for &i in &f.blocks[block].insts[..n] {
                     let r = [f.insts[i].result.expect("phi result")];
                     self.observe(
                         sg,
@@ -62,30 +140,67 @@ impl Run<'_, '_> {
             }
         }
         t.frames.last_mut().expect("frame").idx = n;
-        Ok(t)
+        Ok(())
     }
 
-    pub(crate) fn exec_inst(
-        &mut self,
-        sg: &mut Subgroup,
-        mut t: Tangle,
-        inst: Inst,
-    ) -> R<Option<Tangle>> {
+    /// Executes instruction `inst` for every lane of `t` and moves `t` past it (a call
+    /// moves it into the callee; a workgroup barrier marks it waiting).
+    pub(crate) fn exec_inst(&mut self, sg: &mut Subgroup, t: &mut Tangle, inst: Inst) -> R<()> {
         let it = self.it;
         let m = it.module;
         let ty = &m.types;
-        let fr = t.frames.last().expect("frame").clone();
+        let fr = *t.frames.last().expect("frame");
+        let fi = fr.func.as_u32() as usize;
         let func = &m.funcs[fr.func];
         let id = &func.insts[inst];
-        let facts = &it.facts[fr.func.as_u32() as usize];
-        let rty = facts.rty(inst);
-        let atys = facts.atys(inst);
+        let d: &DInst = &it.facts[fi].insts[inst.as_u32() as usize];
+        let rty = d.rty;
+        let atys = &d.atys[..];
         let advance = |t: &mut Tangle| t.frames.last_mut().expect("frame").idx += 1;
+        match d.fast {
+            Fast::None => {}
+            Fast::LoadBits(n) => {
+                self.load_bits(sg, t, d, n)?;
+                advance(t);
+                return Ok(());
+            }
+            Fast::StoreBits(n) => {
+                self.store_bits(sg, t, d, n)?;
+                advance(t);
+                return Ok(());
+            }
+            Fast::Chain => {
+                self.chain_fast(sg, t, d)?;
+                advance(t);
+                return Ok(());
+            }
+            fast => {
+                let res = d.result.expect("fast paths have results");
+                for lane in lanes_of(t.mask) {
+                    let a = self.arg(sg, t, lane, d.args[0])?;
+                    let b = match d.args.get(1) {
+                        Some(s) => Some(self.arg(sg, t, lane, *s)?),
+                        None => None,
+                    };
+                    let c = match d.args.get(2) {
+                        Some(s) => Some(self.arg(sg, t, lane, *s)?),
+                        None => None,
+                    };
+                    let v = match fast_value(fast, a, b, c) {
+                        Some(v) => v,
+                        None => self.general(sg, t, lane, id, d)?,
+                    };
+                    sg.set_value(fi, res, lane, v);
+                }
+                advance(t);
+                return Ok(());
+            }
+        }
         match &id.op {
             Op::Group { op, scope, group } => {
                 if *scope != Scope::Subgroup {
                     return Err(self.fail(
-                        &t,
+                        t,
                         OpFail::Unsupported(format!("group op at scope {scope:?}")),
                     ));
                 }
@@ -94,8 +209,8 @@ impl Run<'_, '_> {
                 args.resize_with(self.it.config.subgroup_size as usize, Vec::new);
                 args.iter_mut().for_each(Vec::clear);
                 for lane in lanes_of(t.mask) {
-                    for o in &id.args {
-                        let v = self.operand(sg, &t, lane, *o)?;
+                    for o in &d.args {
+                        let v = self.arg(sg, t, lane, *o)?.clone();
                         args[lane].push(v);
                     }
                 }
@@ -109,11 +224,12 @@ impl Run<'_, '_> {
                     self.it.config.subgroup_size,
                     &args,
                 )
-                .map_err(|e| self.fail(&t, e))?;
+                .map_err(|e| self.fail(t, e))?;
                 self.group_scratch = args;
+                let res = d.result.expect("result");
                 for (lane, v) in lanes_of(t.mask).zip(out) {
-                    let v = self.settle(&t, lane, v)?;
-                    Self::set(sg, lane, id.result.expect("result"), v);
+                    let v = self.settle(t, lane, v)?;
+                    sg.set_value(fi, res, lane, v);
                 }
                 if self.it.config.record_trace {
                     self.trace.push(TraceEntry {
@@ -126,78 +242,99 @@ impl Run<'_, '_> {
                 }
             }
             Op::ControlBarrier { exec, .. } => {
-                advance(&mut t);
+                advance(t);
                 if *exec == Scope::Workgroup {
                     t.at_barrier = true;
                 } else if *exec != Scope::Subgroup {
                     return Err(self.fail(
-                        &t,
+                        t,
                         OpFail::Unsupported(format!("control barrier at scope {exec:?}")),
                     ));
                 }
-                return Ok(Some(t));
+                return Ok(());
             }
             Op::MemoryBarrier { .. } => {}
             Op::Call(callee) => {
                 let cf = &m.funcs[*callee];
                 let entry = cf.entry().ok_or_else(|| {
                     self.fail(
-                        &t,
+                        t,
                         OpFail::Unsupported("call of a function without body".into()),
                     )
                 })?;
+                let ci = callee.as_u32() as usize;
+                let nvals = it.facts[ci].values;
+                // No recursion: the callee's frame is not the caller's, so arguments can be
+                // read from the caller's while the callee's is written.
+                sg.start_frame(ci, nvals, t.mask);
                 for lane in lanes_of(t.mask) {
-                    let args = self.operands(sg, &t, lane, &id.args)?;
-                    let mut vals = vec![None; cf.values.len()];
-                    for (p, a) in cf.params.iter().zip(args) {
-                        vals[p.as_u32() as usize] = Some(a);
+                    for (p, a) in cf.params.iter().zip(&d.args) {
+                        let v = self.arg(sg, t, lane, *a)?.clone();
+                        sg.set_value(ci, p.as_u32(), lane, v);
                     }
-                    sg.lanes[lane].frames.push(LaneFrame { vals, prev: None });
                 }
-                Self::push_instance(sg, &mut t, Kind::Call { dest: id.result });
+                Self::push_instance(sg, t, Kind::Call { dest: id.result });
                 t.frames.push(TFrame {
                     func: *callee,
                     block: entry,
                     idx: 0,
                 });
-                return self.enter(sg, t).map(Some);
+                self.enter(sg, t)?;
+                return Ok(());
             }
-            Op::Variable(_) => self.variable(sg, &t, id, rty.expect("result"))?,
-            Op::Plain(tangle_ir::PlainOp::AccessChain) => self.access_chain(sg, &t, id, atys)?,
-            Op::Load(_) => self.load_inst(sg, &t, id, rty.expect("result"))?,
-            Op::Store(_) => self.store_inst(sg, &t, id, atys)?,
+            Op::Variable(_) => self.variable(sg, t, d, rty.expect("result"))?,
+            Op::Plain(tangle_ir::PlainOp::AccessChain) => self.access_chain(sg, t, d)?,
+            Op::Load(_) => self.load_inst(sg, t, d, rty.expect("result"))?,
+            Op::Store(_) => self.store_inst(sg, t, d)?,
             Op::Glsl(g @ (tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp)) => {
-                self.glsl_out_param(sg, &t, *g, id, atys)?
+                self.glsl_out_param(sg, t, *g, d)?
             }
-            Op::Atomic { op, .. } => self.atomic(sg, &t, *op, id, atys)?,
+            Op::Atomic { op, .. } => self.atomic(sg, t, *op, d)?,
             Op::Phi(_) => {}
             _ => {
-                let mut args = std::mem::take(&mut self.scratch);
                 for lane in lanes_of(t.mask) {
-                    args.clear();
-                    for o in &id.args {
-                        args.push(self.operand(sg, &t, lane, *o)?);
-                    }
-                    let r = match &id.op {
-                        Op::ArrayLength(member) => self.array_length(&args, atys, *member),
-                        op if tangle_lanes::ops::is_value_op(op) => {
-                            tangle_lanes::ops::eval(ty, op, rty.expect("result"), atys, &args)
-                        }
-                        other => Err(OpFail::Unsupported(format!(
-                            "instruction {}",
-                            other.mnemonic()
-                        ))),
-                    };
-                    let v = r.map_err(|e| self.fail(&t, e))?;
-                    let v = self.settle(&t, lane, v)?;
-                    if let Some(res) = id.result {
-                        Self::set(sg, lane, res, v);
+                    let v = self.general(sg, t, lane, id, d)?;
+                    if let Some(res) = d.result {
+                        sg.set_value(fi, res, lane, v);
                     }
                 }
-                self.scratch = args;
             }
         }
-        advance(&mut t);
-        Ok(Some(t))
+        advance(t);
+        Ok(())
+    }
+
+    /// The general path of a per-lane value instruction for one lane: its operands
+    /// cloned, the op through `tangle_lanes`, the result settled (poison stamped).
+    fn general(
+        &mut self,
+        sg: &Subgroup,
+        t: &Tangle,
+        lane: usize,
+        id: &tangle_ir::InstData,
+        d: &DInst,
+    ) -> R<Val> {
+        let mut args = std::mem::take(&mut self.scratch);
+        args.clear();
+        for o in &d.args {
+            args.push(self.arg(sg, t, lane, *o)?.clone());
+        }
+        let r = match &id.op {
+            Op::ArrayLength(member) => self.array_length(&args, &d.atys, *member),
+            op if tangle_lanes::ops::is_value_op(op) => tangle_lanes::ops::eval(
+                &self.it.module.types,
+                op,
+                d.rty.expect("result"),
+                &d.atys,
+                &args,
+            ),
+            other => Err(OpFail::Unsupported(format!(
+                "instruction {}",
+                other.mnemonic()
+            ))),
+        };
+        self.scratch = args;
+        let v = r.map_err(|e| self.fail(t, e))?;
+        self.settle(t, lane, v)
     }
 }

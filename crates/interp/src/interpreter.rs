@@ -24,6 +24,8 @@ pub struct Interpreter<'m> {
     pub(crate) push_constants: Vec<u8>,
     /// Operand and result types and phi counts, per function (see `decode.rs`).
     pub(crate) facts: Vec<crate::decode::FuncFacts>,
+    /// How many function variables the module has (`decode.rs`).
+    pub(crate) var_slots: usize,
 }
 
 impl<'m> Interpreter<'m> {
@@ -43,6 +45,23 @@ impl<'m> Interpreter<'m> {
             return Err(InterpError::Config(format!(
                 "function {f} is lowered; the reference interpreter runs structured functions only"
             )));
+        }
+        // SPIR-V forbids recursion for shaders; the engine keeps one frame of values per
+        // function and lane, which relies on it.
+        let reachable: Vec<Func> = module
+            .funcs
+            .keys()
+            .filter(|f| tangle_ir::cfg::call_graph_reaches(module, ep.func, *f))
+            .collect();
+        for &f in &reachable {
+            for c in tangle_ir::cfg::callees(&module.funcs[f]) {
+                if module.funcs.contains(c) && tangle_ir::cfg::call_graph_reaches(module, c, f) {
+                    return Err(InterpError::Config(format!(
+                        "function {f} is recursive (calls {c}, which reaches it again); \
+                         SPIR-V forbids recursion in shaders"
+                    )));
+                }
+            }
         }
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
@@ -74,15 +93,18 @@ impl<'m> Interpreter<'m> {
         if local_size.contains(&0) || config.workgroups.contains(&0) {
             return Err(InterpError::Config("empty workgroup or dispatch".into()));
         }
+        let merge_cases = config.fallthrough_policy == crate::config::FallthroughPolicy::Merge;
+        let (facts, var_slots) = crate::decode::decode(module, &consts, merge_cases);
         Ok(Interpreter {
             module,
             entry: ep.func,
             config,
             local_size,
-            consts,
             bindings: BTreeMap::new(),
             push_constants: Vec::new(),
-            facts: crate::decode::decode(module),
+            facts,
+            var_slots,
+            consts,
         })
     }
 
@@ -142,7 +164,8 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
-            variables: std::collections::HashMap::new(),
+            variables: Vec::new(),
+            variable_poison: vec![None; self.var_slots],
             scratch: Vec::new(),
             group_scratch: Vec::new(),
             trace: Vec::new(),

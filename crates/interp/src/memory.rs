@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
-use tangle_ir::{AtomicOp, Global, InstData, Type};
+use tangle_ir::{AtomicOp, Global, Type};
 use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
+use crate::decode::{DInst, Step};
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
@@ -60,103 +61,208 @@ impl Run<'_, '_> {
         &mut self,
         sg: &mut Subgroup,
         t: &Tangle,
-        id: &InstData,
+        d: &DInst,
         rty: Type,
     ) -> R<()> {
         let m = self.it.module;
         let ty = &m.types;
         let (_, pointee) = ty.pointer(rty).expect("pointer");
-        let at = self.pos(t);
-        let inst = at.inst.expect("an instruction");
-        let uninit = Arc::new(Poison {
-            born: Born::At(at),
-            why: "the function variable has no initializer and was not written".into(),
-        });
+        let slot = d.var_slot.expect("a variable has a slot") as usize;
+        let uninit = match &self.variable_poison[slot] {
+            Some(p) => p.clone(),
+            None => {
+                let p = Arc::new(Poison {
+                    born: Born::At(self.pos(t)),
+                    why: "the function variable has no initializer and was not written".into(),
+                });
+                self.variable_poison[slot] = Some(p.clone());
+                p
+            }
+        };
+        let res = d.result.expect("result");
+        let (width, slots) = (sg.width, self.it.var_slots);
         for lane in lanes_of(t.mask) {
-            let init = match id.args.first() {
-                Some(a) => Some(self.operand(sg, t, lane, *a)?),
+            let init = match d.args.first() {
+                Some(a) => Some(self.arg(sg, t, lane, *a)?.clone()),
                 None => None,
             };
-            let key = (sg.index, lane as u32, at.func, inst);
-            let mem = match self.variables.get(&key) {
-                Some(&mem) => {
+            let key = (sg.index as usize * width + lane) * slots + slot;
+            if self.variables.len() <= key {
+                self.variables.resize(key + 1, u32::MAX);
+            }
+            let mem = match self.variables[key] {
+                u32::MAX => {
+                    let region = lanes_memory::variable_region(ty, pointee, init.as_ref(), &uninit);
+                    self.mems.push(region);
+                    let mem = (self.mems.len() - 1) as u32;
+                    self.variables[key] = mem;
+                    mem
+                }
+                mem => {
                     let region = &mut self.mems[mem as usize];
                     lanes_memory::reset_variable(ty, region, pointee, init.as_ref(), &uninit);
                     mem
                 }
-                None => {
-                    let region = lanes_memory::variable_region(ty, pointee, init.as_ref(), &uninit);
-                    self.mems.push(region);
-                    let mem = (self.mems.len() - 1) as u32;
-                    self.variables.insert(key, mem);
-                    mem
-                }
             };
-            Self::set(
-                sg,
-                lane,
-                id.result.expect("result"),
-                Val::Ptr { mem, off: 0 },
-            );
+            Self::set(sg, t, lane, res, Val::Ptr { mem, off: 0 });
         }
         Ok(())
     }
 
     /// `access_chain` for every lane of `t`.
-    pub(crate) fn access_chain(
-        &mut self,
-        sg: &mut Subgroup,
-        t: &Tangle,
-        id: &InstData,
-        atys: &[Type],
-    ) -> R<()> {
+    pub(crate) fn access_chain(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
         let types = &self.it.module.types;
+        let atys = &d.atys;
+        let res = d.result.expect("result");
         let mut vals = std::mem::take(&mut self.scratch);
         for lane in lanes_of(t.mask) {
             vals.clear();
-            for o in &id.args {
-                vals.push(self.operand(sg, t, lane, *o)?);
+            for o in &d.args[1..] {
+                vals.push(self.arg(sg, t, lane, *o)?.clone());
             }
-            let p = lanes_memory::access_chain(types, &vals[0], atys[0], &vals[1..], &atys[1..])
+            let base = self.arg(sg, t, lane, d.args[0])?;
+            let p = lanes_memory::access_chain(types, base, atys[0], &vals, &atys[1..])
                 .map_err(|e| self.mem_fail(t, lane, e))?;
-            Self::set(sg, lane, id.result.expect("result"), p);
+            Self::set(sg, t, lane, res, p);
         }
         self.scratch = vals;
         Ok(())
     }
 
-    /// `load` for every lane of `t`.
-    pub(crate) fn load_inst(
-        &self,
-        sg: &mut Subgroup,
-        t: &Tangle,
-        id: &InstData,
-        rty: Type,
-    ) -> R<()> {
-        let types = &self.it.module.types;
+    /// An access chain through its pre-decoded steps (`decode.rs`) for every lane of `t`;
+    /// a lane whose base is not a defined pointer or whose index is undefined or out of
+    /// bounds takes the general path, which reports it.
+    pub(crate) fn chain_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
+        let res = d.result.expect("result");
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
-            let v = lanes_memory::load(types, &self.mems, &p, rty)
+            match self.chain_lane(sg, t, d, lane)? {
+                Some(p) => sg.set_value(fi, res, lane, p),
+                None => {
+                    let types = &self.it.module.types;
+                    let mut vals = std::mem::take(&mut self.scratch);
+                    vals.clear();
+                    for o in &d.args[1..] {
+                        vals.push(self.arg(sg, t, lane, *o)?.clone());
+                    }
+                    let base = self.arg(sg, t, lane, d.args[0])?;
+                    let p = lanes_memory::access_chain(types, base, d.atys[0], &vals, &d.atys[1..])
+                        .map_err(|e| self.mem_fail(t, lane, e))?;
+                    self.scratch = vals;
+                    sg.set_value(fi, res, lane, p);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One lane's pointer through the pre-decoded steps, or `None` for the general path.
+    #[inline]
+    fn chain_lane(&self, sg: &Subgroup, t: &Tangle, d: &DInst, lane: usize) -> R<Option<Val>> {
+        let &Val::Ptr { mem, mut off } = self.arg(sg, t, lane, d.args[0])? else {
+            return Ok(None);
+        };
+        for step in &d.chain {
+            match *step {
+                Step::Const(k) => off = off.wrapping_add(k),
+                Step::Dyn {
+                    arg,
+                    width,
+                    stride,
+                    bound,
+                } => {
+                    let &Val::Bits(b) = self.arg(sg, t, lane, d.args[arg])? else {
+                        return Ok(None);
+                    };
+                    let i = value::sext(b, width);
+                    if i < 0 || bound.is_some_and(|n| i as u64 >= n) {
+                        return Ok(None);
+                    }
+                    off = off.wrapping_add((i as u64).wrapping_mul(stride));
+                }
+            }
+        }
+        Ok(Some(Val::Ptr { mem, off }))
+    }
+
+    /// `load` for every lane of `t`.
+    pub(crate) fn load_inst(&self, sg: &mut Subgroup, t: &Tangle, d: &DInst, rty: Type) -> R<()> {
+        let types = &self.it.module.types;
+        let res = d.result.expect("result");
+        for lane in lanes_of(t.mask) {
+            let p = self.arg(sg, t, lane, d.args[0])?;
+            let v = lanes_memory::load(types, &self.mems, p, rty)
                 .map_err(|e| self.mem_fail(t, lane, e))?;
             let v = self.settle(t, lane, v)?;
-            Self::set(sg, lane, id.result.expect("result"), v);
+            Self::set(sg, t, lane, res, v);
+        }
+        Ok(())
+    }
+
+    /// A load of an `n`-byte integer or float scalar for every lane of `t`: straight from
+    /// the bytes where the pointer is defined and in bounds and the region has no undefined
+    /// bytes; otherwise that lane takes the general path.
+    pub(crate) fn load_bits(&self, sg: &mut Subgroup, t: &Tangle, d: &DInst, n: u8) -> R<()> {
+        let res = d.result.expect("result");
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
+        let n = usize::from(n);
+        for lane in lanes_of(t.mask) {
+            let fast = match self.arg(sg, t, lane, d.args[0])? {
+                &Val::Ptr { mem, off } => self
+                    .mems
+                    .get(mem as usize)
+                    .and_then(|r| r.defined_bits(off, n)),
+                _ => None,
+            };
+            match fast {
+                Some(b) => sg.set_value(fi, res, lane, Val::Bits(b)),
+                None => {
+                    let types = &self.it.module.types;
+                    let p = self.arg(sg, t, lane, d.args[0])?;
+                    let v = lanes_memory::load(types, &self.mems, p, d.rty.expect("result"))
+                        .map_err(|e| self.mem_fail(t, lane, e))?;
+                    let v = self.settle(t, lane, v)?;
+                    sg.set_value(fi, res, lane, v);
+                }
+            }
         }
         Ok(())
     }
 
     /// `store` for every lane of `t`, in lane order.
-    pub(crate) fn store_inst(
-        &mut self,
-        sg: &mut Subgroup,
-        t: &Tangle,
-        id: &InstData,
-        atys: &[Type],
-    ) -> R<()> {
-        let types = &self.it.module.types;
+    pub(crate) fn store_inst(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
+        let it = self.it;
+        let types = &it.module.types;
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
-            let v = self.operand(sg, t, lane, id.args[1])?;
-            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, atys[1], &v) {
+            let p = self.arg(sg, t, lane, d.args[0])?.clone();
+            let v = self.arg(sg, t, lane, d.args[1])?.clone();
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
+                return Err(self.mem_fail(t, lane, e));
+            }
+        }
+        Ok(())
+    }
+
+    /// A store of an `n`-byte integer or float scalar for every lane of `t`, in lane
+    /// order: straight into the bytes where the pointer and the value are defined, the
+    /// access is in bounds and the region has no undefined bytes; otherwise that lane takes
+    /// the general path.
+    pub(crate) fn store_bits(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst, n: u8) -> R<()> {
+        let it = self.it;
+        let types = &it.module.types;
+        let n = usize::from(n);
+        for lane in lanes_of(t.mask) {
+            let p = self.arg(sg, t, lane, d.args[0])?;
+            let v = self.arg(sg, t, lane, d.args[1])?;
+            if let (&Val::Ptr { mem, off }, &Val::Bits(b)) = (p, v) {
+                if let Some(r) = self.mems.get_mut(mem as usize) {
+                    if r.store_defined_bits(off, n, b) {
+                        continue;
+                    }
+                }
+            }
+            let (p, v) = (p.clone(), v.clone());
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));
             }
         }
@@ -171,10 +277,11 @@ impl Run<'_, '_> {
         sg: &mut Subgroup,
         t: &Tangle,
         op: tangle_ir::glsl::GlslOp,
-        id: &InstData,
-        atys: &[Type],
+        d: &DInst,
     ) -> R<()> {
-        let types = &self.it.module.types;
+        let it = self.it;
+        let types = &it.module.types;
+        let atys = &d.atys;
         let Some((_, pointee)) = types.pointer(atys[1]) else {
             return Err(self.fail(
                 t,
@@ -183,8 +290,8 @@ impl Run<'_, '_> {
         };
         let ew = value::num_width_of(types, pointee).map_err(|e| self.fail(t, e))?;
         for lane in lanes_of(t.mask) {
-            let x = self.operand(sg, t, lane, id.args[0])?;
-            let p = self.operand(sg, t, lane, id.args[1])?;
+            let x = self.arg(sg, t, lane, d.args[0])?.clone();
+            let p = self.arg(sg, t, lane, d.args[1])?.clone();
             let (first, second) = match value::first_poison(std::slice::from_ref(&x)) {
                 Some(poison) => (
                     value::undef_like(types, atys[0], poison),
@@ -197,8 +304,8 @@ impl Run<'_, '_> {
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, pointee, &second) {
                 return Err(self.mem_fail(t, lane, e));
             }
-            if let Some(res) = id.result {
-                Self::set(sg, lane, res, first);
+            if let Some(res) = d.result {
+                Self::set(sg, t, lane, res, first);
             }
         }
         Ok(())
@@ -210,20 +317,20 @@ impl Run<'_, '_> {
         sg: &mut Subgroup,
         t: &Tangle,
         op: AtomicOp,
-        id: &InstData,
-        atys: &[Type],
+        d: &DInst,
     ) -> R<()> {
-        let types = &self.it.module.types;
-        let (_, pty) = types.pointer(atys[0]).expect("pointer");
+        let it = self.it;
+        let types = &it.module.types;
+        let (_, pty) = types.pointer(d.atys[0]).expect("pointer");
         for lane in lanes_of(t.mask) {
-            let p = self.operand(sg, t, lane, id.args[0])?;
-            let vals = self.operands(sg, t, lane, &id.args[1..])?;
+            let p = self.arg(sg, t, lane, d.args[0])?.clone();
+            let vals = self.operands(sg, t, lane, &d.args[1..])?;
             let old = match lanes_memory::atomic(types, &mut self.mems, op, &p, pty, &vals) {
                 Ok(old) => old,
                 Err(e) => return Err(self.mem_fail(t, lane, e)),
             };
-            if let Some(r) = id.result {
-                Self::set(sg, lane, r, old);
+            if let Some(r) = d.result {
+                Self::set(sg, t, lane, r, old);
             }
         }
         Ok(())

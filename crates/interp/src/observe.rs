@@ -68,10 +68,11 @@ impl crate::state::Run<'_, '_> {
             .filter_map(|&v| {
                 crate::state::lanes_of(mask)
                     .map(|lane| {
-                        sg.lanes[lane]
-                            .frames
-                            .last()
-                            .and_then(|f| f.vals.get(v.as_u32() as usize).cloned().flatten())
+                        sg.values
+                            .get(func.as_u32() as usize)
+                            .and_then(|f| f.vals.get(v.as_u32() as usize * sg.width + lane))
+                            .cloned()
+                            .flatten()
                     })
                     .collect::<Option<Vec<Val>>>()
                     .map(|vals| (v, vals))

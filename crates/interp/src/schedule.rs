@@ -113,7 +113,7 @@ impl Run<'_, '_> {
             }
             self.steps += 1;
             self.lane_steps += u64::from(t.mask.count_ones());
-            let f = t.frames.last().expect("frame").clone();
+            let f = *t.frames.last().expect("frame");
             let bd = &self.module().funcs[f.func].blocks[f.block];
             let next = if f.idx < bd.insts.len() {
                 let inst = bd.insts[f.idx];
@@ -121,14 +121,14 @@ impl Run<'_, '_> {
                     observe_operands(self, sg, &t, f.func, f.block, inst);
                 }
                 let mask = t.mask;
-                let next = self.exec_inst(sg, t, inst)?;
+                self.exec_inst(sg, &mut t, inst)?;
                 if self.observer.is_some() {
                     let id = &self.module().funcs[f.func].insts[inst];
                     if let (Some(r), false) = (id.result, matches!(id.op, Op::Call(_))) {
                         self.observe(sg, f.func, f.block, Some(inst), mask, Access::Wrote, &[r]);
                     }
                 }
-                next
+                Some(t)
             } else {
                 if self.observer.is_some() {
                     let reads: Vec<Value> = value_operands(&bd.term.operands());

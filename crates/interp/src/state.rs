@@ -1,7 +1,8 @@
 //! The engine state: tangles, their construct instances, lanes and the running dispatch.
 
-use tangle_ir::{Block, Func, Inst, Module, Operand, Value};
+use tangle_ir::{Block, Func, Module, Operand, Value};
 
+use crate::decode::Src;
 use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
 use crate::trace::TraceEntry;
@@ -9,26 +10,29 @@ use crate::value::{OpFail, Region, Val};
 use crate::Mask;
 
 /// One call frame of a tangle: where it is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct TFrame {
     pub(crate) func: Func,
     pub(crate) block: Block,
     pub(crate) idx: usize,
 }
 
-/// One call frame of a lane: its SSA values and the block it came from (for phis).
-#[derive(Clone, Debug)]
-pub(crate) struct LaneFrame {
+/// One function's SSA values for every lane of a subgroup, as lane arrays (value `v` of
+/// lane `l` at `v * width + l`), and per lane the block it came from (for phis). SPIR-V
+/// has no recursion (the interpreter refuses it), so a lane has at most one live frame of
+/// a function: a call resets the callee's values of the calling lanes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FuncValues {
     pub(crate) vals: Vec<Option<Val>>,
-    pub(crate) prev: Option<Block>,
+    pub(crate) prev: Vec<Option<Block>>,
 }
 
-/// One invocation: its value frames and the memory of each global.
+/// One invocation: the memory of each global, as the pointer an operand naming it reads.
 #[derive(Clone, Debug)]
 pub(crate) struct Lane {
-    pub(crate) frames: Vec<LaneFrame>,
-    /// Memory region of each global for this lane (buffers, shared, private, input).
-    pub(crate) globals: Vec<Option<u32>>,
+    /// Pointer to the memory region of each global for this lane (buffers, shared,
+    /// private, input); `None` for a global without memory.
+    pub(crate) globals: Vec<Option<Val>>,
     pub(crate) alive: bool,
 }
 
@@ -65,13 +69,135 @@ pub(crate) struct Tangle {
 /// A subgroup: its lanes, its tangles and the construct instances they share.
 pub(crate) struct Subgroup {
     pub(crate) index: u32,
+    /// The subgroup size: the stride of the lane arrays in `values`.
+    pub(crate) width: usize,
     pub(crate) lanes: Vec<Lane>,
+    /// Per function (empty until a lane first runs it) its values as lane arrays.
+    pub(crate) values: Vec<FuncValues>,
     pub(crate) instances: Vec<Option<Instance>>,
     pub(crate) free: Vec<usize>,
     pub(crate) tangles: Vec<Tangle>,
+    /// Vectors of ended tangles and released instances, reused for new ones (a construct
+    /// instance per loop iteration would otherwise allocate each time).
+    pub(crate) spare: Spare,
+}
+
+/// Reusable vectors (see [`Subgroup::spare`]).
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    frames: Vec<Vec<TFrame>>,
+    stacks: Vec<Vec<usize>>,
+    arrivals: Vec<Vec<(Block, Mask)>>,
+}
+
+/// How many vectors of each kind [`Spare`] keeps.
+const SPARE_KEPT: usize = 64;
+
+impl Spare {
+    /// A copy of `src` in a reused vector.
+    pub(crate) fn frames(&mut self, src: &[TFrame]) -> Vec<TFrame> {
+        let mut v = self.frames.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(src);
+        v
+    }
+
+    /// A copy of `src` in a reused vector.
+    pub(crate) fn stack(&mut self, src: &[usize]) -> Vec<usize> {
+        let mut v = self.stacks.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(src);
+        v
+    }
+
+    /// An empty arrivals list.
+    pub(crate) fn arrivals(&mut self) -> Vec<(Block, Mask)> {
+        let mut v = self.arrivals.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Keeps the vectors of a tangle that ended or was absorbed.
+    pub(crate) fn tangle(&mut self, t: Tangle) {
+        self.keep_frames(t.frames);
+        self.keep_stack(t.stack);
+    }
+
+    /// Keeps a frames vector.
+    pub(crate) fn keep_frames(&mut self, v: Vec<TFrame>) {
+        if self.frames.len() < SPARE_KEPT {
+            self.frames.push(v);
+        }
+    }
+
+    /// Keeps a stack vector.
+    pub(crate) fn keep_stack(&mut self, v: Vec<usize>) {
+        if self.stacks.len() < SPARE_KEPT {
+            self.stacks.push(v);
+        }
+    }
+
+    /// Keeps an arrivals vector.
+    pub(crate) fn keep_arrivals(&mut self, v: Vec<(Block, Mask)>) {
+        if self.arrivals.len() < SPARE_KEPT {
+            self.arrivals.push(v);
+        }
+    }
+}
+
+impl Tangle {
+    /// A copy of this tangle with `mask` and `serial`, its vectors reused from `spare`.
+    pub(crate) fn split(&self, spare: &mut Spare, mask: Mask, serial: u64) -> Tangle {
+        Tangle {
+            serial,
+            mask,
+            frames: spare.frames(&self.frames),
+            stack: spare.stack(&self.stack),
+            at_barrier: self.at_barrier,
+        }
+    }
 }
 
 impl Subgroup {
+    /// Lane `lane`'s value `v` of function `func`.
+    #[inline]
+    pub(crate) fn value(&self, func: usize, v: u32, lane: usize) -> &Option<Val> {
+        &self.values[func].vals[v as usize * self.width + lane]
+    }
+
+    /// Sets lane `lane`'s value `v` of function `func`.
+    #[inline]
+    pub(crate) fn set_value(&mut self, func: usize, v: u32, lane: usize, val: Val) {
+        let w = self.width;
+        self.values[func].vals[v as usize * w + lane] = Some(val);
+    }
+
+    /// The block lane `lane` came from in function `func`.
+    #[inline]
+    pub(crate) fn prev(&self, func: usize, lane: usize) -> Option<Block> {
+        self.values[func].prev[lane]
+    }
+
+    /// Starts a frame of `func` with `values` values for the lanes of `mask`: their values
+    /// all unset and no predecessor block.
+    pub(crate) fn start_frame(&mut self, func: usize, values: usize, mask: Mask) {
+        let w = self.width;
+        let fv = &mut self.values[func];
+        if fv.vals.is_empty() {
+            fv.vals = vec![None; values * w];
+            fv.prev = vec![None; w];
+            return;
+        }
+        for lane in lanes_of(mask) {
+            fv.prev[lane] = None;
+            let mut i = lane;
+            while i < fv.vals.len() {
+                fv.vals[i] = None;
+                i += w;
+            }
+        }
+    }
+
     pub(crate) fn inst(&self, id: usize) -> &Instance {
         self.instances[id].as_ref().expect("live instance")
     }
@@ -91,13 +217,27 @@ impl Subgroup {
 
 pub(crate) use tangle_lanes::{lanes_below, lanes_of};
 
+/// The error for a global without memory.
+#[cold]
+fn no_memory(g: u32) -> InterpError {
+    InterpError::Config(format!(
+        "global {} has no memory (unbound buffer or unsupported storage class)",
+        tangle_ir::Global::from_u32(g)
+    ))
+}
+
 /// The state of a running dispatch.
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
     /// The region of each (subgroup, lane, function, variable instruction): reused by the
     /// next execution of the same variable (see `memory.rs`).
-    pub(crate) variables: std::collections::HashMap<(u32, u32, Func, Inst), u32>,
+    /// Indexed by `(subgroup * width + lane) * variable slots + slot` (`decode.rs`); `u32::MAX`
+    /// where none was made yet.
+    pub(crate) variables: Vec<u32>,
+    /// Per variable slot, the poison of its bytes before they are written (the same for every
+    /// execution, so made once).
+    pub(crate) variable_poison: Vec<Option<std::sync::Arc<crate::value::Poison>>>,
     /// A reused buffer for one lane's operand values.
     pub(crate) scratch: Vec<Val>,
     /// Reused per-lane operand buffers for subgroup operations.
@@ -112,7 +252,7 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) observer: Option<&'a mut dyn crate::observe::Observer>,
 }
 
-impl Run<'_, '_> {
+impl<'a, 'm> Run<'a, 'm> {
     pub(crate) fn module(&self) -> &Module {
         self.it.module
     }
@@ -156,18 +296,24 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The value of operand `o` for `lane`, which must be fully defined because it is used
-    /// as `what`.
-    pub(crate) fn defined_operand(
+    /// The bits of operand `o` for `lane` (booleans as 0/1), which must be a fully defined
+    /// scalar because it is used as `what`.
+    pub(crate) fn defined_scalar(
         &self,
         sg: &Subgroup,
         t: &Tangle,
         lane: usize,
         o: Operand,
         what: &str,
-    ) -> R<Val> {
-        let v = self.operand(sg, t, lane, o)?;
-        self.defined(t, lane, what, v)
+    ) -> R<u64> {
+        match self.arg(sg, t, lane, Src::of(o))? {
+            Val::Bool(b) => Ok(u64::from(*b)),
+            Val::Bits(b) => Ok(*b),
+            v => {
+                let v = self.defined(t, lane, what, v.clone())?;
+                v.scalar().map_err(|e| self.fail(t, e))
+            }
+        }
     }
 
     /// Settles a freshly computed result of `lane` at `t`'s position: poison born here
@@ -186,24 +332,41 @@ impl Run<'_, '_> {
 
     /// The value of operand `o` for `lane`.
     pub(crate) fn operand(&self, sg: &Subgroup, t: &Tangle, lane: usize, o: Operand) -> R<Val> {
-        match o {
-            Operand::Value(v) => sg.lanes[lane].frames.last().expect("frame").vals
-                [v.as_u32() as usize]
-                .clone()
-                .ok_or_else(|| {
-                    self.fail(
-                        t,
-                        OpFail::Undefined(format!("{v} used before it is defined")),
-                    )
-                }),
-            Operand::Const(c) => Ok(self.it.consts[c.as_u32() as usize].clone()),
-            Operand::Global(g) => match sg.lanes[lane].globals[g.as_u32() as usize] {
-                Some(mem) => Ok(Val::Ptr { mem, off: 0 }),
-                None => Err(InterpError::Config(format!(
-                    "global {g} has no memory (unbound buffer or unsupported storage class)"
-                ))),
+        self.arg(sg, t, lane, Src::of(o)).cloned()
+    }
+
+    /// The value of operand `src` for `lane` of tangle `t` (in its innermost function).
+    /// The reference borrows the subgroup (and the interpreter's constants), not the run,
+    /// so memory can be written while it is held.
+    #[inline(always)]
+    pub(crate) fn arg<'s>(&self, sg: &'s Subgroup, t: &Tangle, lane: usize, src: Src) -> R<&'s Val>
+    where
+        'a: 's,
+    {
+        let it: &'a Interpreter<'m> = self.it;
+        match src {
+            Src::Value(v) => {
+                let func = t.frames.last().expect("frame").func.as_u32() as usize;
+                match sg.value(func, v, lane) {
+                    Some(val) => Ok(val),
+                    None => Err(self.unset(t, v)),
+                }
+            }
+            Src::Const(c) => Ok(&it.consts[c as usize]),
+            Src::Global(g) => match &sg.lanes[lane].globals[g as usize] {
+                Some(p) => Ok(p),
+                None => Err(no_memory(g)),
             },
         }
+    }
+
+    /// The error for a value read before it is set.
+    #[cold]
+    pub(crate) fn unset(&self, t: &Tangle, v: u32) -> InterpError {
+        self.fail(
+            t,
+            OpFail::Undefined(format!("{} used before it is defined", Value::from_u32(v))),
+        )
     }
 
     /// The values of operands `ops` for `lane`.
@@ -212,13 +375,17 @@ impl Run<'_, '_> {
         sg: &Subgroup,
         t: &Tangle,
         lane: usize,
-        ops: &[Operand],
+        ops: &[Src],
     ) -> R<Vec<Val>> {
-        ops.iter().map(|o| self.operand(sg, t, lane, *o)).collect()
+        ops.iter()
+            .map(|o| self.arg(sg, t, lane, *o).cloned())
+            .collect()
     }
 
-    /// Sets `lane`'s value `v` in its innermost frame.
-    pub(crate) fn set(sg: &mut Subgroup, lane: usize, v: Value, val: Val) {
-        sg.lanes[lane].frames.last_mut().expect("frame").vals[v.as_u32() as usize] = Some(val);
+    /// Sets `lane`'s value `v` in tangle `t`'s innermost function.
+    #[inline]
+    pub(crate) fn set(sg: &mut Subgroup, t: &Tangle, lane: usize, v: u32, val: Val) {
+        let func = t.frames.last().expect("frame").func.as_u32() as usize;
+        sg.set_value(func, v, lane, val);
     }
 }

@@ -12,7 +12,7 @@ impl Run<'_, '_> {
     /// Executes the terminator of `t`'s block, pushing the header's construct instances first.
     pub(crate) fn exec_term(&mut self, sg: &mut Subgroup, mut t: Tangle) -> R<Option<Tangle>> {
         let m = self.it.module;
-        let fr = t.frames.last().expect("frame").clone();
+        let fr = *t.frames.last().expect("frame");
         let func = &m.funcs[fr.func];
         let bd = &func.blocks[fr.block];
         match bd.merge {
@@ -62,12 +62,7 @@ impl Run<'_, '_> {
             } => {
                 let mut tm = 0;
                 for lane in lanes_of(t.mask) {
-                    if self
-                        .defined_operand(sg, &t, lane, *cond, "branch condition")?
-                        .scalar()
-                        .map_err(|e| self.fail(&t, e))?
-                        != 0
-                    {
+                    if self.defined_scalar(sg, &t, lane, *cond, "branch condition")? != 0 {
                         tm |= 1 << lane;
                     }
                 }
@@ -78,9 +73,8 @@ impl Run<'_, '_> {
                 if tm == 0 {
                     return self.branch(sg, t, *if_false);
                 }
-                let mut tt = t.clone();
-                tt.mask = tm;
-                tt.serial = self.next_serial();
+                let serial = self.next_serial();
+                let tt = t.split(&mut sg.spare, tm, serial);
                 t.mask = fm;
                 t.serial = self.next_serial();
                 if let Some(n) = self.branch(sg, tt, *if_true)? {
@@ -98,10 +92,7 @@ impl Run<'_, '_> {
             } => {
                 let mut groups: Vec<(Block, u64, Mask)> = Vec::new();
                 for lane in lanes_of(t.mask) {
-                    let s = self
-                        .defined_operand(sg, &t, lane, *selector, "switch selector")?
-                        .scalar()
-                        .map_err(|e| self.fail(&t, e))?;
+                    let s = self.defined_scalar(sg, &t, lane, *selector, "switch selector")?;
                     let target = cases
                         .iter()
                         .find(|(v, _)| *v == s)
@@ -145,19 +136,18 @@ impl Run<'_, '_> {
                     .rposition(|&i| matches!(sg.inst(i).kind, Kind::Call { .. }));
                 let Some(k) = k else {
                     self.exit(sg, &t)?;
+                    sg.spare.tangle(t);
                     return Ok(None);
                 };
                 let Kind::Call { dest } = sg.inst(t.stack[k]).kind else {
                     unreachable!()
                 };
-                for lane in lanes_of(t.mask) {
-                    let rv = match &bd.term {
-                        Terminator::ReturnValue(o) => Some(self.operand(sg, &t, lane, *o)?),
-                        _ => None,
-                    };
-                    sg.lanes[lane].frames.pop();
-                    if let (Some(d), Some(v)) = (dest, rv) {
-                        Self::set(sg, lane, d, v);
+                // The caller's frame is the one below the callee's.
+                let caller = t.frames[t.frames.len() - 2].func.as_u32() as usize;
+                if let (Some(d), Terminator::ReturnValue(o)) = (dest, &bd.term) {
+                    for lane in lanes_of(t.mask) {
+                        let v = self.operand(sg, &t, lane, *o)?;
+                        sg.set_value(caller, d.as_u32(), lane, v);
                     }
                 }
                 if self.it.config.variant == Variant::NoCallReconvergence {
@@ -175,10 +165,12 @@ impl Run<'_, '_> {
                     return Ok(Some(t));
                 }
                 self.escape(sg, &t, k, fr.block)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Terminator::Kill | Terminator::TerminateInvocation => {
                 self.exit(sg, &t)?;
+                sg.spare.tangle(t);
                 Ok(None)
             }
             Terminator::Unreachable => {

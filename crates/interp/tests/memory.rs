@@ -59,3 +59,38 @@ fn a_call_in_a_loop_does_not_grow_memory() {
     // under what a region per call (32 × 1000 KiB) would take.
     assert!(o1000.memory_bytes < 32 * 1024 * 4, "{}", o1000.memory_bytes);
 }
+
+/// The engine keeps one frame of values per function and lane, which SPIR-V's ban on
+/// recursion makes enough: a recursive entry point is refused up front with a typed
+/// error, never run with frames that overwrite each other.
+#[test]
+fn recursion_is_a_config_error() {
+    let text = prelude(32, &[("main", 0)])
+        + r#"fn f0 "main"() -> void {
+b0:
+  v1 = call[f1] u32 c1
+  return
+}
+
+fn f1 "f1"(v0: u32) -> u32 {
+b0:
+  v1 = ieq bool v0, c0
+  selection_merge b2
+  br_if v1, b2, b1
+b1:
+  v2 = isub u32 v0, c1
+  v3 = call[f1] u32 v2
+  br b2
+b2:
+  return v0
+}
+"#;
+    let m = tangle_ir::text::parse(&text).unwrap_or_else(|e| panic!("parse: {e}"));
+    match tangle_interp::Interpreter::new(&m, "main", cfg(32)) {
+        Err(tangle_interp::InterpError::Config(msg)) => {
+            assert!(msg.contains("recursive"), "{msg}")
+        }
+        Err(e) => panic!("expected a configuration error, got {e}"),
+        Ok(_) => panic!("a recursive entry point was accepted"),
+    }
+}

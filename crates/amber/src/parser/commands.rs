@@ -244,6 +244,26 @@ impl<'a> Parser<'a> {
         };
         let cmp_tok = t;
         let mut values = Vec::new();
+        // Plain decimal values (the common case) without a token each; anything else, and
+        // any value the type cannot hold (for its error), goes through the loop below.
+        let scalar = format.ty.scalar;
+        let (float, mask) = (scalar.is_float(), scalar.mask());
+        self.lx.decimal_run(|v| {
+            // A non-negative integer for an integer type is its own bit pattern when it fits
+            // (what `encode` gives); floats go through `encode`.
+            let bits = if float {
+                scalar.encode(Literal::Int(i128::from(v)))
+            } else {
+                (v & !mask == 0).then_some(v)
+            };
+            match bits {
+                Some(bits) => {
+                    values.push(bits);
+                    true
+                }
+                None => false,
+            }
+        });
         loop {
             let v = self.lx.peek();
             if v.is_end_of_statement() {

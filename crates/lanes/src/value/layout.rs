@@ -241,6 +241,26 @@ impl Region {
         }
     }
 
+    /// The `n` (at most 8) bytes at `off` as a little-endian scalar when they are in
+    /// bounds and all defined; `None` otherwise. An engine's fast path for scalar loads
+    /// (anything else goes through [`read`]).
+    #[inline]
+    pub fn defined_bits(&self, off: u64, n: usize) -> Option<u64> {
+        let b = read_bits(&self.bytes, off, n as u64)?;
+        match self.poison_in(off, n as u64) {
+            None => Some(b),
+            Some(_) => None,
+        }
+    }
+
+    /// Writes the low `n` (at most 8) bytes of the defined scalar `bits` at `off`, making
+    /// them defined; `false` (nothing written) when they are out of bounds. An engine's
+    /// fast path for scalar stores (the same as [`write`] of a defined scalar).
+    #[inline]
+    pub fn store_defined_bits(&mut self, off: u64, n: usize, bits: u64) -> bool {
+        write_bits(self, off, n as u64, Ok(bits)).is_some()
+    }
+
     /// The poison of the first undefined byte among `n` bytes at `off`.
     #[inline]
     fn poison_in(&self, off: u64, n: u64) -> Option<&Arc<Poison>> {
