@@ -60,15 +60,14 @@ pub(super) fn check(
                     witness(cfg, blocks, &[u.at.block])
                 ),
             );
-            continue;
         }
         if let Some(&x) = blocks.iter().find(|&&x| !dom.dominates(u.at.block, x)) {
             sink.report(
                 Rule::Tokens,
                 at(f, func, u.at),
                 format!(
-                    "the heart {} of a cycle must dominate every block of it, and {} does not dominate {x} (closed path {}); a heart stands only in the header of a reducible cycle",
-                    func.insts[u.at.inst].result.map_or(String::new(), |v| v.to_string()),
+                    "a use of {} in a cycle without its definition must dominate every block of the cycle, and {} does not dominate {x} (closed path {}); a heart stands only in the header of a reducible cycle",
+                    u.token,
                     u.at.block,
                     witness(cfg, blocks, &[u.at.block, x])
                 ),
