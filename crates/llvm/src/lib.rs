@@ -4,6 +4,8 @@
 //! `line:column`. [`mapping`] holds the correspondence both follow.
 
 pub mod mapping;
+pub mod read;
 pub mod write;
 
+pub use read::{read, ReadError};
 pub use write::{write, WriteError};

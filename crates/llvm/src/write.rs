@@ -263,8 +263,11 @@ impl<'m> Writer<'m> {
             index,
             op: data.op.mnemonic().to_string(),
         };
-        let res = |v: Option<Value>| v.map(|v| format!("%{v} = ")).unwrap_or_default();
-        let result = res(data.result);
+        let is_void = |v: Value| matches!(self.module.types.get(func.values[v].ty), TypeData::Void);
+        let result = match data.result {
+            Some(v) if !is_void(v) => format!("%{v} = "),
+            _ => String::new(),
+        };
         let rty = match data.result {
             Some(v) => self.ty(func.values[v].ty)?,
             None => "void".into(),

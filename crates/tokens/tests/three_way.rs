@@ -128,3 +128,28 @@ fn verifier_brute_force_and_opt_agree_on_validity() {
         disagreements[0]
     );
 }
+
+#[test]
+fn random_graphs_survive_llvm_text_with_the_same_verdict() {
+    let mut rng = fastrand::Rng::with_seed(0x11);
+    for case in 0..cases(1000) {
+        let (module, f) = token_cfg(&mut rng, Shape::default());
+        let text = tangle_llvm::write(&module).expect("writable");
+        let back = tangle_llvm::read(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let g = back.funcs.keys().next().expect("one function");
+        assert_eq!(
+            brute::check(&back, g),
+            brute::check(&module, f),
+            "case {case}:\n{text}"
+        );
+        assert_eq!(
+            verify(&back).is_ok(),
+            verify(&module).is_ok(),
+            "case {case}:\n{text}"
+        );
+        let again = tangle_llvm::write(&back).expect("writable");
+        let third =
+            tangle_llvm::write(&tangle_llvm::read(&again).expect("readable")).expect("writable");
+        assert_eq!(again, third, "case {case}: not stable after one round");
+    }
+}
