@@ -24,8 +24,27 @@ type R<T> = Result<T, ReadError>;
 
 pub(super) fn build(ast: &ModuleAst) -> R<Module> {
     let mut m = Module::default();
-    m.capabilities.push(spirv::Capability::Linkage);
-    m.capabilities.push(spirv::Capability::GroupNonUniform);
+    // LLVM IR has no capabilities: declare every one the subset can need, so that the
+    // module rules (SPIR-V's) judge nothing but what LLVM IR says.
+    {
+        use spirv::Capability as C;
+        m.capabilities.extend([
+            C::Linkage,
+            C::Int8,
+            C::Int16,
+            C::Int64,
+            C::Float16,
+            C::Float64,
+            C::GroupNonUniform,
+            C::GroupNonUniformVote,
+            C::GroupNonUniformArithmetic,
+            C::GroupNonUniformBallot,
+            C::GroupNonUniformShuffle,
+            C::GroupNonUniformShuffleRelative,
+            C::GroupNonUniformClustered,
+            C::GroupNonUniformQuad,
+        ]);
+    }
     let mut b = Builder {
         module: m,
         funcs: HashMap::new(),
