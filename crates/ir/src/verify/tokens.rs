@@ -171,9 +171,11 @@ fn placement(
                 }
             }
             if let Some(t) = func.insts[i].conv {
-                if !convergent
-                    || matches!(func.insts[i].op, Op::Call(c) if !module.funcs.get(c).is_some_and(|c| c.convergent))
-                {
+                let convergent_by_op = match func.insts[i].op {
+                    Op::Call(c) => module.funcs.get(c).is_some_and(|c| c.convergent),
+                    ref op => op.is_convergent(),
+                };
+                if !convergent_by_op {
                     sink.report(
                         Rule::Tokens,
                         at(f, func, site),

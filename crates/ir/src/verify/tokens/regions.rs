@@ -52,20 +52,54 @@ impl<'a> Region<'a> {
     /// Whether a use is reachable from position `index` of `b` without passing the
     /// definition, with what is known of block entries so far.
     fn live_from(&self, b: Block, index: usize) -> bool {
+        match self.scan(b, index) {
+            Some(found) => found,
+            None => self
+                .cfg
+                .succs(b)
+                .iter()
+                .any(|s| self.live_in.get(s).copied().unwrap_or(false)),
+        }
+    }
+
+    /// Whether a use is reached from position `index` of `b` before the definition, in the
+    /// block itself (`Some(true)`), or the definition comes first (`Some(false)`).
+    fn scan(&self, b: Block, index: usize) -> Option<bool> {
         let insts = &self.func.blocks[b].insts;
         for k in index..insts.len() {
-            let here = (b, k);
-            if here == (self.def.block, self.def.index) {
-                return false;
+            if (b, k) == (self.def.block, self.def.index) {
+                return Some(false);
             }
-            if self.uses.iter().any(|u| (u.block, u.index) == here) {
-                return true;
+            if self.uses.iter().any(|u| (u.block, u.index) == (b, k)) {
+                return Some(true);
             }
         }
-        self.cfg
-            .succs(b)
-            .iter()
-            .any(|s| self.live_in.get(s).copied().unwrap_or(false))
+        None
+    }
+
+    /// The blocks of a path from position `p` (in the region) to a use of the token that
+    /// does not execute the definition: the witness that `p` is in the region.
+    fn witness(&self, p: Site) -> String {
+        let mut path = vec![p.block];
+        let mut at = p.block;
+        let mut from = p.index;
+        while self.scan(at, from) != Some(true) && path.len() <= self.func.layout.len() {
+            let Some(&next) = self
+                .cfg
+                .succs(at)
+                .iter()
+                .find(|s| self.live_in.get(s).copied().unwrap_or(false))
+            else {
+                break;
+            };
+            path.push(next);
+            at = next;
+            from = 0;
+        }
+        path.iter()
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>()
+            .join(" -> ")
     }
 
     fn contains(&self, p: Site) -> bool {
@@ -103,8 +137,8 @@ pub(super) fn check(
                     Rule::Tokens,
                     at(f, func, u2.at),
                     format!(
-                        "convergence regions do not nest: the region of {t1} (defined at {} #{}) holds this use of {} but not its definition at {} #{}",
-                        d1.block, d1.index, u2.token, u2.def.block, u2.def.index
+                        "convergence regions do not nest: the region of {t1} (defined at {} #{}) holds this use of {} but not its definition at {} #{} (path {} to a use of {t1})",
+                        d1.block, d1.index, u2.token, u2.def.block, u2.def.index, region.witness(u2.at)
                     ),
                 );
             }
