@@ -1,13 +1,22 @@
 //! The verifier's token rules, the brute-force oracle and LLVM's `opt -passes=verify`
 //! judge random token-annotated graphs alike: the verifier and the brute-force oracle rule
 //! kind by rule kind, `opt` valid or not. `TANGLE_TOKEN_CASES=N` runs more (by hand,
-//! thousands); CI runs a smoke number.
+//! thousands) and `TANGLE_TOKEN_BLOCKS=N` makes larger graphs; CI runs a smoke number.
 
 use std::collections::BTreeSet;
 
 use tangle_ir::verify::{verify, Rule};
 use tangle_tokens::brute::{self, Broken};
 use tangle_tokens::random::{token_cfg, Shape};
+
+/// The graphs' size: at most `TANGLE_TOKEN_BLOCKS` blocks (7 unless set).
+fn shape() -> Shape {
+    let max_blocks = std::env::var("TANGLE_TOKEN_BLOCKS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    Shape { max_blocks }
+}
 
 fn cases(default: usize) -> usize {
     std::env::var("TANGLE_TOKEN_CASES")
@@ -44,7 +53,7 @@ fn verifier_and_brute_force_agree_rule_by_rule_on_random_graphs() {
     let mut invalid = 0;
     let mut seen = BTreeSet::new();
     for case in 0..n {
-        let (module, f) = token_cfg(&mut rng, Shape::default());
+        let (module, f) = token_cfg(&mut rng, shape());
         let want = brute::check(&module, f);
         let got: BTreeSet<Broken> = match verify(&module) {
             Ok(()) => BTreeSet::new(),
@@ -111,7 +120,7 @@ fn verifier_brute_force_and_opt_agree_on_validity() {
     let n = cases(150);
     let mut disagreements = Vec::new();
     for case in 0..n {
-        let (module, f) = token_cfg(&mut rng, Shape::default());
+        let (module, f) = token_cfg(&mut rng, shape());
         let text = tangle_llvm::write(&module).expect("random graphs are writable");
         let ours = brute::check(&module, f);
         let theirs = opt_verdict(&opt, &text);
@@ -133,7 +142,7 @@ fn verifier_brute_force_and_opt_agree_on_validity() {
 fn random_graphs_survive_llvm_text_with_the_same_verdict() {
     let mut rng = fastrand::Rng::with_seed(0x11);
     for case in 0..cases(1000) {
-        let (module, f) = token_cfg(&mut rng, Shape::default());
+        let (module, f) = token_cfg(&mut rng, shape());
         let text = tangle_llvm::write(&module).expect("writable");
         let back = tangle_llvm::read(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let g = back.funcs.keys().next().expect("one function");
