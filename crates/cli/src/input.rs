@@ -121,6 +121,23 @@ pub fn load(path: &Path, opts: &ReadOptions) -> Result<Module, InputError> {
     )?)
 }
 
+/// Reads LLVM IR text at `path` with its source map, when the input is `.ll` (by name or
+/// `--kind ll`); `None` for every other kind.
+pub fn load_ll_with_map(
+    path: &Path,
+    opts: &ReadOptions,
+) -> Option<Result<(Module, tangle_llvm::SourceMap), InputError>> {
+    let kind = opts.kind.or_else(|| InputKind::from_path(path))?;
+    if kind != InputKind::Ll {
+        return None;
+    }
+    let name = path.display().to_string();
+    Some(read_input(path).and_then(|bytes| {
+        tangle_llvm::read_with_map(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| InputError::Llvm(name, e))
+    }))
+}
+
 /// The bytes of the file at `path`, or of stdin for `-`.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, InputError> {
     if path == Path::new("-") {

@@ -304,7 +304,12 @@ fn ir(
 }
 
 fn validate(input: &InputArgs) -> ExitCode {
-    let module = match input::load(&input.input, &input.options()) {
+    // LLVM IR keeps its names and lines, to say where each error is in the text too.
+    let loaded = match input::load_ll_with_map(&input.input, &input.options()) {
+        Some(r) => r.map(|(m, map)| (m, Some(map))),
+        None => input::load(&input.input, &input.options()).map(|m| (m, None)),
+    };
+    let (module, map) = match loaded {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -316,7 +321,10 @@ fn validate(input: &InputArgs) -> ExitCode {
         Err(errors) => {
             let name = input.input.display();
             for e in &errors.0 {
-                eprintln!("{name}: error: {e}");
+                match map.as_ref().and_then(|m| m.describe(&e.loc)) {
+                    Some(place) => eprintln!("{name}: error: {e} [{place}]"),
+                    None => eprintln!("{name}: error: {e}"),
+                }
             }
             eprintln!("{name}: {} error(s)", errors.0.len());
             ExitCode::from(EXIT_INVALID)

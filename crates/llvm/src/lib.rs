@@ -7,5 +7,5 @@ pub mod mapping;
 pub mod read;
 pub mod write;
 
-pub use read::{read, ReadError};
+pub use read::{read, read_with_map, ReadError, SourceMap};
 pub use write::{write, WriteError};

@@ -17,12 +17,12 @@ use super::lexer::Pos;
 use super::parse::{
     FuncAst, InstAst, InstKind, LlType, LlValue, ModuleAst, Operand as LlOperand, TermAst,
 };
-use super::ReadError;
+use super::{ReadError, SourceMap};
 use crate::mapping;
 
 type R<T> = Result<T, ReadError>;
 
-pub(super) fn build(ast: &ModuleAst) -> R<Module> {
+pub(super) fn build(ast: &ModuleAst) -> R<(Module, SourceMap)> {
     let mut m = Module::default();
     // LLVM IR has no capabilities: declare every one the subset can need, so that the
     // module rules (SPIR-V's) judge nothing but what LLVM IR says.
@@ -49,6 +49,7 @@ pub(super) fn build(ast: &ModuleAst) -> R<Module> {
         module: m,
         funcs: HashMap::new(),
         globals: HashMap::new(),
+        map: SourceMap::default(),
     };
     for g in &ast.globals {
         let ty = b.ty(&g.ty, g.pos)?;
@@ -107,13 +108,14 @@ pub(super) fn build(ast: &ModuleAst) -> R<Module> {
     for (id, f) in bodies {
         b.body(id, f)?;
     }
-    Ok(b.module)
+    Ok((b.module, b.map))
 }
 
 struct Builder {
     module: Module,
     funcs: HashMap<String, Func>,
     globals: HashMap<String, tangle_ir::module::Global>,
+    map: SourceMap,
 }
 
 /// Names of one function body.
@@ -318,9 +320,18 @@ impl Builder {
                     func.values[v].def = ValueDef::Inst(inst);
                 }
                 func.blocks[b].insts.push(inst);
+                self.map
+                    .insts
+                    .insert((id, b, func.blocks[b].insts.len() - 1), i.pos);
             }
             func.blocks[b].term = self.terminator(&scope, &ba.term.0, ba.term.1)?;
+            self.map.terms.insert((id, b), ba.term.1);
+            self.map.blocks.insert((id, b), ba.name.clone());
         }
+        for (name, &v) in &scope.values {
+            self.map.values.insert((id, v), name.clone());
+        }
+        self.map.funcs.insert(id, f.name.clone());
         func.layout_in_reverse_post_order();
         self.module.funcs[id] = func;
         Ok(())
