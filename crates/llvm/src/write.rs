@@ -151,10 +151,10 @@ impl<'m> Writer<'m> {
             TypeData::Array { elem, len, .. } => format!("[{len} x {}]", self.ty(*elem)?),
             TypeData::Pointer { .. } => "ptr".into(),
             TypeData::Token => "token".into(),
-            other => {
+            _ => {
                 return Err(WriteError::Type {
-                    ty: format!("{ty:?}"),
-                    why: format!("{other:?} has no LLVM IR form in tangle's mapping"),
+                    ty: tangle_ir::text::type_ref(types, ty),
+                    why: "structs, runtime arrays and other SPIR-V interface types have no LLVM IR form in tangle's mapping".into(),
                 })
             }
         })
