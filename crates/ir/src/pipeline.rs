@@ -174,14 +174,22 @@ pub struct Pipeline {
 impl Pipeline {
     /// The pipeline of the passes named in `list`, separated by commas (`a,b,c`).
     pub fn parse(list: &str) -> Result<Self, PipelineError> {
+        Self::parse_with(list, &[])
+    }
+
+    /// Like [`Pipeline::parse`], also finding passes in `extra`: registries of crates above
+    /// the IR (the token passes of `tangle-tokens`), which this crate cannot name.
+    pub fn parse_with(list: &str, extra: &'static [Pass]) -> Result<Self, PipelineError> {
         let passes = list
             .split(',')
             .map(str::trim)
             .filter(|n| !n.is_empty())
             .map(|name| {
-                lookup(name).ok_or_else(|| PipelineError::UnknownPass {
-                    name: name.to_string(),
-                })
+                lookup(name)
+                    .or_else(|| extra.iter().find(|p| p.name == name))
+                    .ok_or_else(|| PipelineError::UnknownPass {
+                        name: name.to_string(),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Pipeline {

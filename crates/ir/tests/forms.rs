@@ -122,8 +122,9 @@ fn tangle_only_ops_are_typed_by_their_table_entry() {
             lines(&e)
         );
     }
-    // Well-typed uses of every tangle-only operation.
-    let ok = "b0:\n  v0 = conv_entry token\n  v1 = conv_anchor token\n  \
+    // Well-typed uses of every tangle-only operation (`conv_loop` in a block of its own:
+    // it must precede every other convergent operation of its block).
+    let ok = "b0:\n  v0 = conv_entry token\n  v1 = conv_anchor token\n  br b1\nb1:\n  \
               v2 = conv_loop token conv(v1)\n  v3 = bar_set barrier\n  bar_break v3, c1\n  \
               bar_sync v3\n  exit c1\n  return\n";
     verify(&module("lowered", ok)).unwrap();
@@ -219,8 +220,9 @@ fn the_form_keyword_is_checked_when_parsed() {
     let text = format!("{HEADER}fn f0() -> void unstructured {{\nb0:\n  return\n}}\n");
     let e = parse(&text).unwrap_err();
     assert!(
-        e.message
-            .contains("expected `{`, `structured` or `lowered`, found `unstructured`"),
+        e.message.contains(
+            "expected `{`, `structured`, `lowered` or `non_convergent`, found `unstructured`"
+        ),
         "{e}"
     );
     // `structured` is accepted and not printed: it is the default.

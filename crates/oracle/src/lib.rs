@@ -35,11 +35,15 @@ pub enum Tool {
     Nvdisasm,
     /// NVIDIA cubin/fatbin dumper.
     Cuobjdump,
+    /// LLVM's optimizer driver from LLVM 19 (`opt -passes=verify` judges the static rules of
+    /// convergence-control tokens). The launcher is named `opt-19` so that the search never
+    /// falls back on an older `opt` on `PATH`.
+    Opt,
 }
 
 impl Tool {
     /// Every tool the install script provides.
-    pub const ALL: [Tool; 9] = [
+    pub const ALL: [Tool; 10] = [
         Tool::SpirvAs,
         Tool::SpirvDis,
         Tool::SpirvVal,
@@ -49,6 +53,7 @@ impl Tool {
         Tool::Nvcc,
         Tool::Nvdisasm,
         Tool::Cuobjdump,
+        Tool::Opt,
     ];
 
     /// The executable's file name.
@@ -63,6 +68,7 @@ impl Tool {
             Tool::Nvcc => "nvcc",
             Tool::Nvdisasm => "nvdisasm",
             Tool::Cuobjdump => "cuobjdump",
+            Tool::Opt => "opt-19",
         }
     }
 }

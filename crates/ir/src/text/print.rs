@@ -139,6 +139,9 @@ pub fn print(module: &Module) -> String {
         if func.form != Form::Structured {
             let _ = write!(w, " {}", func.form.name());
         }
+        if !func.convergent {
+            let _ = write!(w, " non_convergent");
+        }
         w.push_str(" {\n");
         print_body(w, module, func);
         w.push_str("}\n");

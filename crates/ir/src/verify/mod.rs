@@ -14,6 +14,7 @@ mod module_rules;
 mod ssa;
 mod structure;
 mod switch_cases;
+pub mod tokens;
 mod typing;
 
 use std::fmt;
@@ -42,6 +43,10 @@ pub enum Rule {
     Form,
     /// SPIR-V's block order: every reachable block after its dominators.
     BlockOrder,
+    /// The static rules of convergence-control tokens: where `conv_entry` and `conv_loop`
+    /// stand, the closed-path (cycle) rules, nested regions, no mixing of controlled and
+    /// uncontrolled convergent operations (`verify/tokens.rs`, `docs/tokens.md`).
+    Tokens,
 }
 
 impl Rule {
@@ -57,6 +62,7 @@ impl Rule {
             Rule::Module => "module",
             Rule::Form => "form",
             Rule::BlockOrder => "block-order",
+            Rule::Tokens => "tokens",
         }
     }
 }
@@ -220,6 +226,7 @@ fn verify_with(module: &Module, form_override: Option<Form>) -> Result<(), Verif
         typing::check(module, f, func, &mut sink);
         form::check(f, func, form, &mut sink);
         block_order::check(f, func, &dom, &mut sink);
+        tokens::check(module, f, func, &cfg, &dom, &mut sink);
         match form {
             Form::Structured => structure::check(module, f, func, &cfg, &dom, &mut sink),
             Form::Lowered => {}

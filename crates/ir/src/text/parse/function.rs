@@ -41,20 +41,27 @@ impl Parser {
                 _ => return err(item.pos, format!("unknown function control `{word}`")),
             }
         }
-        // The form: `structured` (the default, not printed) or `lowered`.
+        // The form: `structured` (the default, not printed) or `lowered`; then
+        // `non_convergent` for a function without LLVM's `convergent` attribute.
         if let Tok::Ident(word) = &self.peek().tok {
-            match Form::from_name(word) {
-                Some(form) => {
-                    func.form = form;
-                    self.bump();
-                }
-                None => {
-                    return err(
-                        self.pos(),
-                        format!("expected `{{`, `structured` or `lowered`, found `{word}`"),
-                    )
-                }
+            if let Some(form) = Form::from_name(word) {
+                func.form = form;
+                self.bump();
             }
+        }
+        if let Tok::Ident(word) = &self.peek().tok {
+            if word == "non_convergent" {
+                func.convergent = false;
+                self.bump();
+            }
+        }
+        if let Tok::Ident(word) = &self.peek().tok {
+            return err(
+                self.pos(),
+                format!(
+                    "expected `{{`, `structured`, `lowered` or `non_convergent`, found `{word}`"
+                ),
+            );
         }
         self.expect_punct('{')?;
         let mut current: Option<Block> = None;
