@@ -129,7 +129,10 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
     let mut runs = 0;
     let mut baseline_wrong = 0;
     let mut baseline_failed = 0;
-    for seed in 0..cases {
+    let only: Option<u64> = std::env::var("TANGLE_LOWER_MACHINE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    for seed in only.map_or(0..cases, |s| s..s + 1) {
         let config = tangle_fuzz::GenConfig {
             nesting: 1 + (seed % 6) as u32,
             size_budget: 40,
@@ -148,13 +151,25 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
                 ..Default::default()
             };
             let lowered = lower_module(&module, &opts).expect("lowers");
+            if let Some(dir) = std::env::var_os("TANGLE_LOWER_DUMP") {
+                let dir = std::path::PathBuf::from(dir);
+                std::fs::write(dir.join("input.tir"), tangle_ir::text::print(&module)).unwrap();
+                std::fs::write(
+                    dir.join(format!("{scheme}.tir")),
+                    tangle_ir::text::print(&lowered),
+                )
+                .unwrap();
+            }
             let v = judge(&lowered, "main", sg, &policies, &buffers, &expected);
             runs += policies.len();
             match (scheme, v) {
                 (Scheme::Baseline, Verdict::Wrong(_)) => baseline_wrong += 1,
                 (Scheme::Baseline, Verdict::Failed(_)) => baseline_failed += 1,
-                (_, Verdict::Same) | (Scheme::Baseline, Verdict::Same) => {}
-                (s, v) => panic!("fuzz seed {seed} ({s}): {v:?}"),
+                (_, Verdict::Same) => {}
+                (s, v) => panic!(
+                    "fuzz seed {seed} ({s}): {v:?}\n{}",
+                    tangle_fuzz::glsl::to_glsl(&program)
+                ),
             }
         }
     }

@@ -127,7 +127,12 @@ pub fn place(facts: &Facts<'_>, scheme: Scheme) -> Vec<bool> {
             }
             on.clone_from(&needed);
             for &s in &ids {
-                if s != ROOT && on[s.0 as usize] && can_elide(facts, s, &on) {
+                let kind = facts.tree.get(s).kind;
+                if s != ROOT
+                    && kind != ScopeKind::LoopContinue
+                    && on[s.0 as usize]
+                    && can_elide(facts, s, &on)
+                {
                     on[s.0 as usize] = false;
                 }
             }
@@ -377,25 +382,35 @@ fn loop_is_divergent(facts: &Facts<'_>, h: Block) -> bool {
     if facts.uniformity.has_divergent_exits(h) {
         return true;
     }
-    let tree = facts.tree;
-    let Some((_, Some(k))) = tree.loop_scopes(h) else {
+    let Some((b, k)) = facts.tree.loop_scopes(h) else {
         return false;
     };
     let Some(Merge::Loop {
-        continue_target, ..
+        merge,
+        continue_target,
+        ..
     }) = facts.func.blocks[h].merge
     else {
         return false;
     };
-    tree.region(facts.func, k).into_iter().any(|a| {
-        if !facts.reachable.contains(&a) || !facts.cfg.succs(a).contains(&continue_target) {
+    jumps_divergently(facts, merge, b)
+        || k.is_some_and(|k| jumps_divergently(facts, continue_target, k))
+}
+
+/// Whether some block of scope `s` branches to `target` under divergent control flow: its
+/// own branch is divergent, or it lies in a selection with a divergent condition inside `s`
+/// (NIR's divergent break and continue).
+fn jumps_divergently(facts: &Facts<'_>, target: Block, s: ScopeId) -> bool {
+    let tree = facts.tree;
+    tree.region(facts.func, s).into_iter().any(|a| {
+        if !facts.reachable.contains(&a) || !facts.cfg.succs(a).contains(&target) {
             return false;
         }
         if facts.divergent(a) {
             return true;
         }
         let mut x = tree.innermost(a);
-        while x != k {
+        while x != s && x != ROOT {
             let scope = tree.get(x);
             if scope.kind == ScopeKind::Selection
                 && scope.header.is_some_and(|h| facts.divergent(h))
@@ -403,9 +418,6 @@ fn loop_is_divergent(facts: &Facts<'_>, h: Block) -> bool {
                 return true;
             }
             x = scope.parent.unwrap_or(ROOT);
-            if x == ROOT {
-                break;
-            }
         }
         false
     })
