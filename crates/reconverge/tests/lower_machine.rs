@@ -129,6 +129,7 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
     let mut runs = 0;
     let mut baseline_wrong = 0;
     let mut baseline_failed = 0;
+    let (mut first_wrong, mut first_failed) = (None, None);
     let only: Option<u64> = std::env::var("TANGLE_LOWER_MACHINE_SEED")
         .ok()
         .and_then(|s| s.parse().ok());
@@ -163,8 +164,14 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
             let v = judge(&lowered, "main", sg, &policies, &buffers, &expected);
             runs += policies.len();
             match (scheme, v) {
-                (Scheme::Baseline, Verdict::Wrong(_)) => baseline_wrong += 1,
-                (Scheme::Baseline, Verdict::Failed(_)) => baseline_failed += 1,
+                (Scheme::Baseline, Verdict::Wrong(why)) => {
+                    baseline_wrong += 1;
+                    first_wrong.get_or_insert(format!("seed {seed}: {why}"));
+                }
+                (Scheme::Baseline, Verdict::Failed(why)) => {
+                    baseline_failed += 1;
+                    first_failed.get_or_insert(format!("seed {seed}: {why}"));
+                }
                 (_, Verdict::Same) => {}
                 (s, v) => panic!(
                     "fuzz seed {seed} ({s}): {v:?}\n{}",
@@ -174,7 +181,7 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
         }
     }
     eprintln!(
-        "{cases} programs, {runs} lowered runs; baseline wrong on {baseline_wrong}, stuck on {baseline_failed}"
+        "{cases} programs, {runs} lowered runs; baseline wrong on {baseline_wrong} (first: {first_wrong:?}), stuck on {baseline_failed} (first: {first_failed:?})"
     );
     assert!(
         baseline_wrong > 0,
