@@ -188,3 +188,108 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
         "no program caught the baseline on a wrong result"
     );
 }
+
+/// The compute pipelines of the AmberScript scripts under `dir`: module, entry point,
+/// buffers (initial contents) by (set, binding), specialization constants.
+fn amber_pipelines(dir: &std::path::Path) -> Vec<(String, Module, String, Buffers)> {
+    use tangle_amber::{ShaderFormat, ShaderSource};
+    use tangle_run::source::{load_shader, ShaderKind};
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .expect("bundled directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "amber"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("script");
+        let script = tangle_amber::parse(&text).expect("bundled scripts parse");
+        for pipe in &script.pipelines {
+            for attach in &pipe.attachments {
+                let shader = script
+                    .shaders
+                    .iter()
+                    .find(|s| s.name == attach.shader)
+                    .expect("attached shader");
+                let bytes = match &shader.source {
+                    ShaderSource::Inline(t) => t.clone().into_bytes(),
+                    ShaderSource::VirtualFile { text, .. } => text.clone().into_bytes(),
+                    ShaderSource::File { path: p, .. } => {
+                        std::fs::read(path.parent().expect("dir").join(p)).expect("file")
+                    }
+                };
+                let kind = match shader.format {
+                    ShaderFormat::Glsl => ShaderKind::Glsl,
+                    ShaderFormat::SpirvAsm => ShaderKind::SpirvAsm,
+                    ShaderFormat::SpirvHex => ShaderKind::SpirvHex,
+                    ShaderFormat::SpirvBin => ShaderKind::SpirvBinary,
+                };
+                let env = shader.target_env.clone().unwrap_or("vulkan1.1".into());
+                let module = load_shader(kind, &bytes, &shader.name, &env)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let buffers = pipe
+                    .bindings
+                    .iter()
+                    .filter_map(|b| {
+                        let buf = script.buffers.iter().find(|x| x.name == b.buffer)?;
+                        Some(((b.set, b.binding), buf.initial_bytes()))
+                    })
+                    .collect();
+                out.push((
+                    format!("{} {}", path.display(), pipe.name),
+                    module,
+                    attach.entry_point.clone(),
+                    buffers,
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn bundled_scripts_give_the_reference_results_lowered_under_every_policy() {
+    if tangle_oracle::require(tangle_oracle::Tool::Glslang, "bundled_scripts_lowered").is_none() {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let policies = all_policies();
+    let mut checked = 0;
+    let mut baseline_caught = Vec::new();
+    for dir in ["tests/amber", "examples"] {
+        for (name, module, entry, buffers) in amber_pipelines(&root.join(dir)) {
+            for sg in [4, 8, 32] {
+                let Ok(expected) = reference(&module, &entry, sg, &buffers) else {
+                    continue;
+                };
+                for scheme in Scheme::ALL {
+                    let opts = LowerOptions {
+                        scheme,
+                        ..Default::default()
+                    };
+                    let lowered = lower_module(&module, &opts)
+                        .unwrap_or_else(|e| panic!("{name}: {scheme}: {e}"));
+                    match (
+                        scheme,
+                        judge(&lowered, &entry, sg, &policies, &buffers, &expected),
+                    ) {
+                        (_, Verdict::Same) => checked += 1,
+                        (Scheme::Baseline, v) => baseline_caught.push(format!("{name} {v:?}")),
+                        (s, v) => panic!("{name} ({s}): {v:?}"),
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{checked} lowered pipelines agree with the reference under all policies; the baseline is caught on {}: {baseline_caught:#?}",
+        baseline_caught.len()
+    );
+    assert!(checked >= 30, "only {checked} lowered runs checked");
+    assert!(
+        baseline_caught
+            .iter()
+            .any(|c| c.contains("rule_continue_target") && c.contains("Wrong")),
+        "the continue-target rule does not catch the baseline on a wrong result"
+    );
+}

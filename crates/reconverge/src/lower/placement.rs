@@ -262,13 +262,30 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
             }
         }
     }
-    splits.iter().any(|node| {
+    let apart = splits.iter().any(|node| {
         succs[node]
             .iter()
             .filter(|n| reach.contains(n) && **n != Node::Out)
             .count()
             > 1
-    })
+    });
+    // One iteration's lanes on their way out of the loop (a break block) must be done
+    // before the next iteration's lanes can stand at the same point, or a scheduler that
+    // merges groups at one point would run them as one tangle: when such a path does
+    // something observable, the iteration needs its continue barrier too.
+    let leaving_observably = tree.get(s).kind == ScopeKind::LoopContinue
+        && !splits.is_empty()
+        && succs.keys().any(|n| {
+            !reach.contains(n)
+                && match n {
+                    Node::Block(b) => !facts.func.blocks[*b]
+                        .insts
+                        .iter()
+                        .all(|&i| is_unobservable(&facts.func.insts[i].op)),
+                    _ => true,
+                }
+        });
+    apart || leaving_observably
 }
 
 /// Whether an instruction can run with the lanes apart without anyone seeing a difference:
