@@ -293,3 +293,46 @@ fn bundled_scripts_give_the_reference_results_lowered_under_every_policy() {
         "the continue-target rule does not catch the baseline on a wrong result"
     );
 }
+
+/// Seed 000's baseline is caught on a wrong ballot, not a deadlock, on the smallest program
+/// that shows its flaw (`tests/lower/baseline_continue.tir`), under every policy; tangle's
+/// lowering of the same program gives the reference's buffer.
+#[test]
+fn the_baseline_is_caught_on_a_wrong_ballot_at_the_continue_target() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lower/baseline_continue.tir");
+    let module = tangle_ir::text::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let buffers: Buffers = vec![((0, 0), vec![0; 32 * 4])];
+    let expected = reference(&module, "main", 32, &buffers).unwrap();
+    // Worked out by hand: every lane stores the ballot of all 32 lanes.
+    assert!(expected[0].1.chunks(4).all(|w| w == [0xff; 4]));
+    let policies = all_policies();
+    let lower = |scheme| {
+        let opts = LowerOptions {
+            scheme,
+            ..Default::default()
+        };
+        lower_module(&module, &opts).unwrap()
+    };
+    let scopes = lower(Scheme::Scopes);
+    assert!(matches!(
+        judge(&scopes, "main", 32, &policies, &buffers, &expected),
+        Verdict::Same
+    ));
+    let baseline = lower(Scheme::Baseline);
+    for &p in &policies {
+        let got = lowered_run(&baseline, "main", 32, p, &buffers)
+            .unwrap_or_else(|e| panic!("policy {p}: the baseline must finish, not fail: {e}"));
+        let words: Vec<u32> = got[0]
+            .1
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        // The odd lanes ballot alone at the continue target.
+        for (lane, w) in words.iter().enumerate() {
+            if lane % 2 == 1 {
+                assert_eq!(*w, 0xaaaa_aaaa, "policy {p}: lane {lane}");
+            }
+        }
+    }
+}
