@@ -12,6 +12,7 @@ mod common;
 use tangle_fuzz::ast::INPUT;
 use tangle_ir::Module;
 use tangle_machine::{Machine, MachineConfig, MachineError, Policy, SUPPORTED_POLICIES};
+use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
 /// Buffers as (set, binding) → bytes.
@@ -130,6 +131,7 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
     let mut baseline_wrong = 0;
     let mut baseline_failed = 0;
     let (mut first_wrong, mut first_failed) = (None, None);
+    let mut fallthrough_skips = 0;
     let only: Option<u64> = std::env::var("TANGLE_LOWER_MACHINE_SEED")
         .ok()
         .and_then(|s| s.parse().ok());
@@ -161,7 +163,18 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
                 )
                 .unwrap();
             }
-            let v = judge(&lowered, "main", sg, &policies, &buffers, &expected);
+            // Under `opportunistic`, fallthrough lanes may merge with the lanes that
+            // switched to the case directly (lower::fallthrough): counted, not compared.
+            let relies = !divergent_fallthroughs(&module).is_empty();
+            let run_policies: Vec<Policy> = policies
+                .iter()
+                .copied()
+                .filter(|p| !relies || *p != Policy::Opportunistic)
+                .collect();
+            if relies && scheme == Scheme::Scopes {
+                fallthrough_skips += 1;
+            }
+            let v = judge(&lowered, "main", sg, &run_policies, &buffers, &expected);
             runs += policies.len();
             match (scheme, v) {
                 (Scheme::Baseline, Verdict::Wrong(why)) => {
@@ -181,7 +194,7 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
         }
     }
     eprintln!(
-        "{cases} programs, {runs} lowered runs; baseline wrong on {baseline_wrong} (first: {first_wrong:?}), stuck on {baseline_failed} (first: {first_failed:?})"
+        "{cases} programs ({fallthrough_skips} with a divergent fallthrough, not run under opportunistic), {runs} lowered runs; baseline wrong on {baseline_wrong} (first: {first_wrong:?}), stuck on {baseline_failed} (first: {first_failed:?})"
     );
     assert!(
         baseline_wrong > 0,
