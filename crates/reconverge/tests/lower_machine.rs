@@ -349,3 +349,95 @@ fn the_baseline_is_caught_on_a_wrong_ballot_at_the_continue_target() {
         }
     }
 }
+
+/// Show's barrier-cost table, by hand: `TANGLE_LOWER_COST=N` lowers N fuzz programs under
+/// tangle's scheme, every-divergent and NAK-style, runs each on the machine (`strict`,
+/// subgroup 32) and the reference, and prints static and dynamic (per warp) barrier
+/// operations per scheme with the mismatches; it fails if tangle's scheme ever issues more
+/// dynamic barrier operations than the NAK-style one on a program.
+#[test]
+fn barrier_cost_table() {
+    let Some(cases) = std::env::var("TANGLE_LOWER_COST")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let schemes = [Scheme::Scopes, Scheme::EveryDivergent, Scheme::NakStyle];
+    let mut stat = [0usize; 3];
+    let mut dyn_ops = [0u64; 3];
+    let mut mismatches = [0usize; 3];
+    let mut worse_than_nak = Vec::new();
+    let mut programs = 0;
+    for seed in 0..cases {
+        let config = tangle_fuzz::GenConfig {
+            nesting: 1 + (seed % 6) as u32,
+            size_budget: 40,
+        };
+        let program = tangle_fuzz::generate(seed, config);
+        let module = tangle_fuzz::build::build_module(&program);
+        let words = tangle_fuzz::mask::simulate(&program, 32).words.len();
+        let buffers = fuzz_buffers(words);
+        let Ok(expected) = reference(&module, "main", 32, &buffers) else {
+            continue;
+        };
+        programs += 1;
+        let mut dynamic = [0u64; 3];
+        for (k, scheme) in schemes.into_iter().enumerate() {
+            let opts = LowerOptions {
+                scheme,
+                ..Default::default()
+            };
+            let lowered = lower_module(&module, &opts).expect("lowers");
+            stat[k] += tangle_reconverge::lower::stats::static_counts(&lowered)
+                .iter()
+                .map(|(_, c)| c.barrier_ops())
+                .sum::<usize>();
+            let config = MachineConfig {
+                subgroup_size: 32,
+                policy: Policy::Strict,
+                record_trace: false,
+                ..Default::default()
+            };
+            let mut m = Machine::new(&lowered, "main", config).expect("machine");
+            for ((s, b), bytes) in &buffers {
+                m.bind_buffer(*s, *b, bytes.clone());
+            }
+            match m.run() {
+                Ok(out) => {
+                    let got: Buffers = buffers
+                        .iter()
+                        .map(|(key, _)| (*key, out.buffers[key].clone()))
+                        .collect();
+                    if got != expected {
+                        mismatches[k] += 1;
+                        eprintln!("mismatch: seed {seed} {scheme}");
+                    }
+                    dynamic[k] = out.stats.set + out.stats.sync + out.stats.brk;
+                }
+                Err(e) => {
+                    mismatches[k] += 1;
+                    eprintln!("mismatch: seed {seed} {scheme}: {e}");
+                }
+            }
+            dyn_ops[k] += dynamic[k];
+        }
+        if dynamic[0] > dynamic[2] {
+            worse_than_nak.push((seed, dynamic[0], dynamic[2]));
+        }
+    }
+    eprintln!(
+        "{programs} fuzz programs, subgroup 32, strict; barrier operations (set + sync + break)"
+    );
+    eprintln!("| scheme | static | dynamic (per warp) | mismatches |");
+    eprintln!("|---|---|---|---|");
+    for (k, scheme) in schemes.into_iter().enumerate() {
+        eprintln!(
+            "| {scheme} | {} | {} | {} |",
+            stat[k], dyn_ops[k], mismatches[k]
+        );
+    }
+    eprintln!("programs where scopes issues more than nak: {worse_than_nak:?}");
+    assert_eq!(mismatches, [0, 0, 0]);
+    assert!(worse_than_nak.is_empty());
+}

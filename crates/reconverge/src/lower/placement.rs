@@ -142,9 +142,14 @@ pub fn place(facts: &Facts<'_>, scheme: Scheme) -> Vec<bool> {
                 let scope = facts.tree.get(s);
                 let Some(h) = scope.header else { continue };
                 on[s.0 as usize] = match (scope.kind, scheme) {
+                    // NIR turns a switch into a ladder of ifs before NAK sees it; lanes
+                    // of one divergent switch can reach its merge apart through a single
+                    // predecessor (a fallthrough), so the real-merge test is for ifs only.
                     (ScopeKind::Selection, Scheme::NakStyle) => {
+                        let is_switch =
+                            matches!(facts.func.blocks[h].term, Terminator::Switch { .. });
                         facts.divergent(h)
-                            && real_merge(facts, scope.exit)
+                            && (is_switch || real_merge(facts, scope.exit))
                             && !parent_will_sync(facts, s, &on)
                     }
                     (ScopeKind::Selection, _) => facts.divergent(h),
