@@ -61,6 +61,8 @@ pub struct Plan {
     opened: Vec<(ScopeId, ScopeKind, Option<Block>)>,
     /// The baseline's early returns: `bar_break` every scope before returning.
     return_breaks: Vec<(Block, Vec<ScopeId>)>,
+    /// The nesting depth of every scope opened.
+    depth: HashMap<ScopeId, u32>,
 }
 
 /// Plans the rewrite of function `func` (with `facts`) for the scopes in `on`.
@@ -141,11 +143,13 @@ pub fn plan(func: Func, facts: &Facts<'_>, on: &[bool], baseline: bool) -> Plan 
         });
     }
     edges.retain(|e| !e.hops.is_empty() || !e.breaks.is_empty());
+    let depth = used.iter().map(|&s| (s, tree.get(s).depth)).collect();
     let opened = used
         .into_iter()
         .map(|s| (s, tree.get(s).kind, tree.get(s).header))
         .collect();
     Plan {
+        depth,
         func,
         edges,
         exit_sites,
@@ -172,12 +176,42 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         .entry()
         .ok_or(LowerError::NoBody { func: fid })?;
 
-    // Next hops and final-target codes.
-    let mut next: BTreeMap<Hop, BTreeMap<Next, BTreeSet<u32>>> = BTreeMap::new();
-    let mut codes: BTreeMap<Target, u32> = BTreeMap::new();
+    // Codes: the escape register names, for an edge, the last scope it syncs and which way
+    // it goes from there: depth * stride + way. A dispatch reads its own scope's codes and
+    // sends every other code on to the parent; the codes repeat across the function, so
+    // the constants stay few.
+    let last_sync = |e: &Edge| {
+        e.hops
+            .iter()
+            .rposition(|h| matches!(h, Hop::Sync(_)))
+            .map(|k| {
+                let Hop::Sync(s) = e.hops[k] else {
+                    unreachable!("a sync hop")
+                };
+                let after = e
+                    .hops
+                    .get(k + 1)
+                    .map_or(Next::Target(e.target), |h| Next::Hop(*h));
+                (s, after)
+            })
+    };
+    let mut ways: HashMap<ScopeId, BTreeMap<Next, u32>> = HashMap::new();
     for e in &plan.edges {
-        let n = codes.len() as u32 + 1;
-        let code = *codes.entry(e.target).or_insert(n);
+        if let Some((s, after)) = last_sync(e) {
+            let w = ways.entry(s).or_default();
+            let n = w.len() as u32;
+            w.entry(after).or_insert(n);
+        }
+    }
+    let stride = ways.values().map(|w| w.len() as u32).max().unwrap_or(0) + 1;
+    let code_of = |e: &Edge| {
+        last_sync(e).map_or(0, |(s, after)| {
+            plan.depth[&s] * stride + ways[&s][&after] + 1
+        })
+    };
+    let mut next: BTreeMap<Hop, BTreeMap<Next, BTreeSet<u32>>> = BTreeMap::new();
+    for e in &plan.edges {
+        let code = code_of(e);
         for (k, h) in e.hops.iter().enumerate() {
             let to = match e.hops.get(k + 1) {
                 Some(h2) => Next::Hop(*h2),
@@ -190,6 +224,10 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 .insert(code);
         }
     }
+    let mut const_cache: HashMap<u32, Operand> = HashMap::new();
+    let mut constant = |b: &mut FunctionBuilder<'_>, n: u32| {
+        *const_cache.entry(n).or_insert_with(|| b.const_u32(n))
+    };
     let needs_esc = |e: &Edge| e.hops.iter().any(|h| next[h].len() > 1);
     // How many edges end their way at each hop (the hop that then enters their target).
     let mut final_users: HashMap<Hop, usize> = HashMap::new();
@@ -318,7 +356,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 }
             };
             if needs_esc(e) {
-                let code = b.const_u32(codes[&e.target]);
+                let code = constant(&mut b, code_of(e));
                 let f = b.function_mut();
                 let (_, v) = f.insert_inst(
                     InsertAt::End(src),
@@ -385,7 +423,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 .map(|(n, c)| (*n, c))
                 .collect();
             if others.len() == 1 && others[0].1.len() == 1 {
-                let code = b.const_u32(*others[0].1.iter().next().expect("one code"));
+                let code = constant(&mut b, *others[0].1.iter().next().expect("one code"));
                 let f = b.function_mut();
                 let (_, cond) = f.insert_inst(
                     InsertAt::End(block),
@@ -448,16 +486,18 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         f.blocks[blk].merge = None;
     }
     tangle_ir::passes::remove_unreachable::run(f);
-    for defs in phi_vars.values().chain([&esc_defs, &ret_defs]) {
-        let live: Vec<Value> = defs
-            .iter()
-            .copied()
-            .filter(|&v| !matches!(f.values[v].def, ValueDef::Unused))
-            .collect();
-        if !live.is_empty() {
-            tangle_ir::ssa_repair::repair(f, &live);
-        }
-    }
+    let groups: Vec<Vec<Value>> = phi_vars
+        .values()
+        .chain([&esc_defs, &ret_defs])
+        .map(|defs| {
+            defs.iter()
+                .copied()
+                .filter(|&v| !matches!(f.values[v].def, ValueDef::Unused))
+                .collect::<Vec<Value>>()
+        })
+        .filter(|d| !d.is_empty())
+        .collect();
+    tangle_ir::ssa_repair::repair_many(f, &groups);
     mend_dominance(f, fid, &opaque)?;
     f.layout_in_reverse_post_order();
     Ok(())
@@ -524,6 +564,7 @@ fn mend_dominance(
             }
         }
     }
+    let mut groups = Vec::new();
     for v in broken {
         let ty: Type = f.values[v].ty;
         if !f.values[v].def.eq(&ValueDef::Unused) {
@@ -533,8 +574,9 @@ fn mend_dominance(
                     message: format!("{v} is a token or barrier that no longer dominates its uses"),
                 });
             }
-            tangle_ir::ssa_repair::repair(f, &[v]);
+            groups.push(vec![v]);
         }
     }
+    tangle_ir::ssa_repair::repair_many(f, &groups);
     Ok(())
 }
