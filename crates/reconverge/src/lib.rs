@@ -16,7 +16,9 @@ mod memory;
 mod values;
 
 pub mod annotate;
+pub mod lower;
 pub mod uniformity;
 
 pub use annotate::annotate;
+pub use lower::{lower_module, LowerError, LowerOptions, Scheme};
 pub use uniformity::{FunctionUniformity, Uniformity};
