@@ -1,4 +1,4 @@
-//! tangle's reconvergence lowering (issue 14). This first part is the *uniformity analysis*:
+//! tangle's reconvergence lowering (issue 14): the [`lower`] pass, and the *uniformity analysis* it rests on:
 //! which SSA values hold one value per tangle and which branches never split a tangle, the
 //! facts the lowering needs to give uniform control flow no barrier at all.
 //!

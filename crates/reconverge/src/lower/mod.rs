@@ -12,6 +12,7 @@
 //! up in `docs/lowering.md`.
 
 pub mod dot;
+pub mod fallthrough;
 pub mod placement;
 pub mod rewrite;
 pub mod scopes;

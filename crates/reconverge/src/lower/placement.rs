@@ -127,7 +127,12 @@ pub fn place(facts: &Facts<'_>, scheme: Scheme) -> Vec<bool> {
             }
             on.clone_from(&needed);
             for &s in &ids {
-                if s != ROOT && on[s.0 as usize] && can_elide(facts, s, &on) {
+                let kind = facts.tree.get(s).kind;
+                if s != ROOT
+                    && kind != ScopeKind::LoopContinue
+                    && on[s.0 as usize]
+                    && can_elide(facts, s, &on)
+                {
                     on[s.0 as usize] = false;
                 }
             }
@@ -137,9 +142,14 @@ pub fn place(facts: &Facts<'_>, scheme: Scheme) -> Vec<bool> {
                 let scope = facts.tree.get(s);
                 let Some(h) = scope.header else { continue };
                 on[s.0 as usize] = match (scope.kind, scheme) {
+                    // NIR turns a switch into a ladder of ifs before NAK sees it; lanes
+                    // of one divergent switch can reach its merge apart through a single
+                    // predecessor (a fallthrough), so the real-merge test is for ifs only.
                     (ScopeKind::Selection, Scheme::NakStyle) => {
+                        let is_switch =
+                            matches!(facts.func.blocks[h].term, Terminator::Switch { .. });
                         facts.divergent(h)
-                            && real_merge(facts, scope.exit)
+                            && (is_switch || real_merge(facts, scope.exit))
                             && !parent_will_sync(facts, s, &on)
                     }
                     (ScopeKind::Selection, _) => facts.divergent(h),
@@ -257,13 +267,30 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
             }
         }
     }
-    splits.iter().any(|node| {
+    let apart = splits.iter().any(|node| {
         succs[node]
             .iter()
             .filter(|n| reach.contains(n) && **n != Node::Out)
             .count()
             > 1
-    })
+    });
+    // One iteration's lanes on their way out of the loop (a break block) must be done
+    // before the next iteration's lanes can stand at the same point, or a scheduler that
+    // merges groups at one point would run them as one tangle: when such a path does
+    // something observable, the iteration needs its continue barrier too.
+    let leaving_observably = tree.get(s).kind == ScopeKind::LoopContinue
+        && !splits.is_empty()
+        && succs.keys().any(|n| {
+            !reach.contains(n)
+                && match n {
+                    Node::Block(b) => !facts.func.blocks[*b]
+                        .insts
+                        .iter()
+                        .all(|&i| is_unobservable(&facts.func.insts[i].op)),
+                    _ => true,
+                }
+        });
+    apart || leaving_observably
 }
 
 /// Whether an instruction can run with the lanes apart without anyone seeing a difference:
@@ -377,25 +404,35 @@ fn loop_is_divergent(facts: &Facts<'_>, h: Block) -> bool {
     if facts.uniformity.has_divergent_exits(h) {
         return true;
     }
-    let tree = facts.tree;
-    let Some((_, Some(k))) = tree.loop_scopes(h) else {
+    let Some((b, k)) = facts.tree.loop_scopes(h) else {
         return false;
     };
     let Some(Merge::Loop {
-        continue_target, ..
+        merge,
+        continue_target,
+        ..
     }) = facts.func.blocks[h].merge
     else {
         return false;
     };
-    tree.region(facts.func, k).into_iter().any(|a| {
-        if !facts.reachable.contains(&a) || !facts.cfg.succs(a).contains(&continue_target) {
+    jumps_divergently(facts, merge, b)
+        || k.is_some_and(|k| jumps_divergently(facts, continue_target, k))
+}
+
+/// Whether some block of scope `s` branches to `target` under divergent control flow: its
+/// own branch is divergent, or it lies in a selection with a divergent condition inside `s`
+/// (NIR's divergent break and continue).
+fn jumps_divergently(facts: &Facts<'_>, target: Block, s: ScopeId) -> bool {
+    let tree = facts.tree;
+    tree.region(facts.func, s).into_iter().any(|a| {
+        if !facts.reachable.contains(&a) || !facts.cfg.succs(a).contains(&target) {
             return false;
         }
         if facts.divergent(a) {
             return true;
         }
         let mut x = tree.innermost(a);
-        while x != k {
+        while x != s && x != ROOT {
             let scope = tree.get(x);
             if scope.kind == ScopeKind::Selection
                 && scope.header.is_some_and(|h| facts.divergent(h))
@@ -403,9 +440,6 @@ fn loop_is_divergent(facts: &Facts<'_>, h: Block) -> bool {
                 return true;
             }
             x = scope.parent.unwrap_or(ROOT);
-            if x == ROOT {
-                break;
-            }
         }
         false
     })
