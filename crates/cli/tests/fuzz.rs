@@ -227,7 +227,7 @@ fn the_lowered_engine_passes_under_every_policy_and_the_baseline_is_caught() {
     );
     let dir = tempfile::tempdir().unwrap();
     let out = tangle()
-        .args(["fuzz", "--seeds", "15..20", "--subgroup-sizes", "4"])
+        .args(["fuzz", "--seeds", "40..60", "--subgroup-sizes", "4"])
         .args([
             "--engines",
             "ref,lowered-baseline",

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tangle_interp::Variant;
 use tangle_ir::Module;
 use tangle_machine::{Machine, MachineConfig, Policy, EXHAUSTIVE_MAX_SUBGROUP};
+use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
 use crate::ast::{Program, INPUT, RECORD_WORDS};
@@ -146,15 +147,27 @@ pub fn run_lowered(
         .collect())
 }
 
+/// How a lowered program that agreed was run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreed {
+    /// `opportunistic` was left out: the program has a divergent switch whose cases fall
+    /// through, where only the schedule keeps fallthrough lanes apart from the lanes that
+    /// switched to the case directly (`tangle_reconverge::lower::fallthrough`), and merging
+    /// groups at one point would run them as one tangle.
+    pub opportunistic_skipped: bool,
+}
+
 /// Builds and lowers `program`, and compares the machine under every policy of `check`
 /// with the reference interpreter at each subgroup size; the first disagreement.
 pub fn compare_lowered(
     program: &Program,
     subgroup_sizes: &[u32],
     check: &LoweredCheck,
-) -> Result<(), LoweredMismatch> {
+) -> Result<Agreed, LoweredMismatch> {
     let module = build_module(program);
     let lowered = lower(&module, check.scheme)?;
+    let skip_opportunistic = check.policies.contains(&Policy::Opportunistic)
+        && !divergent_fallthroughs(&module).is_empty();
     for &subgroup_size in subgroup_sizes {
         let words = simulate(program, subgroup_size).words.len();
         let reference =
@@ -165,7 +178,9 @@ pub fn compare_lowered(
                 }
             })?;
         for &policy in &check.policies {
-            if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP {
+            if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP
+                || policy == Policy::Opportunistic && skip_opportunistic
+            {
                 continue;
             }
             let got = run_lowered(&lowered, subgroup_size, words, policy).map_err(|message| {
@@ -189,7 +204,9 @@ pub fn compare_lowered(
             }
         }
     }
-    Ok(())
+    Ok(Agreed {
+        opportunistic_skipped: skip_opportunistic,
+    })
 }
 
 /// Shrinks the program of a lowered mismatch: a candidate keeps failing when it still
@@ -222,6 +239,8 @@ pub struct LoweredSummary {
     pub programs: u64,
     /// The seeds whose programs disagreed, with the first disagreement, by seed.
     pub mismatches: Vec<(u64, LoweredMismatch)>,
+    /// Programs that agreed without `opportunistic` ([`Agreed::opportunistic_skipped`]).
+    pub opportunistic_skipped: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -236,7 +255,15 @@ impl std::fmt::Display for LoweredSummary {
             self.policies,
             self.mismatches.len(),
             self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
-        )
+        )?;
+        if self.opportunistic_skipped > 0 {
+            write!(
+                f,
+                " ({} without opportunistic: divergent switch fallthrough)",
+                self.opportunistic_skipped
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -246,6 +273,7 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
     let start = Instant::now();
     let next = AtomicU64::new(c.seeds.start);
     let mismatches = Mutex::new(Vec::new());
+    let skipped = AtomicU64::new(0);
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
             s.spawn(|| loop {
@@ -257,8 +285,13 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
                     continue;
                 }
                 let program = generate(seed, c.config_of(seed));
-                if let Err(m) = compare_lowered(&program, &c.subgroup_sizes, check) {
-                    mismatches.lock().expect("no worker panics").push((seed, m));
+                match compare_lowered(&program, &c.subgroup_sizes, check) {
+                    Ok(a) => {
+                        if a.opportunistic_skipped {
+                            skipped.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
                 }
             });
         }
@@ -270,6 +303,7 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
         policies: check.policies.len(),
         programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
         mismatches,
+        opportunistic_skipped: skipped.into_inner(),
         elapsed: start.elapsed(),
     }
 }

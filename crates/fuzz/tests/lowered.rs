@@ -92,5 +92,5 @@ fn the_baseline_is_caught_on_a_wrong_buffer_and_shrunk() {
         scheme: Scheme::Scopes,
         policies: all(),
     };
-    assert_eq!(compare_lowered(&program, &[4, 32], &scopes), Ok(()));
+    assert!(compare_lowered(&program, &[4, 32], &scopes).is_ok());
 }
