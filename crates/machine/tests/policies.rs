@@ -243,3 +243,31 @@ b1:
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn recursion_is_an_error_not_a_memory_blow_up() {
+    let text = format!(
+        "{p}fn f0 \"main\"() -> void lowered {{
+b0:
+  v0 = call[f1] void
+  return
+}}
+fn f1 \"again\"() -> void lowered {{
+b0:
+  v0 = call[f1] void
+  return
+}}
+",
+        p = prelude(4).replace(
+            "type t7 = array<u32, 256> [stride 4]",
+            "type t7 = array<u32, 256> [stride 4]\ntype t8 = fn() -> void"
+        )
+    );
+    let m = tangle_ir::text::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    match machine(&m, 4, Policy::Strict, 4, &[]) {
+        Err(MachineError::Unsupported { what, .. }) => {
+            assert!(what.contains("recursion"), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
