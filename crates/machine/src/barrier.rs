@@ -188,6 +188,43 @@ impl Run<'_, '_> {
         (released, missing)
     }
 
+    /// Whether `g`, about to issue the `bar_sync` at its pc, would release any lane there
+    /// (its own lanes included) if it arrived now.
+    pub(crate) fn arrival_releases(&self, sg: &Subgroup, g: &Group) -> bool {
+        let pc = g.pc();
+        let depth = g.frames.len() - 1;
+        let m = self.machine.module;
+        let inst = m.funcs[pc.func].blocks[pc.block].insts[pc.idx];
+        let Some(Operand::Value(value)) = m.funcs[pc.func].insts[inst].args.first().copied() else {
+            return true;
+        };
+        // Who would wait there, and with which captured mask.
+        let mut waiters: Vec<(usize, Mask)> = Vec::new();
+        if let Some(w) = sg
+            .groups
+            .iter()
+            .find(|w| w.status == Status::Sync && w.frames == g.frames)
+        {
+            waiters.extend(lanes_of(w.mask).map(|l| (l, sg.lanes[l].wait)));
+        }
+        for lane in lanes_of(g.mask) {
+            match sg.lanes[lane].bar(depth, pc.func, value) {
+                Some(c) if !c.broke => waiters.push((lane, c.mask)),
+                Some(_) => {}
+                None => return true,
+            }
+        }
+        let at: Mask = waiters.iter().fold(0, |m, (l, _)| m | 1 << l);
+        waiters.iter().any(|&(_, w)| {
+            lanes_of(w & !at).all(|j| {
+                sg.exited(j)
+                    || sg.lanes[j]
+                        .bar(depth, pc.func, value)
+                        .is_some_and(|c| c.broke)
+            })
+        })
+    }
+
     /// Releases every waiter whose rule holds; the lanes released at one `bar_sync` leave
     /// it as one group.
     pub(crate) fn release(&mut self, sg: &mut Subgroup) {

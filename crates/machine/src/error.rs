@@ -76,6 +76,10 @@ pub enum MachineError {
         /// Whether the run bound stopped the search before every interleaving was tried.
         unexplored: bool,
     },
+    /// Inside the exhaustive search only (never returned by `Machine::run`): a run
+    /// abandoned because every continuation is equivalent to one already explored.
+    #[error("a run the exhaustive search abandoned as equivalent to one explored")]
+    Pruned,
     /// Two complete runs of the exhaustive search ended with different buffers.
     #[error("exhaustive search: run {run} (choices {choices}) differs from run 0: {what}")]
     Disagreement {

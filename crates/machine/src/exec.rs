@@ -12,6 +12,9 @@ use crate::error::R;
 use crate::outcome::TraceEntry;
 use crate::state::{Group, LaneFrame, Pc, Run, Status, Subgroup};
 
+/// The deepest call nesting a run may reach.
+const MAX_CALL_DEPTH: usize = 256;
+
 /// What issuing did: the event the policy switches on, and the group that goes on (if
 /// any; other groups it made are already in the subgroup).
 pub(crate) struct Issued {
@@ -109,6 +112,16 @@ impl Run<'_, '_> {
             },
             Op::MemoryBarrier { .. } | Op::Phi(_) => {}
             Op::Call(callee) => {
+                // SPIR-V has no recursion; a module that recurses anyway must not exhaust
+                // memory before the step budget ends it.
+                if g.frames.len() >= MAX_CALL_DEPTH {
+                    return Err(self.fail(
+                        pc,
+                        OpFail::Unsupported(format!(
+                            "calls nested over {MAX_CALL_DEPTH} deep (recursion)"
+                        )),
+                    ));
+                }
                 let cf = &m.funcs[*callee];
                 let entry = cf.entry().ok_or_else(|| {
                     self.fail(

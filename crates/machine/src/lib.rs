@@ -39,6 +39,7 @@ mod outcome;
 mod schedule;
 mod search;
 mod state;
+mod step;
 
 pub use config::{MachineConfig, EXHAUSTIVE_MAX_SUBGROUP, SUPPORTED_POLICIES};
 pub use error::{GroupReport, GroupState, MachineError, Position, Stuck, UndefinedUse};

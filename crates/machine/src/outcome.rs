@@ -48,6 +48,8 @@ impl std::ops::AddAssign for BarrierStats {
 pub struct SearchSummary {
     /// Complete runs explored (all agreed).
     pub runs: u64,
+    /// Runs abandoned because every continuation was equivalent to one explored.
+    pub pruned: u64,
     /// The most choice points one run had.
     pub deepest: u32,
 }

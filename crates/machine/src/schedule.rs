@@ -5,12 +5,10 @@
 //! Subgroups of a workgroup run in turn, each until none of its groups can issue, as in
 //! the reference interpreter; within a subgroup the policy decides.
 
-use tangle_ir::{Op, TangleOp, Terminator};
-use tangle_lanes::lanes_of;
-use tangle_lanes::value::Val;
 use tangle_sched::{Candidate, Policy};
 
 use crate::error::{GroupReport, GroupState, MachineError, Stuck, R};
+use crate::search::Pruned;
 use crate::state::{Group, Run, Status, Subgroup};
 
 /// Why a subgroup stopped issuing.
@@ -90,9 +88,24 @@ impl Run<'_, '_> {
                 sg.groups.push(g);
                 return Ok(Stop::Budget);
             }
+            let searching = policy == Policy::Exhaustive;
+            if searching {
+                if let Some(step) = self.step_of(sg, &g) {
+                    let now: Vec<_> = sg
+                        .groups
+                        .iter()
+                        .filter(|o| o.status == Status::Ready)
+                        .filter_map(|o| self.step_of(sg, o))
+                        .collect();
+                    let script = self.script.as_mut().expect("a search has a script");
+                    script.executed(&step, &now);
+                }
+            }
             let issued = self.issue(sg, g)?;
             if let Some(c) = issued.cont {
-                if c.status == Status::Ready && !policy.switches_at(issued.event) {
+                // The search also switches before every step another group sees.
+                let seen_next = searching && self.step_of(sg, &c).is_some();
+                if c.status == Status::Ready && !policy.switches_at(issued.event) && !seen_next {
                     current = Some(c);
                 } else {
                     sg.groups.push(c);
@@ -106,20 +119,30 @@ impl Run<'_, '_> {
         let mut ready: Vec<usize> = (0..sg.groups.len())
             .filter(|&i| sg.groups[i].status == Status::Ready)
             .collect();
-        if ready.len() <= 1 {
+        let searching = self.machine.config.policy == Policy::Exhaustive;
+        if ready.len() <= 1 && !searching {
             return Ok(ready.first().copied());
         }
         ready.sort_by_key(|&i| sg.groups[i].mask.trailing_zeros());
-        if self.machine.config.policy == Policy::Exhaustive {
-            // Groups whose next step touches only their own lanes commute with every
-            // other group: run the first of them without a choice (a partial-order
-            // reduction that loses no outcome). Only when every ready group is at a
-            // step others can see do the interleavings differ, and the search branches.
-            if let Some(&i) = ready.iter().find(|&&i| !self.visible(sg, &sg.groups[i])) {
-                return Ok(Some(i));
+        if searching {
+            // A group whose next step only its own lanes see commutes with every other
+            // group: it runs without a choice. Only when every ready group is about to do
+            // something others see does the search branch (`search.rs`).
+            let mut options = Vec::with_capacity(ready.len());
+            for &i in &ready {
+                match self.step_of(sg, &sg.groups[i]) {
+                    None => return Ok(Some(i)),
+                    Some(s) => options.push(s),
+                }
+            }
+            if options.is_empty() {
+                return Ok(None);
             }
             let script = self.script.as_mut().expect("a search has a script");
-            return Ok(Some(ready[script.choose(ready.len())?]));
+            return match script.choose(options) {
+                Ok(c) => Ok(Some(ready[c])),
+                Err(Pruned) => Err(MachineError::Pruned),
+            };
         }
         let candidates: Vec<Candidate> = ready
             .iter()
@@ -129,52 +152,6 @@ impl Run<'_, '_> {
             })
             .collect();
         Ok(self.chooser.pick(&candidates).map(|c| ready[c]))
-    }
-
-    /// Whether `g`'s next step can affect or observe another group: a warp-barrier
-    /// operation, `exit`, a workgroup barrier, an end of lanes, or memory that another
-    /// lane can reach. Everything else changes only the group's own lanes.
-    fn visible(&self, sg: &Subgroup, g: &Group) -> bool {
-        let pc = g.pc();
-        let m = self.machine.module;
-        let bd = &m.funcs[pc.func].blocks[pc.block];
-        let Some(&inst) = bd.insts.get(pc.idx) else {
-            return match bd.term {
-                Terminator::Return | Terminator::ReturnValue(_) => g.frames.len() == 1,
-                Terminator::Kill | Terminator::TerminateInvocation => true,
-                _ => false,
-            };
-        };
-        let id = &m.funcs[pc.func].insts[inst];
-        match &id.op {
-            // `bar_set` writes only its own lanes' copies; others read them only for a
-            // break flag (rule 3), so it is seen only where it clears one.
-            Op::Tangle(TangleOp::BarSet) => {
-                let value = id.result.expect("bar_set has a result");
-                let depth = g.frames.len() - 1;
-                lanes_of(g.mask).any(|l| {
-                    sg.lanes[l]
-                        .bar(depth, pc.func, value)
-                        .is_some_and(|c| c.broke)
-                })
-            }
-            Op::Tangle(t) => matches!(t, TangleOp::BarSync | TangleOp::BarBreak | TangleOp::Exit),
-            Op::ControlBarrier { .. } => true,
-            Op::Load(_) | Op::Store(_) | Op::Atomic { .. } => self.shared_access(sg, g, id.args[0]),
-            Op::Glsl(tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp) => {
-                self.shared_access(sg, g, id.args[1])
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether some lane of `g` reaches memory through `pointer` that another lane can
-    /// reach too (a buffer, push constants, workgroup memory).
-    fn shared_access(&self, sg: &Subgroup, g: &Group, pointer: tangle_ir::Operand) -> bool {
-        lanes_of(g.mask).any(|lane| match self.operand(sg, g.pc(), lane, pointer) {
-            Ok(Val::Ptr { mem, .. }) => !self.private.get(mem as usize).copied().unwrap_or(false),
-            _ => true,
-        })
     }
 
     /// The budget error: a livelock when some lanes wait, or starve, while others run.
