@@ -1,9 +1,11 @@
 //! `tangle fuzz`: random structured programs compared on several oracles.
 //!
 //! Every seed's program runs on each engine at each subgroup size; the reference
-//! interpreter (`ref`, optionally under a known-wrong `--semantics`) is compared with the
-//! mask-stack simulator (`mask`). One summary line on stdout; each mismatch on stderr;
-//! exit 1 when there is one. `--shard i/n` runs one of `n` disjoint parts of the seed
+//! interpreter (`ref`, optionally under a known-wrong `--semantics`) is compared with each
+//! other engine named: the mask-stack simulator (`mask`), and the lowered engines
+//! (`lowered`: tangle's lowering on the barrier machine; `lowered-baseline`: seed 000's
+//! flawed design), the latter under every scheduling policy of `--policies`. One summary
+//! line per comparison on stdout; each mismatch on stderr; exit 1 when there is one. `--shard i/n` runs one of `n` disjoint parts of the seed
 //! range; `--out DIR` writes `DIR/report.json`; `tangle fuzz merge` combines such reports.
 
 use std::path::{Path, PathBuf};
@@ -12,13 +14,21 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use tangle_fuzz::campaign::{self, Campaign};
+use tangle_fuzz::lowered::{self, LoweredCheck, LoweredMismatch};
 use tangle_fuzz::GenConfig;
+use tangle_reconverge::Scheme;
 
 use crate::run::Semantics;
 use crate::{fail, EXIT_INVALID};
 
 /// The engines `--engines` knows.
-const ENGINES: [&str; 2] = ["ref", "mask"];
+const ENGINES: [&str; 4] = ["ref", "mask", "lowered", "lowered-baseline"];
+
+/// The lowered engines and their lowering schemes.
+const LOWERED: [(&str, Scheme); 2] = [
+    ("lowered", Scheme::Scopes),
+    ("lowered-baseline", Scheme::Baseline),
+];
 
 /// `tangle fuzz` arguments.
 #[derive(Args, Debug)]
@@ -39,9 +49,14 @@ pub struct FuzzArgs {
     /// Subgroup sizes, comma-separated powers of two in 1..=128.
     #[arg(long, value_delimiter = ',', default_value = "4,32")]
     subgroup_sizes: Vec<u32>,
-    /// The engines to compare, comma-separated (`ref`, `mask`).
+    /// The engines to compare with the reference `ref`, comma-separated: `mask`, `lowered`,
+    /// `lowered-baseline`.
     #[arg(long, value_delimiter = ',', default_value = "ref,mask")]
     engines: Vec<String>,
+    /// The lowered engines' scheduling policies: a name, several joined by commas, or
+    /// `all` (`exhaustive` runs only at subgroup sizes up to 8).
+    #[arg(long, default_value = "all")]
+    policies: String,
     /// The reference interpreter's semantics (a known-wrong one shows the harness catching it).
     #[arg(long, value_enum, default_value = "maximal")]
     semantics: Semantics,
@@ -115,8 +130,8 @@ fn campaign_of(args: &FuzzArgs) -> Result<Campaign, String> {
         .and_then(|(i, n)| Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)))
         .filter(|(i, n)| i < n)
         .ok_or_else(|| format!("--shard: expected `i/n` with i < n, got `{}`", args.shard))?;
-    if ENGINES.iter().any(|e| !args.engines.iter().any(|a| a == e)) {
-        return Err("--engines: the comparison needs both `ref` and `mask`".into());
+    if !args.engines.iter().any(|e| e == "ref") || !args.engines.iter().any(|e| e != "ref") {
+        return Err("--engines: the comparison needs `ref` and at least one other engine".into());
     }
     Ok(Campaign {
         seeds: start..end,
@@ -141,6 +156,13 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    let checks = match lowered_checks(args) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    if !args.engines.iter().any(|e| e == "mask") {
+        return run_lowered_only(args, &campaign, &checks);
+    }
     let summary = campaign::run(&campaign);
     for (seed, m) in &summary.mismatches {
         eprintln!(
@@ -181,11 +203,124 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         }
     }
     println!("{summary}");
-    if summary.mismatches.is_empty() {
+    let lowered_ok = match run_lowered(args, &campaign, &checks) {
+        Ok(ok) => ok,
+        Err(e) => return fail(e),
+    };
+    if summary.mismatches.is_empty() && lowered_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INVALID)
     }
+}
+
+/// The lowered engines `--engines` names, each with the `--policies`.
+fn lowered_checks(args: &FuzzArgs) -> Result<Vec<LoweredCheck>, String> {
+    let policies = tangle_sched::expand(
+        &args.policies,
+        "barrier machine",
+        &tangle_machine::SUPPORTED_POLICIES,
+    )
+    .map_err(|e| format!("--policies: {e}"))?;
+    Ok(LOWERED
+        .iter()
+        .filter(|(name, _)| args.engines.iter().any(|e| e == name))
+        .map(|&(_, scheme)| LoweredCheck {
+            scheme,
+            policies: policies.clone(),
+        })
+        .collect())
+}
+
+/// A campaign of the lowered engines alone (no `mask`).
+fn run_lowered_only(args: &FuzzArgs, campaign: &Campaign, checks: &[LoweredCheck]) -> ExitCode {
+    match run_lowered(args, campaign, checks) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(EXIT_INVALID),
+        Err(e) => fail(e),
+    }
+}
+
+/// Runs each lowered engine's campaign: its summary line on stdout, each mismatch on
+/// stderr, and with `--out` a report (`lowered-<engine>.json`) and each mismatch shrunk.
+/// Whether all agreed.
+fn run_lowered(
+    args: &FuzzArgs,
+    campaign: &Campaign,
+    checks: &[LoweredCheck],
+) -> Result<bool, String> {
+    let mut ok = true;
+    for check in checks {
+        let summary = lowered::run_lowered_campaign(campaign, check);
+        for (seed, m) in &summary.mismatches {
+            eprintln!(
+                "mismatch: {}: seed {seed} (nesting {}): {m}",
+                summary.engine,
+                campaign.config_of(*seed).nesting
+            );
+        }
+        if let Some(dir) = &args.out {
+            let report = json!({
+                "engine": summary.engine,
+                "policies": check.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                "seeds": [campaign.seeds.start, campaign.seeds.end],
+                "shard": [campaign.shard.0, campaign.shard.1],
+                "programs": summary.programs,
+                "seconds": summary.elapsed.as_secs_f64(),
+                "mismatches": summary.mismatches.iter().map(|(seed, m)| json!({
+                    "seed": seed,
+                    "nesting": campaign.config_of(*seed).nesting,
+                    "message": m.to_string(),
+                })).collect::<Vec<_>>(),
+            });
+            let path = dir.join(format!("{}.json", summary.engine));
+            std::fs::create_dir_all(dir)
+                .and_then(|()| {
+                    std::fs::write(
+                        &path,
+                        serde_json::to_string_pretty(&report).expect("JSON values serialize"),
+                    )
+                })
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            for (seed, m) in &summary.mismatches {
+                write_lowered_reproducer(dir, *seed, m, campaign, check)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+        }
+        println!("{summary}");
+        ok &= summary.mismatches.is_empty();
+    }
+    Ok(ok)
+}
+
+/// Shrinks the program of a lowered mismatch and writes it: the program form and the
+/// mismatch (`.txt`), the structured module and its lowered form (`.tir`).
+fn write_lowered_reproducer(
+    dir: &Path,
+    seed: u64,
+    m: &LoweredMismatch,
+    campaign: &Campaign,
+    check: &LoweredCheck,
+) -> std::io::Result<()> {
+    let program = tangle_fuzz::generate(seed, campaign.config_of(seed));
+    let small = lowered::shrink_lowered(&program, m, check, 5_000);
+    let sizes = [m.subgroup_size().max(1)];
+    let again = lowered::compare_lowered(&small, &sizes, check);
+    let module = tangle_fuzz::build::build_module(&small);
+    let stem = dir.join(format!("{}-seed-{seed}", check.engine_name()));
+    std::fs::write(
+        stem.with_extension("txt"),
+        format!(
+            "seed {seed}: {m}\nshrunk: {}\n{small:#?}\n",
+            again.err().map_or("passes".to_string(), |e| e.to_string())
+        ),
+    )?;
+    let mut text = tangle_ir::text::print(&module);
+    if let Ok(lowered) = lowered::lower(&module, check.scheme) {
+        text.push_str("\n; lowered:\n");
+        text.push_str(&tangle_ir::text::print(&lowered));
+    }
+    std::fs::write(stem.with_extension("tir"), text)
 }
 
 /// Shrinks the program of `seed` and writes it as IR text, SPIR-V and the program form.

@@ -82,6 +82,40 @@ struct PassArgs {
     print_after_all: bool,
 }
 
+/// Which stage of the compiler `tangle ir` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Stage {
+    /// The structured IR as read (after --passes).
+    #[value(alias = "input")]
+    Structured,
+    /// After the reconvergence lowering (docs/lowering.md).
+    Lowered,
+    /// With convergence-control tokens inferred (docs/tokens.md): structured functions by
+    /// their loop constructs, lowered ones by their cycles with anchored preheaders for
+    /// natural loops inside irreducible cycles. Functions that have tokens keep them.
+    Tokens,
+}
+
+/// The stage `tangle ir` shows and how.
+#[derive(Args, Debug)]
+struct StageArgs {
+    /// The stage to show: the structured input, or the lowered form with convergence
+    /// barriers.
+    #[arg(long, value_enum, default_value = "structured")]
+    stage: Stage,
+    /// The barrier placement of --stage lowered: scopes (tangle's, the default), baseline
+    /// (seed 000's flawed design), every-divergent or nak.
+    #[arg(long, value_name = "SCHEME")]
+    lowering: Option<String>,
+    /// Write the module as a Graphviz digraph: barrier operations listed per block, each
+    /// barrier in its own colour, divergent branches as bold dashed red edges.
+    #[arg(long)]
+    dot: bool,
+    /// Write the static counts of bar_set, bar_sync, bar_break and exit per function.
+    #[arg(long)]
+    stats: bool,
+}
+
 /// What `tangle ir` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Emit {
@@ -93,17 +127,6 @@ enum Emit {
     Ll,
 }
 
-/// How far `tangle ir` takes the module before it writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Stage {
-    /// As read (after any --passes).
-    Input,
-    /// With convergence-control tokens inferred (docs/tokens.md): structured functions by
-    /// their loop constructs, lowered ones by their cycles with anchored preheaders for
-    /// natural loops inside irreducible cycles. Functions that have tokens keep them.
-    Tokens,
-}
-
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print a shader's tangle IR, or write it back as SPIR-V.
@@ -113,9 +136,6 @@ enum Command {
         /// What to write.
         #[arg(long, value_enum, default_value = "ir")]
         emit: Emit,
-        /// How far to take the module first (after --passes).
-        #[arg(long, value_enum, default_value = "input")]
-        stage: Stage,
         /// Where to write it (default: stdout; SPIR-V needs a file).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -126,6 +146,8 @@ enum Command {
         /// with divergent exits (docs/reconverge.md).
         #[arg(long)]
         uniformity: bool,
+        #[command(flatten)]
+        stage: StageArgs,
     },
     /// Check a shader against the IR and SPIR-V maximal-reconvergence rules; print every
     /// problem, exit 1 if there is one.
@@ -175,11 +197,11 @@ fn main() -> ExitCode {
         Command::Ir {
             input,
             emit,
-            stage,
             output,
             passes,
             uniformity,
-        } => ir(&input, emit, stage, output, &passes, uniformity),
+            stage,
+        } => ir(&input, emit, output, &passes, uniformity, &stage),
         Command::Validate { input } => validate(&input),
         Command::Run(args) => run::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
@@ -244,10 +266,10 @@ fn run_passes(module: &mut tangle_ir::Module, args: &PassArgs) -> Result<(), Exi
 fn ir(
     input: &InputArgs,
     emit: Emit,
-    stage: Stage,
     output: Option<PathBuf>,
     passes: &PassArgs,
     uniformity: bool,
+    stage: &StageArgs,
 ) -> ExitCode {
     let mut module = match input::load(&input.input, &input.options()) {
         Ok(m) => m,
@@ -259,7 +281,7 @@ fn ir(
     if let Err(code) = run_passes(&mut module, passes) {
         return code;
     }
-    if stage == Stage::Tokens {
+    if stage.stage == Stage::Tokens {
         tangle_tokens::infer::run(&mut module);
         tangle_tokens::preheader::run(&mut module);
         if let Err(errors) = tangle_ir::verify::verify(&module) {
@@ -267,11 +289,54 @@ fn ir(
             return ExitCode::from(EXIT_INVALID);
         }
     }
+    let scheme = match stage.lowering.as_deref() {
+        None => tangle_reconverge::Scheme::Scopes,
+        Some(_) if stage.stage != Stage::Lowered => {
+            eprintln!("error: --lowering chooses the placement of --stage lowered");
+            return ExitCode::from(EXIT_USAGE);
+        }
+        Some(name) => match tangle_reconverge::Scheme::from_name(name) {
+            Some(s) => s,
+            None => {
+                eprintln!(
+                    "error: unknown lowering `{name}` (known: scopes, every-divergent, nak, baseline)"
+                );
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+    };
+    if stage.stage == Stage::Lowered {
+        let opts = tangle_reconverge::LowerOptions {
+            scheme,
+            ..Default::default()
+        };
+        module = match tangle_reconverge::lower_module(&module, &opts) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID);
+            }
+        };
+    }
+    let views = [uniformity, stage.dot, stage.stats]
+        .iter()
+        .filter(|&&v| v)
+        .count();
+    if views > 1 || (views == 1 && emit != Emit::Ir) {
+        eprintln!(
+            "error: --uniformity, --dot and --stats are views of the IR; choose one, without --emit spirv"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
     if uniformity && emit != Emit::Ir {
         eprintln!("error: --uniformity annotates the IR text; it does not go with --emit spirv");
         return ExitCode::from(EXIT_USAGE);
     }
     let bytes = match emit {
+        Emit::Ir if stage.dot => tangle_reconverge::lower::dot::to_dot(&module).into_bytes(),
+        Emit::Ir if stage.stats => {
+            tangle_reconverge::lower::stats::format_counts(&module).into_bytes()
+        }
         Emit::Ir if uniformity => {
             let analysis = tangle_reconverge::Uniformity::analyse(&module);
             tangle_reconverge::annotate(&module, &analysis).into_bytes()

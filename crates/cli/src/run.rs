@@ -10,6 +10,8 @@ use clap::{Args, ValueEnum};
 use tangle_interp::{
     Config, FallthroughPolicy, Interpreter, Outcome, SchedulePolicy, SwitchPolicy, Variant,
 };
+use tangle_reconverge::Scheme;
+use tangle_run::lowered::{Dispatch, LoweredEngine};
 use tangle_run::{Device, Event, ScriptOptions};
 
 use crate::input::{self, InputKind, ReadOptions};
@@ -187,6 +189,55 @@ pub struct RunArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
+    /// The engine: `reference` (the interpreter), or `lowered`: each dispatch also
+    /// lowered to convergence barriers and run on the barrier machine under every
+    /// `--policy`, which must leave the interpreter's buffers.
+    #[arg(long = "engine", value_enum, default_value = "reference")]
+    engine_kind: EngineKind,
+    /// `--engine lowered`: the scheduling policies, a name, several joined by commas, or
+    /// `all`.
+    #[arg(long, default_value = "all")]
+    policy: String,
+    /// `--engine lowered`: the lowering's barrier placement (scopes, baseline,
+    /// every-divergent, nak).
+    #[arg(long, default_value = "scopes")]
+    lowering: String,
+    /// `--engine lowered`: print the barrier operations each policy issued (set, sync,
+    /// break, exit; per warp).
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Which engine `tangle run` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineKind {
+    /// The reference interpreter alone.
+    Reference,
+    /// The reference, then the lowered module on the barrier machine against it.
+    Lowered,
+}
+
+impl RunArgs {
+    /// The lowered engine asked for, if any.
+    fn lowered(&self) -> Result<Option<LoweredEngine>, String> {
+        if self.engine_kind == EngineKind::Reference {
+            return Ok(None);
+        }
+        let scheme = Scheme::from_name(&self.lowering).ok_or_else(|| {
+            format!(
+                "--lowering {:?}: expected one of {}",
+                self.lowering,
+                Scheme::ALL.map(|s| s.name()).join(", ")
+            )
+        })?;
+        let policies = tangle_sched::expand(
+            &self.policy,
+            "barrier machine",
+            &tangle_machine::SUPPORTED_POLICIES,
+        )
+        .map_err(|e| format!("--policy: {e}"))?;
+        Ok(Some(LoweredEngine { scheme, policies }))
+    }
 }
 
 /// Runs `tangle run`.
@@ -195,6 +246,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    if let Err(e) = args.lowered() {
+        return usage(e);
+    }
     let device = match args.subgroup_size {
         Some(n) => match Device::with_default_subgroup_size(n) {
             Ok(d) => d,
@@ -341,6 +395,7 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
         },
         target_env: args.target_env.clone(),
         base_dir: tangle_run::script::script_dir(path),
+        lowered: args.lowered().ok().flatten(),
     };
     let report = match tangle_run::run_script(&parsed, &options) {
         Ok(r) => r,
@@ -381,6 +436,29 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 tangle_run::run_error_message(error, origin.as_ref())
             ),
             Event::Failed(failure) => eprintln!("{name}: {failure}"),
+            Event::LoweredAgreed {
+                pos,
+                pipeline,
+                stats,
+            } if args.verbose || args.stats => {
+                println!(
+                    "{name}: Line {}: RUN {pipeline}: lowered ({}): {} policies agree with the \
+                     reference",
+                    pos.line,
+                    args.lowering,
+                    stats.len()
+                );
+                if args.stats {
+                    for line in tangle_run::lowered::stats_lines(stats) {
+                        println!("  {line}");
+                    }
+                }
+            }
+            Event::LoweredDiffers {
+                pos,
+                pipeline,
+                mismatch,
+            } => eprintln!("{name}: Line {}: RUN {pipeline}: {mismatch}", pos.line),
             Event::ReadUndefined {
                 pos,
                 buffer,
@@ -400,7 +478,7 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
         0
     } else {
         println!(
-            "{name}: FAIL ({runs} RUN completed, {failed} of {} EXPECT failed)",
+            "{name}: FAIL ({runs} RUN completed, {failed} of {} EXPECT or lowered checks failed)",
             passed + failed
         );
         EXIT_INVALID
@@ -497,6 +575,17 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         Ok(i) => i,
         Err(e) => return usage(e.to_string()),
     };
+    let lowered = args.lowered().ok().flatten();
+    let dispatch = Dispatch {
+        buffers: match &lowered {
+            Some(_) => buffers
+                .iter()
+                .map(|(k, bytes)| (*k, (bytes.clone(), None)))
+                .collect(),
+            None => BTreeMap::new(),
+        },
+        push_constants: push.clone(),
+    };
     for ((set, binding), bytes) in buffers {
         interp.bind_buffer(set, binding, bytes);
     }
@@ -518,6 +607,29 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
             return ExitCode::from(EXIT_INVALID);
         }
     };
+    let mut status = ExitCode::SUCCESS;
+    if let Some(engine) = &lowered {
+        match tangle_run::lowered::check(&module, &args.entry, &config, &dispatch, &outcome, engine)
+        {
+            Ok(stats) => {
+                eprintln!(
+                    "{}: lowered ({}): {} policies agree with the reference",
+                    input.display(),
+                    engine.scheme,
+                    stats.len()
+                );
+                if args.stats {
+                    for line in tangle_run::lowered::stats_lines(&stats) {
+                        eprintln!("  {line}");
+                    }
+                }
+            }
+            Err(m) => {
+                eprintln!("{}: {m}", input.display());
+                status = ExitCode::from(EXIT_INVALID);
+            }
+        }
+    }
     let text = match args.format {
         OutFormat::Hex => hex_report(&outcome, &config, local_size),
         OutFormat::Json => json_report(&outcome, &config, local_size),
@@ -532,7 +644,7 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
     if let Err(e) = written {
         return usage(format!("cannot write output: {e}"));
     }
-    ExitCode::SUCCESS
+    status
 }
 
 /// `x,y,z` with each at least 1.

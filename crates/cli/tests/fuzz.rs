@@ -211,3 +211,64 @@ fn generated_amber_scripts_pass_tangle_run_and_a_wrong_expect_fails() {
         tangle().arg("run").arg(&path).assert().code(1);
     }
 }
+
+#[test]
+fn the_lowered_engine_passes_under_every_policy_and_the_baseline_is_caught() {
+    let out = tangle()
+        .args(["fuzz", "--seeds", "0..12", "--nesting", "1..6"])
+        .args(["--subgroup-sizes", "1,4,32,128", "--jobs", "2"])
+        .args(["--engines", "ref,lowered", "--policies", "all"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with("lowered: 12 programs × 12 policies, 0 mismatches, "),
+        "summary: {text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = tangle()
+        .args(["fuzz", "--seeds", "40..60", "--subgroup-sizes", "4"])
+        .args([
+            "--engines",
+            "ref,lowered-baseline",
+            "--policies",
+            "strict",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let seed: u64 = err
+        .split("mismatch: lowered-baseline: seed ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("stderr: {err}"));
+    let report = std::fs::read_to_string(dir.path().join("lowered-baseline.json")).unwrap();
+    assert!(report.contains(&format!("\"seed\": {seed}")), "{report}");
+    let repro = dir.path().join(format!("lowered-baseline-seed-{seed}.tir"));
+    let repro = std::fs::read_to_string(repro).unwrap();
+    assert!(
+        repro.contains("; lowered:") && repro.contains("bar_break"),
+        "{repro}"
+    );
+}
+
+#[test]
+fn bad_policies_are_usage_errors() {
+    tangle()
+        .args([
+            "fuzz",
+            "--engines",
+            "ref,lowered",
+            "--policies",
+            "realistic",
+        ])
+        .assert()
+        .code(2);
+    tangle()
+        .args(["fuzz", "--engines", "ref,lowered", "--policies", "fair"])
+        .assert()
+        .code(2);
+}

@@ -10,7 +10,9 @@
 //! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
 //! - [`compare`]: both oracles on one program at several subgroup sizes;
 //! - [`campaign`]: many seeds on several threads, with a summary;
-//! - [`shrink`]: greedy reduction of a failing program to a small reproducer.
+//! - [`shrink`]: greedy reduction of a failing program to a small reproducer;
+//! - [`lowered`]: the lowered engines: the program lowered to barriers and run on the
+//!   barrier machine under scheduling policies, against the reference.
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
@@ -21,6 +23,7 @@ pub mod campaign;
 pub mod compare;
 pub mod generate;
 pub mod glsl;
+pub mod lowered;
 pub mod mask;
 pub mod shrink;
 

@@ -41,9 +41,9 @@ enum Site {
     Term { block: Block },
 }
 
-struct Repair<'f> {
+struct Repair<'f, 'c> {
     func: &'f mut Function,
-    cfg: Cfg,
+    cfg: &'c Cfg,
     /// Definitions by block: (position, value); parameters sit at position 0 of the entry
     /// (before everything), instructions at their index + 1.
     defs: HashMap<Block, Vec<(usize, Value)>>,
@@ -61,23 +61,37 @@ struct Repair<'f> {
 /// to the definition that reaches it, adding phis where needed. Returns the phis added
 /// (after trivial ones are removed). `defs` must be non-empty.
 pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
-    let Some(&first) = defs.first() else {
-        return Vec::new();
-    };
-    let ty = func.values[first].ty;
+    repair_many(func, &[defs.to_vec()])
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`repair`] for several variables at once (each group one variable's definitions; a
+/// value belongs to the first group naming it), with one control-flow graph and one scan of
+/// the function for all of them: what a rewrite that leaves many variables behind needs
+/// to stay linear. Returns the phis added per group.
+pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
-    let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
-    let mut sites = Vec::new();
-    let is_def = |o: &Operand| matches!(o, Operand::Value(v) if defs.contains(v));
+    let mut group_of: HashMap<Value, usize> = HashMap::new();
+    for (g, defs) in groups.iter().enumerate() {
+        for &v in defs {
+            group_of.entry(v).or_insert(g);
+        }
+    }
+    let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
+    let mut position: HashMap<Inst, (Block, usize)> = HashMap::new();
+    let group_at = |o: &Operand| match o {
+        Operand::Value(v) => group_of.get(v).copied(),
+        _ => None,
+    };
     for &b in &func.layout {
         let block = &func.blocks[b];
         for (pos, &i) in block.insts.iter().enumerate() {
+            position.insert(i, (b, pos));
             let data = &func.insts[i];
             for (k, a) in data.args.iter().enumerate() {
-                if !is_def(a) {
-                    continue;
-                }
-                sites.push(match &data.op {
+                let Some(g) = group_at(a) else { continue };
+                sites[g].push(match &data.op {
                     Op::Phi(preds) => Site::Phi {
                         inst: i,
                         k,
@@ -92,72 +106,99 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
                 });
             }
         }
-        if block.term.operands().iter().any(is_def) {
-            sites.push(Site::Term { block: b });
-        }
-    }
-    for &v in defs {
-        match func.values[v].def {
-            ValueDef::Param(_) => {
-                if let Some(e) = func.entry() {
-                    by_block.entry(e).or_default().push((0, v));
-                }
-            }
-            ValueDef::Inst(i) => {
-                if let Some((b, pos)) = func.inst_position(i) {
-                    by_block.entry(b).or_default().push((pos + 1, v));
-                }
-            }
-            ValueDef::Unused => {}
-        }
-    }
-    for list in by_block.values_mut() {
-        list.sort_unstable();
-    }
-    let mut r = Repair {
-        func,
-        cfg,
-        defs: by_block,
-        at_entry: HashMap::new(),
-        new_phis: Vec::new(),
-        replaced: HashMap::new(),
-        undef: None,
-        ty,
-    };
-    // Find every use's reaching definition before changing anything.
-    let reaching: Vec<Operand> = sites
-        .iter()
-        .map(|s| match *s {
-            Site::Inst { block, pos, .. } => r.read_before(block, pos),
-            Site::Phi { pred, .. } => r.read_end(pred),
-            Site::Term { block } => r.read_end(block),
-        })
-        .collect();
-    r.remove_trivial_phis();
-    for (site, value) in sites.iter().zip(reaching) {
-        let value = r.resolve(value);
-        match *site {
-            Site::Inst { inst, k, .. } | Site::Phi { inst, k, .. } => {
-                r.func.insts[inst].args[k] = value
-            }
-            Site::Term { block } => {
-                let slot = match &mut r.func.blocks[block].term {
-                    Terminator::CondBranch { cond, .. } => cond,
-                    Terminator::Switch { selector, .. } => selector,
-                    Terminator::ReturnValue(v) => v,
-                    _ => continue,
-                };
-                if is_def(slot) {
-                    *slot = value;
+        let mut seen = Vec::new();
+        for a in block.term.operands() {
+            if let Some(g) = group_at(&a) {
+                if !seen.contains(&g) {
+                    seen.push(g);
+                    sites[g].push(Site::Term { block: b });
                 }
             }
         }
     }
-    r.new_phis
-        .iter()
-        .filter(|(_, v, _)| !r.replaced.contains_key(v))
-        .map(|p| p.1)
-        .collect()
+    let mut out = Vec::with_capacity(groups.len());
+    // One undefined value per type serves every group: it sits at the top of the entry.
+    let mut undefs: HashMap<crate::types::Type, Value> = HashMap::new();
+    for (g, defs) in groups.iter().enumerate() {
+        let Some(&first) = defs.first() else {
+            out.push(Vec::new());
+            continue;
+        };
+        let ty = func.values[first].ty;
+        let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
+        for &v in defs {
+            if group_of.get(&v) != Some(&g) {
+                continue;
+            }
+            match func.values[v].def {
+                ValueDef::Param(_) => {
+                    if let Some(e) = func.entry() {
+                        by_block.entry(e).or_default().push((0, v));
+                    }
+                }
+                ValueDef::Inst(i) => {
+                    if let Some(&(b, pos)) = position.get(&i) {
+                        by_block.entry(b).or_default().push((pos + 1, v));
+                    }
+                }
+                ValueDef::Unused => {}
+            }
+        }
+        for list in by_block.values_mut() {
+            list.sort_unstable();
+        }
+        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if group_of.get(v) == Some(&g));
+        let mut r = Repair {
+            func: &mut *func,
+            cfg: &cfg,
+            defs: by_block,
+            at_entry: HashMap::new(),
+            new_phis: Vec::new(),
+            replaced: HashMap::new(),
+            undef: undefs.get(&ty).copied(),
+            ty,
+        };
+        // Find every use's reaching definition before changing anything.
+        let reaching: Vec<Operand> = sites[g]
+            .iter()
+            .map(|s| match *s {
+                Site::Inst { block, pos, .. } => r.read_before(block, pos),
+                Site::Phi { pred, .. } => r.read_end(pred),
+                Site::Term { block } => r.read_end(block),
+            })
+            .collect();
+        r.remove_trivial_phis();
+        if let Some(u) = r.undef {
+            undefs.insert(ty, u);
+        }
+        for (site, value) in sites[g].iter().zip(reaching) {
+            let value = r.resolve(value);
+            match *site {
+                Site::Inst { inst, k, .. } | Site::Phi { inst, k, .. } => {
+                    r.func.insts[inst].args[k] = value
+                }
+                Site::Term { block } => {
+                    let slot = match &mut r.func.blocks[block].term {
+                        Terminator::CondBranch { cond, .. } => cond,
+                        Terminator::Switch { selector, .. } => selector,
+                        Terminator::ReturnValue(v) => v,
+                        _ => continue,
+                    };
+                    if is_def(slot) {
+                        *slot = value;
+                    }
+                }
+            }
+        }
+        out.push(
+            r.new_phis
+                .iter()
+                .filter(|(_, v, _)| !r.replaced.contains_key(v))
+                .map(|p| p.1)
+                .collect(),
+        );
+    }
+    out
 }
 
 /// Promotes the function-local variable whose pointer is `var` to SSA values (the classic
@@ -222,21 +263,63 @@ pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> b
         data.args = vec![Operand::Value(defs[0])];
     }
     repair(func, &defs);
-    // The copies go: their results are replaced by their operands.
+    // The copies go: their results are replaced by their operands, in one pass over the
+    // function (one pass per copy would make promotion quadratic in the loads and stores).
     let init_copy = func
         .value_inst(defs[0])
         .filter(|&i| func.insts[i].op == Op::Plain(PlainOp::CopyObject));
+    let mut subst: HashMap<Value, Operand> = HashMap::new();
+    let mut gone: std::collections::HashSet<Inst> = std::collections::HashSet::new();
     for inst in init_copy.into_iter().chain(stores).chain(loads) {
         if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
-            func.replace_all_uses(r, a);
+            subst.insert(r, a);
         }
-        func.remove_inst(inst);
+        gone.insert(inst);
     }
-    func.remove_inst(vi);
+    gone.insert(vi);
+    let resolve = |mut o: Operand| {
+        // Copies of copies: follow the chain (it ends: each step goes to an older value).
+        while let Operand::Value(v) = o {
+            match subst.get(&v) {
+                Some(&next) if next != o => o = next,
+                _ => break,
+            }
+        }
+        o
+    };
+    for b in func.layout.clone() {
+        let insts = std::mem::take(&mut func.blocks[b].insts);
+        let mut kept = Vec::with_capacity(insts.len());
+        for i in insts {
+            if gone.contains(&i) {
+                if let Some(r) = func.insts[i].result {
+                    func.values[r].def = ValueDef::Unused;
+                }
+                continue;
+            }
+            let args: Vec<Operand> = func.insts[i].args.iter().map(|&a| resolve(a)).collect();
+            func.insts[i].args = args;
+            if let Some(Operand::Value(t)) = func.insts[i].conv.map(|c| resolve(Operand::Value(c)))
+            {
+                func.insts[i].conv = Some(t);
+            }
+            kept.push(i);
+        }
+        func.blocks[b].insts = kept;
+        let slot = match &mut func.blocks[b].term {
+            Terminator::CondBranch { cond, .. } => Some(cond),
+            Terminator::Switch { selector, .. } => Some(selector),
+            Terminator::ReturnValue(v) => Some(v),
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            *slot = resolve(*slot);
+        }
+    }
     true
 }
 
-impl Repair<'_> {
+impl Repair<'_, '_> {
     /// The definition reaching position `pos` of `b` (a definition at `pos` itself is the
     /// using instruction's own result, which cannot reach it).
     fn read_before(&mut self, b: Block, pos: usize) -> Operand {
@@ -308,15 +391,22 @@ impl Repair<'_> {
             .func
             .entry()
             .expect("a function with uses has an entry");
-        let at = self.func.blocks[entry]
+        // After the entry block's phis and variables, found in that block only (not by a
+        // search of the function, which would make many repairs quadratic).
+        let k = self.func.blocks[entry]
             .insts
             .iter()
-            .copied()
-            .find(|&i| !matches!(self.func.insts[i].op, Op::Phi(_) | Op::Variable(_)));
-        let at = at.map_or(InsertAt::End(entry), InsertAt::Before);
-        let (_, v) =
-            self.func
-                .insert_inst(at, Op::Plain(PlainOp::Undef), Vec::new(), Some(self.ty));
+            .position(|&i| !matches!(self.func.insts[i].op, Op::Phi(_) | Op::Variable(_)))
+            .unwrap_or(self.func.blocks[entry].insts.len());
+        let (inst, v) = self.func.insert_inst(
+            InsertAt::End(entry),
+            Op::Plain(PlainOp::Undef),
+            Vec::new(),
+            Some(self.ty),
+        );
+        let insts = &mut self.func.blocks[entry].insts;
+        insts.pop();
+        insts.insert(k, inst);
         let v = v.expect("undef has a result");
         self.undef = Some(v);
         v
@@ -367,7 +457,12 @@ impl Repair<'_> {
                         None => Operand::Value(self.undef()),
                     };
                     self.replaced.insert(phi, to);
-                    self.func.remove_inst(inst);
+                    // The phi's block is known: remove it there, not by a search.
+                    let b = self.new_phis[k].2;
+                    self.func.blocks[b].insts.retain(|&i| i != inst);
+                    if let Some(r) = self.func.insts[inst].result {
+                        self.func.values[r].def = ValueDef::Unused;
+                    }
                     changed = true;
                 } else {
                     self.func.insts[inst].args = args;

@@ -1,4 +1,4 @@
-//! tangle's reconvergence lowering (issue 14). This first part is the *uniformity analysis*:
+//! tangle's reconvergence lowering (issue 14): the [`lower`] pass, and the *uniformity analysis* it rests on:
 //! which SSA values hold one value per tangle and which branches never split a tangle, the
 //! facts the lowering needs to give uniform control flow no barrier at all.
 //!
@@ -16,7 +16,9 @@ mod memory;
 mod values;
 
 pub mod annotate;
+pub mod lower;
 pub mod uniformity;
 
 pub use annotate::annotate;
+pub use lower::{lower_module, LowerError, LowerOptions, Scheme};
 pub use uniformity::{FunctionUniformity, Uniformity};

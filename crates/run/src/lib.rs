@@ -6,11 +6,14 @@
 //! - [`script`]: execute an AmberScript [`tangle_amber::Script`]: pipelines, buffers kept
 //!   across `RUN`s, push constants, specialization, subgroup size control, `EXPECT`s.
 //! - [`undefined`]: which bytes an `EXPECT` reads, against the bytes the runs left
-//!   undefined.
+//!   undefined;
+//! - [`lowered`]: the lowered engine: each dispatch lowered to convergence barriers and
+//!   run on the barrier machine under scheduling policies, against the reference.
 //!
 //! See `docs/run.md`.
 
 pub mod device;
+pub mod lowered;
 pub mod resources;
 pub mod script;
 pub mod source;

@@ -33,6 +33,9 @@ pub struct ScriptOptions {
     pub target_env: String,
     /// Directory `SHADER ... FILE` paths are relative to (the script's directory).
     pub base_dir: PathBuf,
+    /// Also run every dispatch lowered, on the barrier machine under these policies,
+    /// against the interpreter's buffers (`tangle run --engine lowered`).
+    pub lowered: Option<crate::lowered::LoweredEngine>,
 }
 
 impl Default for ScriptOptions {
@@ -45,6 +48,7 @@ impl Default for ScriptOptions {
             },
             target_env: "vulkan1.1".into(),
             base_dir: PathBuf::from("."),
+            lowered: None,
         }
     }
 }
@@ -160,6 +164,25 @@ pub enum Event {
         /// The SPIR-V instruction the error is at, when the shader came from SPIR-V.
         origin: Option<Origin>,
     },
+    /// The lowered engine left the reference's buffers under every policy.
+    LoweredAgreed {
+        /// Where.
+        pos: Pos,
+        /// The pipeline.
+        pipeline: String,
+        /// The barrier operations each policy issued.
+        stats: Vec<(tangle_machine::Policy, tangle_machine::BarrierStats)>,
+    },
+    /// The lowered engine disagreed with the reference (a check failure; the script goes
+    /// on with the reference's buffers).
+    LoweredDiffers {
+        /// Where.
+        pos: Pos,
+        /// The pipeline.
+        pipeline: String,
+        /// The first policy that differed, and how.
+        mismatch: crate::lowered::LoweredMismatch,
+    },
     /// An `EXPECT` held.
     Passed {
         /// Where.
@@ -199,20 +222,26 @@ impl Report {
         !self.events.iter().any(|e| {
             matches!(
                 e,
-                Event::RunFailed { .. } | Event::Failed(_) | Event::ReadUndefined { .. }
+                Event::RunFailed { .. }
+                    | Event::Failed(_)
+                    | Event::ReadUndefined { .. }
+                    | Event::LoweredDiffers { .. }
             )
         })
     }
 
-    /// (`RUN`s completed, `EXPECT`s passed, `EXPECT`s failed).
+    /// (`RUN`s completed, `EXPECT`s passed, `EXPECT`s failed and lowered runs that
+    /// differed).
     pub fn counts(&self) -> (usize, usize, usize) {
         let mut c = (0, 0, 0);
         for e in &self.events {
             match e {
                 Event::Ran { .. } => c.0 += 1,
                 Event::Passed { .. } => c.1 += 1,
-                Event::Failed(_) | Event::ReadUndefined { .. } => c.2 += 1,
-                Event::RunFailed { .. } => {}
+                Event::Failed(_) | Event::ReadUndefined { .. } | Event::LoweredDiffers { .. } => {
+                    c.2 += 1
+                }
+                Event::RunFailed { .. } | Event::LoweredAgreed { .. } => {}
             }
         }
         c
@@ -547,6 +576,8 @@ impl Runner<'_> {
             });
             return Ok(true);
         }
+        let lowered_config = self.options.lowered.as_ref().map(|_| config.clone());
+        let mut dispatch = crate::lowered::Dispatch::default();
         let mut interp =
             Interpreter::new(module, &attach.entry_point, config).map_err(interp_err)?;
         let mut windows = Vec::new();
@@ -567,6 +598,15 @@ impl Runner<'_> {
                 ))));
             };
             let slice = bytes[window.clone()].to_vec();
+            if lowered_config.is_some() {
+                let mask = self
+                    .undefined
+                    .get(&b.buffer)
+                    .map(|m| m[window.clone()].to_vec());
+                dispatch
+                    .buffers
+                    .insert((b.set, b.binding), (slice.clone(), mask));
+            }
             match self.undefined.get(&b.buffer) {
                 Some(mask) => interp.bind_buffer_with_undefined(
                     b.set,
@@ -580,9 +620,34 @@ impl Runner<'_> {
         }
         if let Some(pc) = &pipeline.push_constant {
             interp.set_push_constants(self.buffers[pc].clone());
+            dispatch.push_constants = Some(self.buffers[pc].clone());
         }
         match interp.run() {
             Ok(outcome) => {
+                let lowered_event = match (&self.options.lowered, &lowered_config) {
+                    (Some(engine), Some(config)) => Some(
+                        match crate::lowered::check(
+                            module,
+                            &attach.entry_point,
+                            config,
+                            &dispatch,
+                            &outcome,
+                            engine,
+                        ) {
+                            Ok(stats) => Event::LoweredAgreed {
+                                pos,
+                                pipeline: name.into(),
+                                stats,
+                            },
+                            Err(mismatch) => Event::LoweredDiffers {
+                                pos,
+                                pipeline: name.into(),
+                                mismatch,
+                            },
+                        },
+                    ),
+                    _ => None,
+                };
                 for (b, window) in pipeline.bindings.iter().zip(windows) {
                     if let Some(bytes) = outcome.buffers.get(&(b.set, b.binding)) {
                         let whole = self
@@ -620,6 +685,7 @@ impl Runner<'_> {
                     lane_steps: outcome.lane_steps,
                     trace: outcome.trace,
                 });
+                self.report.events.extend(lowered_event);
                 Ok(true)
             }
             Err(e @ (InterpError::Config(_) | InterpError::Unsupported { .. })) => {

@@ -1,0 +1,309 @@
+//! The lowered engines: a program built as IR, lowered by the reconvergence lowering
+//! (`tangle-reconverge`) under a placement scheme, and run on the barrier machine
+//! (`tangle-machine`) under scheduling policies, against the reference interpreter on the
+//! structured module. `lowered` is tangle's scheme and must agree everywhere;
+//! `lowered-baseline` is seed 000's flawed design, which the comparison must catch.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tangle_interp::Variant;
+use tangle_ir::Module;
+use tangle_machine::{Machine, MachineConfig, Policy, EXHAUSTIVE_MAX_SUBGROUP};
+use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
+use tangle_reconverge::{lower_module, LowerOptions, Scheme};
+
+use crate::ast::{Program, INPUT, RECORD_WORDS};
+use crate::build::build_module;
+use crate::campaign::Campaign;
+use crate::compare::run_reference;
+use crate::generate::generate;
+use crate::mask::simulate;
+
+/// What a lowered engine runs: the lowering's scheme and the machine's policies.
+#[derive(Clone, Debug)]
+pub struct LoweredCheck {
+    /// The barrier placement.
+    pub scheme: Scheme,
+    /// The scheduling policies every program runs under (`exhaustive` only at subgroups
+    /// of up to 8 lanes; it is skipped at larger ones).
+    pub policies: Vec<Policy>,
+}
+
+impl LoweredCheck {
+    /// The engine's name on the command line: `lowered` or `lowered-<scheme>`.
+    pub fn engine_name(&self) -> String {
+        match self.scheme {
+            Scheme::Scopes => "lowered".into(),
+            other => format!("lowered-{other}"),
+        }
+    }
+}
+
+/// How a lowered program disagreed with the reference.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoweredMismatch {
+    /// The lowering refused the module.
+    #[error("the lowering failed: {message}")]
+    Lower {
+        /// Its error, as text.
+        message: String,
+    },
+    /// The reference interpreter failed.
+    #[error("subgroup size {subgroup_size}: the reference interpreter failed: {message}")]
+    Reference {
+        /// The subgroup size.
+        subgroup_size: u32,
+        /// Its error, as text.
+        message: String,
+    },
+    /// The machine failed (deadlock, livelock, a cut-off search, ...).
+    #[error(
+        "subgroup size {subgroup_size}, policy {policy}: the barrier machine failed: {message}"
+    )]
+    Machine {
+        /// The subgroup size.
+        subgroup_size: u32,
+        /// The policy.
+        policy: String,
+        /// Its error, as text.
+        message: String,
+    },
+    /// The buffers differ: a wrong tangle. The first differing word is named.
+    #[error(
+        "subgroup size {subgroup_size}, policy {policy}: word {word} (record {record}, \
+         invocation {invocation}): reference {reference:#x}, lowered {lowered:#x}"
+    )]
+    Words {
+        /// The subgroup size.
+        subgroup_size: u32,
+        /// The policy.
+        policy: String,
+        /// The first differing word.
+        word: usize,
+        /// Its record number.
+        record: usize,
+        /// Its invocation.
+        invocation: usize,
+        /// The reference interpreter's word.
+        reference: u32,
+        /// The machine's word.
+        lowered: u32,
+    },
+}
+
+impl LoweredMismatch {
+    /// The subgroup size it shows at (0 for a lowering failure, which has none).
+    pub fn subgroup_size(&self) -> u32 {
+        match self {
+            LoweredMismatch::Lower { .. } => 0,
+            LoweredMismatch::Reference { subgroup_size, .. }
+            | LoweredMismatch::Machine { subgroup_size, .. }
+            | LoweredMismatch::Words { subgroup_size, .. } => *subgroup_size,
+        }
+    }
+
+    /// Whether `other` is the same kind of disagreement at the same subgroup size (what a
+    /// shrunk program must keep).
+    fn same_kind(&self, other: &LoweredMismatch) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+            && self.subgroup_size() == other.subgroup_size()
+    }
+}
+
+/// Lowers `module` under `scheme`.
+pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, LoweredMismatch> {
+    let opts = LowerOptions {
+        scheme,
+        ..LowerOptions::default()
+    };
+    lower_module(module, &opts).map_err(|e| LoweredMismatch::Lower {
+        message: e.to_string(),
+    })
+}
+
+/// The output buffer (`words` words) of `lowered` on the barrier machine.
+pub fn run_lowered(
+    lowered: &Module,
+    subgroup_size: u32,
+    words: usize,
+    policy: Policy,
+) -> Result<Vec<u32>, String> {
+    let config = MachineConfig {
+        subgroup_size,
+        policy,
+        record_trace: false,
+        ..MachineConfig::default()
+    };
+    let mut m = Machine::new(lowered, "main", config).map_err(|e| e.to_string())?;
+    m.bind_buffer(0, 0, vec![0; words.max(1) * 4]);
+    m.bind_buffer(0, 1, INPUT.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let outcome = m.run().map_err(|e| e.to_string())?;
+    Ok(outcome.buffers[&(0, 0)]
+        .chunks(4)
+        .take(words)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// How a lowered program that agreed was run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreed {
+    /// `opportunistic` was left out: the program has a divergent switch whose cases fall
+    /// through, where only the schedule keeps fallthrough lanes apart from the lanes that
+    /// switched to the case directly (`tangle_reconverge::lower::fallthrough`), and merging
+    /// groups at one point would run them as one tangle.
+    pub opportunistic_skipped: bool,
+}
+
+/// Builds and lowers `program`, and compares the machine under every policy of `check`
+/// with the reference interpreter at each subgroup size; the first disagreement.
+pub fn compare_lowered(
+    program: &Program,
+    subgroup_sizes: &[u32],
+    check: &LoweredCheck,
+) -> Result<Agreed, LoweredMismatch> {
+    let module = build_module(program);
+    let lowered = lower(&module, check.scheme)?;
+    let skip_opportunistic = check.policies.contains(&Policy::Opportunistic)
+        && !divergent_fallthroughs(&module).is_empty();
+    for &subgroup_size in subgroup_sizes {
+        let words = simulate(program, subgroup_size).words.len();
+        let reference =
+            run_reference(&module, subgroup_size, words, Variant::Maximal).map_err(|message| {
+                LoweredMismatch::Reference {
+                    subgroup_size,
+                    message,
+                }
+            })?;
+        for &policy in &check.policies {
+            if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP
+                || policy == Policy::Opportunistic && skip_opportunistic
+            {
+                continue;
+            }
+            let got = run_lowered(&lowered, subgroup_size, words, policy).map_err(|message| {
+                LoweredMismatch::Machine {
+                    subgroup_size,
+                    policy: policy.to_string(),
+                    message,
+                }
+            })?;
+            if let Some(word) = (0..words).find(|&i| got[i] != reference[i]) {
+                let per_record = program.local_size as usize * RECORD_WORDS as usize;
+                return Err(LoweredMismatch::Words {
+                    subgroup_size,
+                    policy: policy.to_string(),
+                    word,
+                    record: word / per_record,
+                    invocation: word % per_record / RECORD_WORDS as usize,
+                    reference: reference[word],
+                    lowered: got[word],
+                });
+            }
+        }
+    }
+    Ok(Agreed {
+        opportunistic_skipped: skip_opportunistic,
+    })
+}
+
+/// Shrinks the program of a lowered mismatch: a candidate keeps failing when it still
+/// disagrees in the same way at the same subgroup size.
+pub fn shrink_lowered(
+    program: &Program,
+    mismatch: &LoweredMismatch,
+    check: &LoweredCheck,
+    max_checks: usize,
+) -> Program {
+    let sizes: Vec<u32> = match mismatch.subgroup_size() {
+        0 => vec![4],
+        s => vec![s],
+    };
+    crate::shrink::shrink(
+        program,
+        |p| compare_lowered(p, &sizes, check).is_err_and(|m| m.same_kind(mismatch)),
+        max_checks,
+    )
+}
+
+/// What a lowered campaign found.
+#[derive(Clone, Debug)]
+pub struct LoweredSummary {
+    /// The engine's name.
+    pub engine: String,
+    /// How many policies each program ran under.
+    pub policies: usize,
+    /// Programs compared.
+    pub programs: u64,
+    /// The seeds whose programs disagreed, with the first disagreement, by seed.
+    pub mismatches: Vec<(u64, LoweredMismatch)>,
+    /// Programs that agreed without `opportunistic` ([`Agreed::opportunistic_skipped`]).
+    pub opportunistic_skipped: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl std::fmt::Display for LoweredSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} programs × {} policies, {} mismatches, {:.0} programs/s",
+            self.engine,
+            self.programs,
+            self.policies,
+            self.mismatches.len(),
+            self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        )?;
+        if self.opportunistic_skipped > 0 {
+            write!(
+                f,
+                " ({} without opportunistic: divergent switch fallthrough)",
+                self.opportunistic_skipped
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the campaign's seeds on the lowered engine `check` (the campaign's `variant` is
+/// not used: the reference runs the specification's semantics).
+pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummary {
+    let start = Instant::now();
+    let next = AtomicU64::new(c.seeds.start);
+    let mismatches = Mutex::new(Vec::new());
+    let skipped = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..c.jobs.max(1) {
+            s.spawn(|| loop {
+                let seed = next.fetch_add(1, Ordering::Relaxed);
+                if seed >= c.seeds.end {
+                    break;
+                }
+                if !c.takes(seed) {
+                    continue;
+                }
+                let program = generate(seed, c.config_of(seed));
+                match compare_lowered(&program, &c.subgroup_sizes, check) {
+                    Ok(a) => {
+                        if a.opportunistic_skipped {
+                            skipped.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
+                }
+            });
+        }
+    });
+    let mut mismatches = mismatches.into_inner().expect("no worker panics");
+    mismatches.sort_by_key(|(seed, _)| *seed);
+    LoweredSummary {
+        engine: check.engine_name(),
+        policies: check.policies.len(),
+        programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
+        mismatches,
+        opportunistic_skipped: skipped.into_inner(),
+        elapsed: start.elapsed(),
+    }
+}

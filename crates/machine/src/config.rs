@@ -1,0 +1,54 @@
+//! The run configuration of the barrier machine.
+
+use std::collections::BTreeMap;
+
+use tangle_sched::{ExhaustiveBound, Policy, PolicyKind};
+
+/// The policy kinds the barrier machine supports: every one but `realistic`, which needs a
+/// `YIELD` the lowered IR does not have (`docs/sched.md`).
+pub const SUPPORTED_POLICIES: [PolicyKind; 6] = [
+    PolicyKind::Strict,
+    PolicyKind::Opportunistic,
+    PolicyKind::RoundRobin,
+    PolicyKind::Adversarial,
+    PolicyKind::Random,
+    PolicyKind::Exhaustive,
+];
+
+/// The largest subgroup the exhaustive search accepts: the number of interleavings grows
+/// with the number of groups, which is at most the number of lanes.
+pub const EXHAUSTIVE_MAX_SUBGROUP: u32 = 8;
+
+/// How one dispatch on the barrier machine runs.
+#[derive(Clone, Debug)]
+pub struct MachineConfig {
+    /// Lanes per subgroup (warp): a power of two in 1..=128.
+    pub subgroup_size: u32,
+    /// Workgroups dispatched in x, y, z.
+    pub workgroups: [u32; 3],
+    /// Specialization constant overrides by `SpecId`: the value's bit pattern.
+    pub spec_constants: BTreeMap<u32, u64>,
+    /// Which group issues when, from the shared vocabulary (`tangle-sched`).
+    pub policy: Policy,
+    /// The bound of [`Policy::Exhaustive`]'s search.
+    pub bound: ExhaustiveBound,
+    /// The most group-instructions (an instruction or terminator issued by one group) a
+    /// run may take; more is reported as a livelock or an exhausted budget.
+    pub step_budget: u64,
+    /// Whether to record which group executed each subgroup operation.
+    pub record_trace: bool,
+}
+
+impl Default for MachineConfig {
+    fn default() -> Self {
+        MachineConfig {
+            subgroup_size: 32,
+            workgroups: [1, 1, 1],
+            spec_constants: BTreeMap::new(),
+            policy: Policy::Strict,
+            bound: ExhaustiveBound::default(),
+            step_budget: 10_000_000,
+            record_trace: true,
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The public entry point: preparing a dispatch (constants, specialization, workgroup size,
+//! bindings) and running it under one policy, or searching every interleaving.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use spirv::BuiltIn;
+use tangle_ir::{ExecMode, Form, Func, Module};
+use tangle_lanes::value::{Born, Poison, Region, Val};
+use tangle_sched::{Chooser, Policy};
+
+use crate::config::{MachineConfig, EXHAUSTIVE_MAX_SUBGROUP};
+use crate::decode::FuncFacts;
+use crate::error::{MachineError, R};
+use crate::outcome::{BarrierStats, Outcome};
+use crate::search::Script;
+use crate::state::Run;
+
+/// A compute dispatch of one entry point of a module in lowered form, on the barrier
+/// machine. The same shape as the reference interpreter's `Interpreter`, so a runner can
+/// switch engines.
+pub struct Machine<'m> {
+    pub(crate) module: &'m Module,
+    pub(crate) entry: Func,
+    pub(crate) config: MachineConfig,
+    pub(crate) local_size: [u32; 3],
+    pub(crate) consts: Vec<Val>,
+    pub(crate) bindings: BTreeMap<(u32, u32), Region>,
+    pub(crate) push_constants: Vec<u8>,
+    pub(crate) facts: Vec<FuncFacts>,
+}
+
+impl<'m> Machine<'m> {
+    /// Prepares a dispatch of entry point `entry` of `module`. Every function the entry
+    /// reaches must be lowered, or structured without merge annotations (straight-line or
+    /// branch-free code is the same in both forms): the machine has no merge blocks to
+    /// reconverge at, only barriers.
+    pub fn new(module: &'m Module, entry: &str, config: MachineConfig) -> R<Self> {
+        let ep = module
+            .entry_points
+            .iter()
+            .find(|e| e.name == entry)
+            .ok_or_else(|| MachineError::Config(format!("no entry point named {entry:?}")))?;
+        for (f, func) in module.funcs.iter() {
+            let structured =
+                func.form != Form::Lowered && func.blocks.iter().any(|(_, b)| b.merge.is_some());
+            if structured && tangle_ir::cfg::call_graph_reaches(module, ep.func, f) {
+                return Err(MachineError::Config(format!(
+                    "function {f} is structured (it has merge annotations); the barrier \
+                     machine runs lowered functions"
+                )));
+            }
+        }
+        let s = config.subgroup_size;
+        if !(1..=128).contains(&s) || !s.is_power_of_two() {
+            return Err(MachineError::Config(format!(
+                "subgroup size {s} is not a power of two in 1..=128"
+            )));
+        }
+        if config.policy == Policy::Exhaustive && s > EXHAUSTIVE_MAX_SUBGROUP {
+            return Err(MachineError::Config(format!(
+                "the exhaustive policy searches subgroups of up to {EXHAUSTIVE_MAX_SUBGROUP} \
+                 lanes, not {s}"
+            )));
+        }
+        if config.policy == Policy::Realistic {
+            return Err(MachineError::Config(
+                "the barrier machine does not support the `realistic` policy: the lowered IR \
+                 has no yield"
+                    .into(),
+            ));
+        }
+        let consts = tangle_lanes::constants::evaluate(module, &config.spec_constants)
+            .map_err(MachineError::Config)?;
+        let mut local_size = None;
+        for m in &ep.modes {
+            match m {
+                ExecMode::LocalSize(s) => local_size = Some(*s),
+                ExecMode::LocalSizeId(ids) => {
+                    local_size = Some(ids.map(|c| consts[c.as_u32() as usize].bits() as u32))
+                }
+                _ => {}
+            }
+        }
+        for (c, d) in module.consts.iter() {
+            if d.builtin == Some(BuiltIn::WorkgroupSize) {
+                if let Val::Comp(v) = &consts[c.as_u32() as usize] {
+                    local_size = Some([v[0].bits() as u32, v[1].bits() as u32, v[2].bits() as u32]);
+                }
+            }
+        }
+        let local_size = local_size
+            .ok_or_else(|| MachineError::Config("entry point has no workgroup size".into()))?;
+        if local_size.contains(&0) || config.workgroups.contains(&0) {
+            return Err(MachineError::Config("empty workgroup or dispatch".into()));
+        }
+        Ok(Machine {
+            module,
+            entry: ep.func,
+            config,
+            local_size,
+            consts,
+            bindings: BTreeMap::new(),
+            push_constants: Vec::new(),
+            facts: crate::decode::decode(module),
+        })
+    }
+
+    /// The workgroup size after specialization.
+    pub fn local_size(&self) -> [u32; 3] {
+        self.local_size
+    }
+
+    /// Binds the bytes of the buffer at (set, binding).
+    pub fn bind_buffer(&mut self, set: u32, binding: u32, bytes: Vec<u8>) {
+        self.bindings.insert((set, binding), Region::defined(bytes));
+    }
+
+    /// Binds a buffer some of whose bytes are undefined (`undefined[i]` for byte `i`).
+    pub fn bind_buffer_with_undefined(
+        &mut self,
+        set: u32,
+        binding: u32,
+        bytes: Vec<u8>,
+        undefined: &[bool],
+    ) {
+        let p = Arc::new(Poison {
+            born: Born::Input,
+            why: format!("byte of the buffer at set {set} binding {binding}"),
+        });
+        self.bindings
+            .insert((set, binding), Region::with_undefined(bytes, undefined, &p));
+    }
+
+    /// Sets the push-constant bytes.
+    pub fn set_push_constants(&mut self, bytes: Vec<u8>) {
+        self.push_constants = bytes;
+    }
+
+    /// Runs the dispatch under the configured policy. Under [`Policy::Exhaustive`] it
+    /// searches every interleaving within the bound: the outcome is run 0's, with the
+    /// search's counts, when every run completed and all agree; a cut-off search, a
+    /// disagreement or any failing run is an error.
+    pub fn run(&self) -> R<Outcome> {
+        if self.config.policy == Policy::Exhaustive {
+            return crate::search::exhaustive(self);
+        }
+        self.run_once(None)
+    }
+
+    /// One run, following `script`'s choices when searching.
+    pub(crate) fn run_once(&self, script: Option<&mut Script>) -> R<Outcome> {
+        let mut run = Run {
+            machine: self,
+            mems: Vec::new(),
+            private: Vec::new(),
+            variables: std::collections::HashMap::new(),
+            scratch: Vec::new(),
+            group_scratch: Vec::new(),
+            trace: Vec::new(),
+            steps: 0,
+            lane_steps: 0,
+            stats: BarrierStats::default(),
+            workgroup: [0; 3],
+            chooser: Chooser::new(self.config.policy),
+            script,
+        };
+        // Regions 0..n: the bound buffers in key order; then the push constants.
+        let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();
+        for k in &keys {
+            run.push_region(self.bindings[k].clone(), false);
+        }
+        run.push_region(Region::defined(self.push_constants.clone()), false);
+        let [gx, gy, gz] = self.config.workgroups;
+        for z in 0..gz {
+            for y in 0..gy {
+                for x in 0..gx {
+                    run.workgroup([x, y, z], &keys)?;
+                }
+            }
+        }
+        let buffers = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (*k, run.mems[i].bytes.clone()))
+            .collect();
+        let undefined = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
+            .collect();
+        Ok(Outcome {
+            buffers,
+            undefined,
+            trace: run.trace,
+            steps: run.steps,
+            lane_steps: run.lane_steps,
+            stats: run.stats,
+            search: None,
+        })
+    }
+}

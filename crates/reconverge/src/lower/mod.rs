@@ -1,0 +1,207 @@
+//! The reconvergence lowering (issue 14, Deliver 2 and 3): structured functions to the
+//! lowered form with NVIDIA-style convergence barriers (`bar_set`, `bar_sync`,
+//! `bar_break`, `exit`), so that a machine with only per-lane barriers and plain branches
+//! runs every subgroup operation with the tangle the reference interpreter gives.
+//!
+//! One step per file: [`scopes`] reads the scopes (function, selections, loop break and
+//! continue) off the construct tree; [`placement`] decides which scopes get a barrier
+//! under each [`Scheme`]; [`rewrite`] moves the edges through the syncs (the escape
+//! register and the cascade), opens the scopes, turns kills and an entry point's returns
+//! into `exit`, repairs SSA and lays the blocks out in reverse post-order. [`stats`] counts
+//! the barrier operations of a lowered module and [`dot`] draws one. The design is written
+//! up in `docs/lowering.md`.
+
+pub mod dot;
+pub mod fallthrough;
+pub mod placement;
+pub mod rewrite;
+pub mod scopes;
+pub mod stats;
+
+use std::fmt;
+
+use tangle_ir::verify::{verify, verify_as, VerifyErrors};
+use tangle_ir::{Block, Form, Func, Module, Op};
+
+use crate::Uniformity;
+
+/// Which barrier placement the lowering uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// tangle's: a barrier only where lanes can reach a scope's exit apart, elided when
+    /// the scope around syncs right after with nothing observable in between.
+    #[default]
+    Scopes,
+    /// A barrier around every divergent construct (both loop scopes for a divergent
+    /// loop), no elision: the cost of not thinking.
+    EveryDivergent,
+    /// Mesa NAK's placement on the same uniformity analysis, for comparison.
+    NakStyle,
+    /// Seed 000's flawed first design: structured, `bar_break` out of each level, no
+    /// continue barrier. Kept so that the differential tests can show they catch it.
+    Baseline,
+}
+
+impl Scheme {
+    /// Every scheme.
+    pub const ALL: [Scheme; 4] = [
+        Scheme::Scopes,
+        Scheme::EveryDivergent,
+        Scheme::NakStyle,
+        Scheme::Baseline,
+    ];
+
+    /// The command-line spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Scopes => "scopes",
+            Scheme::EveryDivergent => "every-divergent",
+            Scheme::NakStyle => "nak",
+            Scheme::Baseline => "baseline",
+        }
+    }
+
+    /// The scheme spelled `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Options of the lowering.
+#[derive(Clone, Debug)]
+pub struct LowerOptions {
+    /// The barrier placement.
+    pub scheme: Scheme,
+    /// Promote function-local variables to SSA values first, so the uniformity analysis
+    /// sees loop counters and locals as the values they are (default on).
+    pub promote_variables: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            scheme: Scheme::Scopes,
+            promote_variables: true,
+        }
+    }
+}
+
+/// Why a module could not be lowered.
+#[derive(Clone, Debug)]
+pub enum LowerError {
+    /// The input does not verify (each error has its position).
+    Invalid(VerifyErrors),
+    /// A function is already in lowered form.
+    AlreadyLowered {
+        /// The function.
+        func: Func,
+    },
+    /// A function has no blocks.
+    NoBody {
+        /// The function.
+        func: Func,
+    },
+    /// Something the lowering cannot express, at a block.
+    Unsupported {
+        /// The function.
+        func: Func,
+        /// The block.
+        block: Block,
+        /// What.
+        message: String,
+    },
+    /// The lowering broke its own invariant (a bug): the lowered function does not verify.
+    Internal {
+        /// The function.
+        func: Func,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for LowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LowerError::Invalid(e) => write!(f, "the input does not verify:\n{e}"),
+            LowerError::AlreadyLowered { func } => write!(f, "{func}: already lowered"),
+            LowerError::NoBody { func } => write!(f, "{func}: no blocks"),
+            LowerError::Unsupported {
+                func,
+                block,
+                message,
+            } => write!(f, "{func} {block}: cannot lower: {message}"),
+            LowerError::Internal { func, message } => {
+                write!(f, "{func}: internal lowering error: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+/// Lowers every function of a verified structured module with `opts`; the result verifies
+/// in lowered form, its blocks in reverse post-order.
+pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerError> {
+    verify(m).map_err(LowerError::Invalid)?;
+    let mut out = m.clone();
+    for (fid, func) in out.funcs.iter() {
+        if func.form == Form::Lowered {
+            return Err(LowerError::AlreadyLowered { func: fid });
+        }
+    }
+    if opts.promote_variables {
+        promote_all(&mut out);
+    }
+    let uniformity = Uniformity::analyse(&out);
+    let ids: Vec<Func> = out.funcs.iter().map(|(f, _)| f).collect();
+    for fid in ids {
+        if out.funcs[fid].layout.is_empty() {
+            continue;
+        }
+        let is_entry = out.entry_points.iter().any(|e| e.func == fid);
+        let plan = {
+            let func = &out.funcs[fid];
+            let fu = uniformity.function(fid).ok_or(LowerError::Internal {
+                func: fid,
+                message: "no uniformity verdicts".into(),
+            })?;
+            let tree = scopes::ScopeTree::new(func);
+            let facts = placement::Facts::new(func, &tree, fu, is_entry);
+            let on = placement::place(&facts, opts.scheme);
+            rewrite::plan(fid, &facts, &on, opts.scheme == Scheme::Baseline)
+        };
+        rewrite::apply(&mut out, plan)?;
+    }
+    verify_as(&out, Form::Lowered).map_err(|e| LowerError::Internal {
+        func: e
+            .0
+            .first()
+            .and_then(|x| x.loc.func)
+            .unwrap_or(Func::from_u32(0)),
+        message: e.to_string(),
+    })?;
+    Ok(out)
+}
+
+/// Promotes every function-local variable that is only loaded and stored to SSA values.
+fn promote_all(m: &mut Module) {
+    let types = m.types.clone();
+    for (_, func) in m.funcs.iter_mut() {
+        let Some(entry) = func.entry() else { continue };
+        let vars: Vec<tangle_ir::Value> = func.blocks[entry]
+            .insts
+            .iter()
+            .filter(|&&i| matches!(func.insts[i].op, Op::Variable(_)))
+            .filter_map(|&i| func.insts[i].result)
+            .collect();
+        for v in vars {
+            tangle_ir::ssa_repair::promote_variable(func, &types, v);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The lowered engine: a dispatch the reference interpreter ran, lowered to convergence
+//! barriers (`tangle-reconverge`) and run again on the barrier machine (`tangle-machine`)
+//! under each scheduling policy, with the same inputs; every policy must leave the buffers
+//! the reference left. The reference's undefined bytes are wildcards.
+
+use std::collections::BTreeMap;
+
+use tangle_interp::{Config, Outcome};
+use tangle_ir::Module;
+use tangle_machine::{BarrierStats, Machine, MachineConfig, Policy};
+use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
+use tangle_reconverge::{lower_module, LowerOptions, Scheme};
+
+/// Which lowering and which policies the lowered engine runs.
+#[derive(Clone, Debug)]
+pub struct LoweredEngine {
+    /// The barrier placement of the lowering.
+    pub scheme: Scheme,
+    /// The policies every dispatch runs under, in order; the first that differs is
+    /// reported.
+    pub policies: Vec<Policy>,
+}
+
+/// A bound buffer's bytes and, when some are undefined, its undefined-byte mask.
+pub type BufferBytes = (Vec<u8>, Option<Vec<bool>>);
+
+/// One dispatch's inputs, as the reference got them.
+#[derive(Clone, Debug, Default)]
+pub struct Dispatch {
+    /// Each bound buffer by (set, binding).
+    pub buffers: BTreeMap<(u32, u32), BufferBytes>,
+    /// The push-constant bytes, if any.
+    pub push_constants: Option<Vec<u8>>,
+}
+
+/// Why the lowered engine disagreed with the reference.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{engine} ({policy}): {message}")]
+pub struct LoweredMismatch {
+    /// The engine, `lowered (SCHEME)`.
+    pub engine: String,
+    /// The policy that showed it (`-` when the lowering itself failed).
+    pub policy: String,
+    /// What happened: the machine's error, or the first differing byte.
+    pub message: String,
+}
+
+/// Lowers `module` with `scheme`.
+pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, String> {
+    let opts = LowerOptions {
+        scheme,
+        ..LowerOptions::default()
+    };
+    lower_module(module, &opts).map_err(|e| format!("the lowering failed: {e}"))
+}
+
+/// Runs `module` (structured) lowered under `engine` with the reference's configuration
+/// `config` and inputs `dispatch`, and compares each policy's buffers with `reference`.
+/// On agreement, the barrier operations each policy issued (`opportunistic` is left out on
+/// a module with a divergent switch whose cases fall through).
+pub fn check(
+    module: &Module,
+    entry: &str,
+    config: &Config,
+    dispatch: &Dispatch,
+    reference: &Outcome,
+    engine: &LoweredEngine,
+) -> Result<Vec<(Policy, BarrierStats)>, LoweredMismatch> {
+    let name = format!("lowered ({})", engine.scheme);
+    let mismatch = |policy: String, message: String| LoweredMismatch {
+        engine: name.clone(),
+        policy,
+        message,
+    };
+    let lowered = lower(module, engine.scheme).map_err(|m| mismatch("-".into(), m))?;
+    // Only the schedule keeps the lanes falling through a divergent switch's case apart
+    // from those that switched to the next case directly (`lower::fallthrough`): a policy
+    // that merges groups at one point runs them together, which the reference does not.
+    let skip_opportunistic = engine.policies.contains(&Policy::Opportunistic)
+        && !divergent_fallthroughs(module).is_empty();
+    let mut stats = Vec::new();
+    for &policy in &engine.policies {
+        if policy == Policy::Opportunistic && skip_opportunistic {
+            continue;
+        }
+        let machine_config = MachineConfig {
+            subgroup_size: config.subgroup_size,
+            workgroups: config.workgroups,
+            spec_constants: config.spec_constants.clone(),
+            policy,
+            step_budget: config.step_budget,
+            record_trace: false,
+            ..MachineConfig::default()
+        };
+        let run = || -> Result<tangle_machine::Outcome, String> {
+            let mut m = Machine::new(&lowered, entry, machine_config).map_err(|e| e.to_string())?;
+            for (&(set, binding), (bytes, undefined)) in &dispatch.buffers {
+                match undefined {
+                    Some(mask) => m.bind_buffer_with_undefined(set, binding, bytes.clone(), mask),
+                    None => m.bind_buffer(set, binding, bytes.clone()),
+                }
+            }
+            if let Some(p) = &dispatch.push_constants {
+                m.set_push_constants(p.clone());
+            }
+            m.run().map_err(|e| e.to_string())
+        };
+        let outcome = run().map_err(|e| mismatch(policy.to_string(), e))?;
+        if let Some(what) = difference(reference, &outcome) {
+            return Err(mismatch(policy.to_string(), what));
+        }
+        stats.push((policy, outcome.stats));
+    }
+    Ok(stats)
+}
+
+/// The first byte where the machine's buffers differ from the reference's, where the
+/// reference's is defined.
+fn difference(reference: &Outcome, got: &tangle_machine::Outcome) -> Option<String> {
+    for (key, want) in &reference.buffers {
+        let Some(bytes) = got.buffers.get(key) else {
+            return Some(format!("no buffer at set {} binding {}", key.0, key.1));
+        };
+        let wild = reference.undefined.get(key);
+        let undefined = got.undefined.get(key);
+        for (i, (w, g)) in want.iter().zip(bytes).enumerate() {
+            if wild.is_some_and(|m| m[i]) {
+                continue;
+            }
+            if undefined.is_some_and(|m| m[i]) {
+                return Some(format!(
+                    "set {} binding {} byte {i}: reference {w:#04x}, lowered undefined",
+                    key.0, key.1
+                ));
+            }
+            if w != g {
+                return Some(format!(
+                    "set {} binding {} byte {i} (word {}): reference {w:#04x}, lowered {g:#04x}",
+                    key.0,
+                    key.1,
+                    i / 4
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The barrier counts of each policy, one line each.
+pub fn stats_lines(stats: &[(Policy, BarrierStats)]) -> Vec<String> {
+    stats
+        .iter()
+        .map(|(p, s)| {
+            format!(
+                "{p}: bar_set {}, bar_sync {}, bar_break {}, exit {} (per warp)",
+                s.set, s.sync, s.brk, s.exit
+            )
+        })
+        .collect()
+}
