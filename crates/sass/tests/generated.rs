@@ -23,7 +23,7 @@ use tangle_sass::{cubin, Arch, Word};
 
 /// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
 /// are modelled).
-const EXACT_FLOOR: f64 = 0.79;
+const EXACT_FLOOR: f64 = 0.80;
 
 /// The refusal list: `key -> reason`.
 fn refusal_list() -> BTreeMap<String, String> {
@@ -152,8 +152,9 @@ fn generated_ptx_corpus_disassembles_and_assembles_like_nvdisasm() {
         println!("{arch} refused: {}", shown.join(", "));
         for (k, (w, text)) in &t.refused_example {
             refused_anywhere.insert(k.clone());
+            println!("EXAMPLE {arch} {k}\t{w}\t{text}");
             if !listed.contains_key(k) {
-                println!("UNLISTED {arch} {k}\t{w}\t{text}");
+                println!("UNLISTED {arch} {k}");
                 failed.push(format!(
                     "{arch}: refused `{k}` is not in generated-refusals.tsv"
                 ));

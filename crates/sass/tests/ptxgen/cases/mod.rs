@@ -30,8 +30,10 @@ const FCMP: [&str; 14] = [
 ];
 /// 32-bit float immediates: special values (NaNs with and without payload, signalling
 /// NaNs, infinities, denormals, extremes, negative zero) and ordinary ones.
-pub const F32_IMMS: [&str; 16] = [
+pub const F32_IMMS: [&str; 18] = [
     "0f7FC00000",
+    "0fFFFFFFFF",
+    "0f7FBFFFFF",
     "0fFFC00000",
     "0f7FFFFFFF",
     "0f7F800001",
@@ -49,8 +51,10 @@ pub const F32_IMMS: [&str; 16] = [
     "0f4B000001",
 ];
 /// 64-bit float immediates, as [`F32_IMMS`] (some with low bits no SASS immediate holds).
-pub const F64_IMMS: [&str; 13] = [
+pub const F64_IMMS: [&str; 15] = [
     "0d7FF8000000000000",
+    "0d7FFFFFFF00000000",
+    "0dFFF7FFFF00000000",
     "0dFFF8000000000000",
     "0d7FF0000000000001",
     "0d7FF4000000000000",
@@ -65,9 +69,9 @@ pub const F64_IMMS: [&str; 13] = [
     "0d41CDCD6500000000",
 ];
 /// 16-bit float bit patterns (moved into a register, which ptxas folds into immediates).
-pub const F16_BITS: [&str; 10] = [
-    "0x7E00", "0xFE00", "0x7C01", "0x7C00", "0xFC00", "0x0001", "0x03FF", "0x7BFF", "0x8000",
-    "0x3C00",
+pub const F16_BITS: [&str; 12] = [
+    "0x7E00", "0x7FFF", "0xFDFF", "0xFE00", "0x7C01", "0x7C00", "0xFC00", "0x0001", "0x03FF",
+    "0x7BFF", "0x8000", "0x3C00",
 ];
 
 /// The register of `ty` numbered `i`: `%h` for 16-bit types, `%r` for 32-bit ones and the
