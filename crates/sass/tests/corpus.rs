@@ -1,5 +1,6 @@
 //! The corpus check: our own CUDA and PTX kernels (tests/corpus/), compiled by nvcc/ptxas for
-//! every supported SM at test time, disassembled by nvdisasm and by tangle.
+//! every supported SM at test time (each CUDA source twice: `-O3`, and `-G`, the debug
+//! build whose device code is compiled at -O0), disassembled by nvdisasm and by tangle.
 //!
 //! For every instruction word: `exact` when tangle's text equals nvdisasm's and assembling
 //! nvdisasm's text (with the word's control annotation) gives back the word; `refused` when
@@ -50,6 +51,14 @@ fn corpus_flags(src: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether the debug builds (`-G`) are added (`TANGLE_CORPUS_O0=1`, by hand): their
+/// figures are printed and wrong words and typed round-trip failures still fail the test,
+/// but not the exact floor or the listing comparison, which the gaps listed in
+/// `docs/sass.md` ("Debug builds") do not reach yet.
+fn debug_builds() -> bool {
+    std::env::var("TANGLE_CORPUS_O0").is_ok_and(|v| v == "1")
+}
+
 /// Compiles every corpus source for `arch`; returns the cubins' paths and bytes.
 fn compile(
     nvcc: &Oracle,
@@ -64,14 +73,28 @@ fn compile(
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "ptx")))
         .collect();
     sources.sort();
-    for src in sources {
-        let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+    // Every CUDA source optimised (-O3) and, by hand (`TANGLE_CORPUS_O0=1`), also as a
+    // debug build (-G, which compiles the device code at -O0).
+    let builds = sources.iter().flat_map(|src| {
+        let cu = src.extension().unwrap() == "cu";
+        let opts: &[&str] = match (cu, debug_builds()) {
+            (true, true) => &["-O3", "-G"],
+            (true, false) => &["-O3"],
+            (false, _) => &[""],
+        };
+        opts.iter().map(move |o| (src.clone(), *o))
+    });
+    for (src, opt) in builds {
+        let mut stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+        if opt == "-G" {
+            stem.push_str("_O0");
+        }
         let cubin = dir.join(format!("{stem}_{}.cubin", arch.number()));
         let sm = format!("sm_{}", arch.number());
         let mut args: Vec<std::ffi::OsString> = Vec::new();
         let cu = src.extension().unwrap() == "cu";
         if cu {
-            args.extend(["-cubin".into(), "-O3".into()]);
+            args.extend(["-cubin".into(), opt.into()]);
         }
         args.push(format!("-arch={sm}").into());
         args.extend(corpus_flags(&src).into_iter().map(Into::into));
@@ -97,6 +120,10 @@ struct Tally {
     listing_diff: Vec<String>,
     /// Instructions of nvdisasm's cubin listing assembled back to their word.
     listing_asm: usize,
+    /// Debug builds whose listing is not assembled: they call functions in other code
+    /// sections (`CALL.REL.NOINC `(__popc)``), whose words the loader relocates, and the
+    /// assembler resolves labels within a section only (not modelled yet).
+    listing_asm_skipped: Vec<String>,
 }
 
 /// One line normalised for comparison; `None` for lines that are not compared.
@@ -168,7 +195,14 @@ fn check_listing(
         }
     }
     // nvdisasm's listing assembles back to the cubin's words.
-    let sections = scan(&theirs).unwrap_or_else(|e| panic!("{arch} {stem}: {e}"));
+    let sections = match scan(&theirs) {
+        Ok(s) => s,
+        Err(e) if stem.ends_with("_O0") && e.to_string().contains("labels are per section") => {
+            t.listing_asm_skipped.push(format!("{arch} {stem}: {e}"));
+            return;
+        }
+        Err(e) => panic!("{arch} {stem}: {e}"),
+    };
     for f in &c.functions {
         let name = format!(".text.{}", f.name);
         let sec = sections
@@ -266,6 +300,12 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
             t.listing_asm
         );
     }
+    for (arch, t) in &results {
+        for s in &t.listing_asm_skipped {
+            println!("LISTING NOT ASSEMBLED (cross-section call) {s}");
+        }
+        let _ = arch;
+    }
     println!("Typed round trip (word -> typed -> word, and rebuilt from its parts)");
     for (arch, t) in &results {
         println!(
@@ -306,13 +346,13 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
                 t.words.typed_fail.len()
             ));
         }
-        if !t.listing_diff.is_empty() {
+        if !t.listing_diff.is_empty() && !debug_builds() {
             failed.push(format!(
                 "{arch}: {} listing lines differ from nvdisasm -c",
                 t.listing_diff.len()
             ));
         }
-        if frac < EXACT_FLOOR {
+        if frac < EXACT_FLOOR && !debug_builds() {
             failed.push(format!(
                 "{arch}: exact {frac:.4} below the floor {EXACT_FLOOR}"
             ));

@@ -140,6 +140,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 0x0000000000000800 | bit91,
             )
             .m(76, 1, &[(0, ""), (1, ".U")])
+            .m(73, 3, SHARED_SIZES)
             .o(r(16))
             .o(shared_x4(ur_ld)),
         );
@@ -151,6 +152,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 0x0000000000007984,
                 0x0000000000000800 | bit91,
             )
+            .m(73, 3, SHARED_SIZES)
             .o(r(16))
             .o(shared_x4(ur_ld)),
         );
@@ -158,16 +160,31 @@ pub(super) fn memory(v: &mut Vec<Form>) {
     v.push(
         Form::new("STS", 0x388, ALL, 0x0000000000007388, 0x0000000000000800)
             .no_write_sb()
+            .m(73, 3, SHARED_SIZES)
             .o(shared_x4(None))
             .o(r(32)),
     );
     v.push(
         Form::new("STS", 0x988, ALL, 0x0000000000007988, 0x0000000008000800)
             .no_write_sb()
+            .m(73, 3, SHARED_SIZES)
             .o(shared_x4(Some(64)))
             .o(r(32)),
     );
 }
+
+/// LDS/STS sizes, bits 73-75 (every SM; 7 prints `???7`/`.INVALID7`): nvdisasm accepts
+/// odd registers for .64 and .128, as for LDL/STL. Probed on SM75, SM80 and SM90; the
+/// sub-word and wide ones come from the generated PTX corpus and `-G` builds.
+const SHARED_SIZES: &[(u64, &str)] = &[
+    (0, ".U8"),
+    (1, ".S8"),
+    (2, ".U16"),
+    (3, ".S16"),
+    (4, ""),
+    (5, ".64"),
+    (6, ".128"),
+];
 
 pub(super) fn atomics(v: &mut Vec<Form>) {
     // RED (REDG on SM90) [addr], data and ATOMG Pd, Rd, [addr], data: address 24-31 with
