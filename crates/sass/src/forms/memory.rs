@@ -186,6 +186,107 @@ const SHARED_SIZES: &[(u64, &str)] = &[
     (6, ".128"),
 ];
 
+/// Generic-address loads and stores (`ld`/`st` without a state space): LD (0x980) has
+/// LDG's layout on every SM (SM75 `[Ra]` with `.SYS`, SM80-SM89 `[Ra.64]` with the
+/// unprinted UR4 descriptor in 32-37, SM90 `desc[URx][Ra.64]`); ST is 0x985 with STG's
+/// layout on SM80-SM90, and 0x385 on SM75 with the data register in 64-71 (SM80-SM90 have
+/// 0x385 too, printed `ST.E.64 [R4], R8`, not modelled: its typed operands would equal
+/// those of 0x985, whose address prints `[R4.64]`, and the builder could not tell them
+/// apart); without a descriptor (SM75's LD, every 0x385) the signed
+/// offset is 32-63. Sizes 73-75 as LDG's; cache and scope bits are ptxas's
+/// constants. Samples from the generated PTX corpus and `-G` builds.
+pub(super) fn generic(v: &mut Vec<Form>) {
+    let sizes = [
+        (4u64, ""),
+        (5, ".64"),
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (6, ".128"),
+    ];
+    type Generic = (
+        &'static [Arch],
+        &'static str,
+        u16,
+        u64,
+        MemFmt,
+        &'static str,
+    );
+    let forms: [Generic; 6] = [
+        (
+            &[Sm75],
+            "LD",
+            0x980,
+            0x000000000010eb00,
+            MemFmt::Global,
+            ".SYS",
+        ),
+        (
+            SM80_89,
+            "LD",
+            0x980,
+            0x000000000c101300,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            "LD",
+            0x980,
+            0x000000000c101b00,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (
+            SM80_89,
+            "ST",
+            0x985,
+            0x000000000c101904,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            "ST",
+            0x985,
+            0x000000000c101b04,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (
+            &[Sm75],
+            "ST",
+            0x385,
+            0x000000000010eb02,
+            MemFmt::Global,
+            ".SYS",
+        ),
+    ];
+    for (arches, name, op, hi, fmt, scope) in forms {
+        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        for (size, sfx) in sizes {
+            let hi = (hi & !(7 << 9)) | size << 9;
+            let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+            let f = Form::new(name, op, arches, op as u64 | 0x7000 | ur, hi)
+                .m(0, 0, &[(0, ".E")])
+                .m(0, 0, &[(0, sfx)])
+                .m(0, 0, &[(0, scope)]);
+            // Without a descriptor register the offset is 32 bits wide (32-63; found by
+            // the random-field test).
+            let mut addr = mem(fmt, if name == "LD" { 32 } else { 64 });
+            if fmt == MemFmt::Global {
+                addr.offset = vec![(32, 32)];
+            }
+            v.push(match (name, op) {
+                ("LD", _) => f.o(data(r(16))).o(addr),
+                (_, 0x385) => f.no_write_sb().o(addr).o(data(r(64))),
+                _ => f.no_write_sb().o(addr).o(data(r(32))),
+            });
+        }
+    }
+}
+
 pub(super) fn atomics(v: &mut Vec<Form>) {
     // RED (REDG on SM90) [addr], data and ATOMG Pd, Rd, [addr], data: address 24-31 with
     // offset 40-63 as LDG's, data 32-39, operation 87-89 (RED) / 87-90 (ATOMG), type and

@@ -125,6 +125,7 @@ fn build() -> Vec<Form> {
     float::double_imm(&mut v);
     integer::sgxt_bmsk(&mut v);
     float::float_conversions(&mut v);
+    memory::generic(&mut v);
     v
 }
 
