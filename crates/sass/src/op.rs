@@ -38,6 +38,7 @@ macro_rules! ops {
 }
 
 ops! {
+    Atom = "ATOM",
     Atomg = "ATOMG",
     Atoms = "ATOMS",
     Bar = "BAR",

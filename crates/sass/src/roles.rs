@@ -110,6 +110,7 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Ldc | Op::Uldc => (Constant, Load),
         Op::Ld => (Generic, Load),
         Op::St => (Generic, Store),
+        Op::Atom => (Generic, Atomic),
         _ => return None,
     })
 }

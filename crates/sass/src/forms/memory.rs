@@ -418,6 +418,66 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
             );
         }
     }
+    // ATOM (generic address, `atom` without a state space): ATOMG's fields at opcode 0x98a
+    // (0x38a on SM75), the descriptor as LDG's. Samples from the generated PTX corpus.
+    type Generic = (
+        &'static [Arch],
+        MemFmt,
+        u64,
+        u64,
+        [Types; 2],
+        u8,
+        &'static [(u64, &'static str)],
+    );
+    let generic: [Generic; 3] = [
+        (
+            SM80_89,
+            MemFmt::Global64,
+            0x000000070405798a,
+            0x00000000099ee1c4,
+            sm80_types,
+            4,
+            SCOPES,
+        ),
+        (
+            &[Sm90],
+            MemFmt::GlobalDesc,
+            0x0000000704ff798a,
+            0x000000000a1ee1c4,
+            sm90_types,
+            3,
+            SCOPES,
+        ),
+        (
+            &[Sm75],
+            MemFmt::Global,
+            0x0000000604ff738a,
+            0x00000000001145ff,
+            sm80_types,
+            3,
+            SM75_SCOPES,
+        ),
+    ];
+    for (arches, fmt, lo, hi, types, type_width, scopes) in generic {
+        for (wide, tys) in types.iter().enumerate() {
+            let data = |o: Opnd| if wide == 1 { o.pair() } else { o };
+            let clear = |hi: u64| hi & !(0xf << 9) & !(0xf << 13) & !(0xf << 23);
+            v.push(
+                fs("ATOM", arches, lo, clear(hi))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 4, ATOM_OPS)
+                    .m(73, type_width, tys)
+                    .m(77, 4, scopes)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(fmt, 64)
+                    })
+                    .o(data(r(32))),
+            );
+        }
+    }
 }
 
 /// SM90's float reduction, REDG.E.op.F32.FTZ.RN.STRONG.GPU desc[URx][Ra.64+off], Rb (0x9a6):

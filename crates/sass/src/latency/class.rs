@@ -109,7 +109,9 @@ impl LatencyClass {
             Op::S2r | Op::Cs2r | Op::S2ur => SpecialReg,
             Op::Shfl | Op::Vote | Op::Match => Warp,
             Op::Ldc | Op::Uldc => ConstLoad,
-            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Red | Op::Redg | Op::Atomg => GlobalMem,
+            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atom | Op::Red | Op::Redg | Op::Atomg => {
+                GlobalMem
+            }
             Op::Lds | Op::Sts | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
