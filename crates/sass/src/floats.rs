@@ -1,16 +1,64 @@
 //! Float immediates as nvdisasm prints them (32-, 64- and 16-bit), and parsing them back.
+//!
+//! Infinities and NaNs print as a sign, a name and a blank (`+INF `, `-QNAN `, `+SNAN `):
+//! a NaN is quiet when the top bit of its fraction is set, signalling otherwise, and its
+//! payload is not printed (probed with nvdisasm 13.5 on every width: 0x7fc00000 and
+//! 0x7fffffff both print `+QNAN`, 0x7f800001 and 0x7fa00000 `+SNAN`). So the text of a NaN
+//! names a class of words; the assembler writes one canonical word per class
+//! ([`special_bits`]) and the decoder refuses every other NaN word, whose text could not
+//! be assembled back to it.
 
-/// Formats a 32-bit float immediate the way nvdisasm does, or `None` where its rule is not
-/// known (NaNs).
-pub fn format_f32(bits: u32) -> Option<String> {
-    let v = f32::from_bits(bits);
-    if v.is_nan() {
+/// The name of a special value (infinity or NaN) of a float with sign `neg`, fraction
+/// `frac` and quiet bit `quiet`, or `None` when the exponent is not all ones (`exp_max`).
+fn special_name(neg: bool, exp_max: bool, frac: u64, quiet: u64) -> Option<String> {
+    if !exp_max {
         return None;
     }
-    if v.is_infinite() {
-        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
+    let sign = if neg { '-' } else { '+' };
+    let name = match (frac, frac & quiet != 0) {
+        (0, _) => "INF",
+        (_, true) => "QNAN",
+        (_, false) => "SNAN",
+    };
+    Some(format!("{sign}{name} "))
+}
+
+/// The canonical word of a special value's text (`+INF`, `-QNAN`, `+SNAN`, ...; trailing
+/// blank optional) in a float of `bits` bits whose fraction is `frac_bits` wide: the
+/// infinity, or the NaN of that sign and class with every payload bit set. For quiet NaNs
+/// that is what ptxas writes when it makes a NaN itself (it folds `sqrt.rn.f32` of -1 to
+/// 0x7fffffff, CUDA's canonical NaN); signalling NaNs take the same rule below the quiet bit.
+pub(crate) fn special_bits(text: &str, bits: u32, frac_bits: u32) -> Option<u64> {
+    let t = text.trim();
+    let (neg, name) = match t.split_at_checked(1)? {
+        ("+", n) => (false, n),
+        ("-", n) => (true, n),
+        _ => return None,
+    };
+    let sign = u64::from(neg) << (bits - 1);
+    let exp = ((1u64 << (bits - 1 - frac_bits)) - 1) << frac_bits;
+    let quiet = 1u64 << (frac_bits - 1);
+    let frac = match name {
+        "INF" => 0,
+        "QNAN" => (1u64 << frac_bits) - 1,
+        "SNAN" => quiet - 1,
+        _ => return None,
+    };
+    Some(sign | exp | frac)
+}
+
+/// Formats a 32-bit float immediate the way nvdisasm does.
+pub fn format_f32(bits: u32) -> Option<String> {
+    let b = bits as u64;
+    if let Some(s) = special_name(
+        b >> 31 == 1,
+        (b >> 23) & 0xff == 0xff,
+        b & 0x7f_ffff,
+        1 << 22,
+    ) {
+        return Some(s);
     }
-    format_float(v as f64)
+    format_float(f32::from_bits(bits) as f64)
 }
 
 /// The value of a finite IEEE half-precision number.
@@ -25,19 +73,26 @@ fn f16_value(bits: u16) -> Option<f64> {
     }
 }
 
-/// Formats a 16-bit float immediate like [`format_f32`] (infinities and NaNs refused).
+/// Formats a 16-bit float immediate like [`format_f32`].
 pub fn format_f16(bits: u16) -> Option<String> {
+    let b = bits as u64;
+    if let Some(s) = special_name(b >> 15 == 1, (b >> 10) & 0x1f == 0x1f, b & 0x3ff, 1 << 9) {
+        return Some(s);
+    }
     format_float(f16_value(bits)?)
 }
 
-/// The half-precision number that prints as `text`.
+/// The half-precision number that prints as `text` (a special value: its canonical word).
 pub(crate) fn parse_f16(text: &str) -> Option<u16> {
+    if let Some(b) = special_bits(text, 16, 10) {
+        return Some(b as u16);
+    }
     static TABLE: std::sync::OnceLock<std::collections::HashMap<String, u16>> =
         std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut m = std::collections::HashMap::new();
         for b in 0..=u16::MAX {
-            if let Some(t) = format_f16(b) {
+            if let Some(t) = f16_value(b).and_then(format_float) {
                 m.entry(t).or_insert(b);
             }
         }
@@ -48,14 +103,11 @@ pub(crate) fn parse_f16(text: &str) -> Option<u16> {
 
 /// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
 pub fn format_f64(bits: u64) -> Option<String> {
-    let v = f64::from_bits(bits);
-    if v.is_nan() {
-        return None;
+    let exp_max = (bits >> 52) & 0x7ff == 0x7ff;
+    if let Some(s) = special_name(bits >> 63 == 1, exp_max, bits & ((1 << 52) - 1), 1 << 51) {
+        return Some(s);
     }
-    if v.is_infinite() {
-        return Some(if v > 0.0 { "+INF " } else { "-INF " }.to_string());
-    }
-    format_float(v)
+    format_float(f64::from_bits(bits))
 }
 
 fn format_float(v: f64) -> Option<String> {
@@ -145,5 +197,75 @@ mod tests {
         for (v, t) in cases {
             assert_eq!(format_f32(v.to_bits()).unwrap(), *t);
         }
+    }
+
+    /// Special values and extremes of every width, as nvdisasm 13.5 printed them (SM80
+    /// words: FADD and DFMA immediates, HFMA2.MMA's halves).
+    #[test]
+    fn special_values_print_like_nvdisasm() {
+        let f32s: &[(u32, &str)] = &[
+            (0x7fc0_0000, "+QNAN "),
+            (0x7fff_ffff, "+QNAN "),
+            (0xffff_ffff, "-QNAN "),
+            (0x7f80_0001, "+SNAN "),
+            (0x7fbf_ffff, "+SNAN "),
+            (0xffa0_0000, "-SNAN "),
+            (0xff80_0000, "-INF "),
+            (0x0000_0001, "1.4012984643248170709e-45"),
+            (0x807f_ffff, "-1.1754942106924410755e-38"),
+            (0x7f7f_ffff, "3.40282346638528859812e+38"),
+        ];
+        for (b, t) in f32s {
+            assert_eq!(format_f32(*b).unwrap(), *t, "{b:#x}");
+        }
+        let f64s: &[(u32, &str)] = &[
+            (0x7fff_ffff, "+QNAN "),
+            (0x7ff7_ffff, "+SNAN "),
+            (0xfff0_0001, "-SNAN "),
+            (0x0000_0001, "2.1219957909652723151e-314"),
+            (0x7fef_ffff, "1.79769227765543015872e+308"),
+            (0x0010_0000, "2.2250738585072013831e-308"),
+            (0x000f_ffff, "2.2250717365114104178e-308"),
+        ];
+        for (hi, t) in f64s {
+            assert_eq!(format_f64((*hi as u64) << 32).unwrap(), *t, "{hi:#x}");
+        }
+        let f16s: &[(u16, &str)] = &[
+            (0x7c01, "+SNAN "),
+            (0xfe00, "-QNAN "),
+            (0x7fff, "+QNAN "),
+            (0xfc00, "-INF "),
+            (0x7c00, "+INF "),
+            (0x0001, "5.9604644775390625e-08"),
+            (0x03ff, "6.0975551605224609375e-05"),
+            (0xfdff, "-SNAN "),
+            (0x8001, "-5.9604644775390625e-08"),
+        ];
+        for (b, t) in f16s {
+            assert_eq!(format_f16(*b).unwrap(), *t, "{b:#x}");
+        }
+    }
+
+    /// Each special text assembles to its canonical word, which prints as the same text.
+    #[test]
+    fn special_texts_have_canonical_words() {
+        let cases: &[(&str, u64, u64, u16)] = &[
+            ("+INF", 0x7f80_0000, 0x7ff0_0000_0000_0000, 0x7c00),
+            ("-INF ", 0xff80_0000, 0xfff0_0000_0000_0000, 0xfc00),
+            ("+QNAN ", 0x7fff_ffff, 0x7fff_ffff_ffff_ffff, 0x7fff),
+            ("-QNAN", 0xffff_ffff, 0xffff_ffff_ffff_ffff, 0xffff),
+            ("+SNAN", 0x7fbf_ffff, 0x7ff7_ffff_ffff_ffff, 0x7dff),
+            ("-SNAN", 0xffbf_ffff, 0xfff7_ffff_ffff_ffff, 0xfdff),
+        ];
+        for &(t, b32, b64, b16) in cases {
+            assert_eq!(special_bits(t, 32, 23), Some(b32), "{t}");
+            assert_eq!(special_bits(t, 64, 52), Some(b64), "{t}");
+            assert_eq!(parse_f16(t), Some(b16), "{t}");
+            assert_eq!(format_f32(b32 as u32).unwrap().trim(), t.trim());
+            assert_eq!(format_f64(b64).unwrap().trim(), t.trim());
+            assert_eq!(format_f16(b16).unwrap().trim(), t.trim());
+        }
+        assert_eq!(special_bits("NAN", 32, 23), None);
+        assert_eq!(special_bits("+NAN", 32, 23), None);
     }
 }

@@ -1,6 +1,6 @@
 //! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
 
-use crate::floats::{format_f16, format_f32, format_f64, parse_f16};
+use crate::floats::{format_f16, format_f32, format_f64, parse_f16, special_bits};
 use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
 use crate::{forms, Arch, Control, SassError, Word};
 
@@ -163,6 +163,9 @@ impl Inst {
             first = false;
             s.push_str(&t);
         }
+        // A special float last (`FADD R5, R0, +INF `) leaves nvdisasm's blank at the end,
+        // which is not part of the instruction (the text is compared normalised).
+        s.truncate(s.trim_end().len());
         Some(s)
     }
 }
@@ -619,13 +622,9 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             fits_signed(off >> op.scale, width)?
         }
         OpndKind::F32 => {
-            let bits = if t.trim() == "+INF" {
-                f32::INFINITY.to_bits()
-            } else if t.trim() == "-INF" {
-                f32::NEG_INFINITY.to_bits()
-            } else {
-                let f: f32 = t.parse().ok()?;
-                f.to_bits()
+            let bits = match special_bits(t, 32, 23) {
+                Some(b) => b as u32,
+                None => t.parse::<f32>().ok()?.to_bits(),
             };
             // Only text that prints back identically is accepted: no silent rounding.
             if format_f32(bits)?.trim() != t.trim() {
@@ -638,10 +637,11 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::F16 => parse_f16(t.trim())? as u64,
         OpndKind::F64Hi => {
-            let bits = match t.trim() {
-                "+INF" => f64::INFINITY.to_bits(),
-                "-INF" => f64::NEG_INFINITY.to_bits(),
-                x => x.parse::<f64>().ok()?.to_bits(),
+            // A special value's canonical word, cut to the high word the field holds
+            // (`+QNAN` is 0x7fffffff00000000: every payload bit the field has, set).
+            let bits = match special_bits(t, 64, 52) {
+                Some(b) => b & !0xffff_ffff,
+                None => t.trim().parse::<f64>().ok()?.to_bits(),
             };
             if bits & 0xffff_ffff != 0 || format_f64(bits)?.trim() != t.trim() {
                 return None;

@@ -76,6 +76,9 @@ pub enum Space {
     Local,
     /// Constant banks (LDC, ULDC).
     Constant,
+    /// A generic address (LD, ST): global, shared or local, decided at run time by the
+    /// address window it falls in.
+    Generic,
 }
 
 /// What a memory operation does.
@@ -105,6 +108,9 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Ldl => (Local, Load),
         Op::Stl => (Local, Store),
         Op::Ldc | Op::Uldc => (Constant, Load),
+        Op::Ld => (Generic, Load),
+        Op::St => (Generic, Store),
+        Op::Atom => (Generic, Atomic),
         _ => return None,
     })
 }

@@ -1,5 +1,6 @@
 //! The corpus check: our own CUDA and PTX kernels (tests/corpus/), compiled by nvcc/ptxas for
-//! every supported SM at test time, disassembled by nvdisasm and by tangle.
+//! every supported SM at test time (each CUDA source twice: `-O3`, and `-G`, the debug
+//! build whose device code is compiled at -O0), disassembled by nvdisasm and by tangle.
 //!
 //! For every instruction word: `exact` when tangle's text equals nvdisasm's and assembling
 //! nvdisasm's text (with the word's control annotation) gives back the word; `refused` when
@@ -19,6 +20,7 @@
 //!
 //! `cargo test -p tangle-sass --test corpus -- --nocapture` prints the coverage table.
 
+mod classify;
 mod golden_io;
 mod typed_check;
 
@@ -27,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 
 use tangle_oracle::{require, Oracle, Tool};
-use tangle_sass::{cubin, decode, encode, listing, normalize, scan, Arch, Control, Word};
+use tangle_sass::{cubin, decode, encode, listing, scan, Arch, Control, Word};
 
 /// The smallest exact fraction accepted on every SM (raise it as coverage grows).
 const EXACT_FLOOR: f64 = 0.9985;
@@ -49,6 +51,14 @@ fn corpus_flags(src: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether the debug builds (`-G`) are added (`TANGLE_CORPUS_O0=1`, by hand): their
+/// figures are printed and wrong words and typed round-trip failures still fail the test,
+/// but not the exact floor or the listing comparison, which the gaps listed in
+/// `docs/sass.md` ("Debug builds") do not reach yet.
+fn debug_builds() -> bool {
+    std::env::var("TANGLE_CORPUS_O0").is_ok_and(|v| v == "1")
+}
+
 /// Compiles every corpus source for `arch`; returns the cubins' paths and bytes.
 fn compile(
     nvcc: &Oracle,
@@ -63,14 +73,28 @@ fn compile(
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "ptx")))
         .collect();
     sources.sort();
-    for src in sources {
-        let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+    // Every CUDA source optimised (-O3) and, by hand (`TANGLE_CORPUS_O0=1`), also as a
+    // debug build (-G, which compiles the device code at -O0).
+    let builds = sources.iter().flat_map(|src| {
+        let cu = src.extension().unwrap() == "cu";
+        let opts: &[&str] = match (cu, debug_builds()) {
+            (true, true) => &["-O3", "-G"],
+            (true, false) => &["-O3"],
+            (false, _) => &[""],
+        };
+        opts.iter().map(move |o| (src.clone(), *o))
+    });
+    for (src, opt) in builds {
+        let mut stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+        if opt == "-G" {
+            stem.push_str("_O0");
+        }
         let cubin = dir.join(format!("{stem}_{}.cubin", arch.number()));
         let sm = format!("sm_{}", arch.number());
         let mut args: Vec<std::ffi::OsString> = Vec::new();
         let cu = src.extension().unwrap() == "cu";
         if cu {
-            args.extend(["-cubin".into(), "-O3".into()]);
+            args.extend(["-cubin".into(), opt.into()]);
         }
         args.push(format!("-arch={sm}").into());
         args.extend(corpus_flags(&src).into_iter().map(Into::into));
@@ -86,50 +110,20 @@ fn compile(
     out
 }
 
-/// nvdisasm's text per instruction of a raw-word file, by index.
-fn nvdisasm_raw(nvdisasm: &Oracle, arch: Arch, words: &[Word], dir: &Path) -> Vec<String> {
-    let path = dir.join(format!("all_{}.bin", arch.number()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).unwrap();
-    let text = nvdisasm.run_ok([
-        "-b".as_ref(),
-        arch.nvdisasm_name().as_ref(),
-        path.as_os_str(),
-    ]);
-    let mut out = vec![String::new(); words.len()];
-    for line in text.lines() {
-        let l = line.trim_start();
-        let Some(rest) = l.strip_prefix("/*") else {
-            continue;
-        };
-        let Some((addr, inst)) = rest.split_once("*/") else {
-            continue;
-        };
-        let Ok(addr) = u64::from_str_radix(addr, 16) else {
-            continue;
-        };
-        out[(addr / 16) as usize] = normalize(inst).to_string();
-    }
-    out
-}
-
 #[derive(Default, Debug, Clone)]
 struct Tally {
-    exact: usize,
-    refused: usize,
-    wrong: usize,
-    refused_ops: BTreeMap<String, usize>,
-    wrongs: Vec<String>,
+    /// The words' classification ([`classify`]).
+    words: classify::WordTally,
     /// Listing lines (labels, directives, instructions) equal to nvdisasm's.
     listing_same: usize,
     /// Listing lines that differ, or a different number of lines.
     listing_diff: Vec<String>,
     /// Instructions of nvdisasm's cubin listing assembled back to their word.
     listing_asm: usize,
-    /// Decoded words that round-trip through the typed form ([`typed_check`]).
-    typed_ok: usize,
-    /// Decoded words that do not.
-    typed_fail: Vec<String>,
+    /// Debug builds whose listing is not assembled: they call functions in other code
+    /// sections (`CALL.REL.NOINC `(__popc)``), whose words the loader relocates, and the
+    /// assembler resolves labels within a section only (not modelled yet).
+    listing_asm_skipped: Vec<String>,
 }
 
 /// One line normalised for comparison; `None` for lines that are not compared.
@@ -201,7 +195,14 @@ fn check_listing(
         }
     }
     // nvdisasm's listing assembles back to the cubin's words.
-    let sections = scan(&theirs).unwrap_or_else(|e| panic!("{arch} {stem}: {e}"));
+    let sections = match scan(&theirs) {
+        Ok(s) => s,
+        Err(e) if stem.ends_with("_O0") && e.to_string().contains("labels are per section") => {
+            t.listing_asm_skipped.push(format!("{arch} {stem}: {e}"));
+            return;
+        }
+        Err(e) => panic!("{arch} {stem}: {e}"),
+    };
     for f in &c.functions {
         let name = format!(".text.{}", f.name);
         let sec = sections
@@ -236,7 +237,7 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
             words.extend(f.words);
         }
     }
-    let theirs = nvdisasm_raw(nvdisasm, arch, &words, dir.path());
+    let theirs = classify::nvdisasm_raw(nvdisasm, arch, &words, dir.path());
     if golden_io::blessing() {
         let mut seen = std::collections::HashSet::new();
         let rows: Vec<(u64, Word, String)> = words
@@ -248,49 +249,7 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
             .collect();
         golden_io::write("corpus", arch, &rows);
     }
-    for (i, (&w, text)) in words.iter().zip(&theirs).enumerate() {
-        let addr = 16 * i as u64;
-        let key = {
-            let s = text.split(' ').find(|s| !s.starts_with('@')).unwrap_or("");
-            format!("{} {:#05x}", s, w.get(0, 12))
-        };
-        let ours = match decode(arch, w, addr) {
-            Ok(inst) => {
-                match typed_check::typed_round_trip(arch, w, addr) {
-                    Ok(()) => t.typed_ok += 1,
-                    Err(e) => t.typed_fail.push(format!("{arch} {addr:#06x} {w}: {e}")),
-                }
-                inst.text()
-            }
-            Err(_) => {
-                t.refused += 1;
-                *t.refused_ops.entry(key).or_default() += 1;
-                continue;
-            }
-        };
-        if ours != *text {
-            t.wrong += 1;
-            t.wrongs.push(format!(
-                "{arch} {addr:#06x} {w}: nvdisasm `{text}` tangle `{ours}`"
-            ));
-            continue;
-        }
-        match encode(arch, text, Control::decode(w), addr) {
-            Ok(back) if back == w => t.exact += 1,
-            Ok(back) => {
-                t.wrong += 1;
-                t.wrongs.push(format!(
-                    "{arch} {addr:#06x} `{text}`: word {w}, assembled {back}"
-                ));
-            }
-            Err(e) => {
-                t.refused += 1;
-                *t.refused_ops
-                    .entry(format!("{key} (asm: {e})"))
-                    .or_default() += 1;
-            }
-        }
-    }
+    classify::check_words(arch, &words, &theirs, &mut t.words);
     t
 }
 
@@ -320,15 +279,15 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
         "arch", "total", "exact", "refused", "wrong", "exact%"
     );
     for (arch, t) in &results {
-        let total = t.exact + t.refused + t.wrong;
+        let w = &t.words;
         println!(
             "{:<6} {:>7} {:>8} {:>8} {:>6} {:>7.2}%",
             arch.to_string(),
-            total,
-            t.exact,
-            t.refused,
-            t.wrong,
-            100.0 * t.exact as f64 / total as f64
+            w.total(),
+            w.exact,
+            w.refused,
+            w.wrong,
+            100.0 * w.exact_fraction()
         );
     }
     println!("Cubin listings (labels, directives, instructions) against nvdisasm -c");
@@ -341,17 +300,23 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
             t.listing_asm
         );
     }
+    for (arch, t) in &results {
+        for s in &t.listing_asm_skipped {
+            println!("LISTING NOT ASSEMBLED (cross-section call) {s}");
+        }
+        let _ = arch;
+    }
     println!("Typed round trip (word -> typed -> word, and rebuilt from its parts)");
     for (arch, t) in &results {
         println!(
             "{:<6} {:>6} words round-trip, {} do not",
             arch.to_string(),
-            t.typed_ok,
-            t.typed_fail.len()
+            t.words.typed_ok,
+            t.words.typed_fail.len()
         );
     }
     for (arch, t) in &results {
-        let mut ops: Vec<_> = t.refused_ops.iter().collect();
+        let mut ops: Vec<_> = t.words.refused_ops.iter().collect();
         ops.sort_by(|a, b| b.1.cmp(a.1));
         let shown: Vec<String> = ops
             .iter()
@@ -362,33 +327,32 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
     }
     let mut failed = Vec::new();
     for (arch, t) in &results {
-        for w in t.wrongs.iter().take(20) {
+        for w in t.words.wrongs.iter().take(20) {
             println!("WRONG {w}");
         }
-        let total = t.exact + t.refused + t.wrong;
-        let frac = t.exact as f64 / total as f64;
+        let frac = t.words.exact_fraction();
         for d in t.listing_diff.iter().take(20) {
             println!("LISTING {d}");
         }
-        if t.wrong > 0 {
-            failed.push(format!("{arch}: {} wrong", t.wrong));
+        if t.words.wrong > 0 {
+            failed.push(format!("{arch}: {} wrong", t.words.wrong));
         }
-        for f in t.typed_fail.iter().take(20) {
+        for f in t.words.typed_fail.iter().take(20) {
             println!("TYPED {f}");
         }
-        if !t.typed_fail.is_empty() {
+        if !t.words.typed_fail.is_empty() {
             failed.push(format!(
                 "{arch}: {} words fail the typed round trip",
-                t.typed_fail.len()
+                t.words.typed_fail.len()
             ));
         }
-        if !t.listing_diff.is_empty() {
+        if !t.listing_diff.is_empty() && !debug_builds() {
             failed.push(format!(
                 "{arch}: {} listing lines differ from nvdisasm -c",
                 t.listing_diff.len()
             ));
         }
-        if frac < EXACT_FLOOR {
+        if frac < EXACT_FLOOR && !debug_builds() {
             failed.push(format!(
                 "{arch}: exact {frac:.4} below the floor {EXACT_FLOOR}"
             ));

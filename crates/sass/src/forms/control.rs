@@ -219,6 +219,38 @@ pub(super) fn calls(v: &mut Vec<Form>) {
                 .o(r(24))
                 .o(t),
         );
+        // CALL.ABS[.NOINC] [Pp,] imm (0x943; `-G` builds call other functions this way,
+        // through a relocation the loader applies): an absolute address in the target
+        // field without its top bit 81, printed unsigned (probed on SM75, SM80 and SM90;
+        // the sign and width found by the random-field test).
+        let top = pieces.len() - 1;
+        let mut call_pieces = pieces.to_vec();
+        call_pieces[top].1 -= 1;
+        let abs = Opnd::new(OpndKind::UImm, 0, 0)
+            .pieces(&call_pieces)
+            .scale(2);
+        v.push(
+            fs("CALL", arches, 0x0000000000007943, 0x0000000003c00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".ABS")])
+                .m(86, 1, &[(0, ""), (1, ".NOINC")])
+                .o(p(87).not(90).hide(7))
+                .o(abs),
+        );
+        // RET.ABS[.NODEC] [Pp,] Ra imm (bit 85; `-G` builds return this way): the target
+        // field holds an absolute address, printed as a signed number and never as a
+        // label (probed on SM80 and SM90 with every piece of the field).
+        let mut abs = Opnd::new(OpndKind::SImm, 0, 0).pieces(pieces).scale(2);
+        abs.blank_before = true;
+        v.push(
+            fs("RET", arches, 0x0000000000007950, 0x0000000003e00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".ABS")])
+                .m(86, 1, &[(0, ""), (1, ".NODEC")])
+                .o(p(87).not(90).hide(7))
+                .o(r(24))
+                .o(abs),
+        );
     }
     // BRA with a uniform-register condition (bit 91, SM80+; SM75 ignores the register):
     // only .DIV/.CONV exist (nvdisasm prints .INVALIDn otherwise); UR 24-29, `~` at 30.

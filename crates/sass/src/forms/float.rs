@@ -130,31 +130,90 @@ pub(super) fn float(v: &mut Vec<Form>) {
     );
 }
 
+/// DSETP's comparisons (76-79): FSETP's, except that 0 is MIN and 15 is MAX.
+const DCMP: [(u64, &str); 16] = [
+    (0, ".MIN"),
+    (1, ".LT"),
+    (2, ".EQ"),
+    (3, ".LE"),
+    (4, ".GT"),
+    (5, ".NE"),
+    (6, ".GE"),
+    (7, ".NUM"),
+    (8, ".NAN"),
+    (9, ".LTU"),
+    (10, ".EQU"),
+    (11, ".LEU"),
+    (12, ".GTU"),
+    (13, ".NEU"),
+    (14, ".GEU"),
+    (15, ".MAX"),
+];
+
+/// Integer types of conversions, by the value of (signed bit, size 0-3): 8, 16, 32 and 64
+/// bits, unsigned then signed; S32 prints nothing.
+const INT_TYPES: [(u64, &str); 8] = [
+    (0, ".U8"),
+    (1, ".S8"),
+    (2, ".U16"),
+    (3, ".S16"),
+    (4, ".U32"),
+    (5, ""),
+    (6, ".U64"),
+    (7, ".S64"),
+];
+
+/// The 16/32-bit float types of F2I (84-85) and I2F (75-76): field width and values
+/// before SM90 and on SM90 (one bit wider, with 4 `.BF16`).
+const FLOAT_TYPES: [(u8, &[(u64, &str)]); 2] = [
+    (2, &[(1, ".F16"), (2, "")]),
+    (3, &[(1, ".F16"), (2, ""), (4, ".BF16")]),
+];
+
+/// F2I's rounding (78-79).
+const F2I_RND: &[(u64, &str)] = &[(0, ""), (1, ".FLOOR"), (2, ".CEIL"), (3, ".TRUNC")];
+
+/// `o` as an even register pair when `pair`.
+fn pair_if(o: Opnd, pair: bool) -> Opnd {
+    if pair {
+        o.pair()
+    } else {
+        o
+    }
+}
+
 pub(super) fn conversions(v: &mut Vec<Form>) {
-    // F2I[.FTZ][.U32][.rnd][.NTZ] Rd, B (F32 to 32-bit integer): .FTZ 80, bit 72 = 1 signed
-    // (0 prints .U32), rounding 78-79 (0 none, 1 FLOOR, 2 CEIL, 3 TRUNC), .NTZ 77.
-    v.push(
-        fs("F2I", ALL, 0x0000000300077305, 0x0000000000203100)
-            .m(80, 1, &[(0, ""), (1, ".FTZ")])
-            .m(72, 1, &[(1, ""), (0, ".U32")])
-            .m(
-                78,
-                2,
-                &[(0, ""), (1, ".FLOOR"), (2, ".CEIL"), (3, ".TRUNC")],
-            )
-            .m(77, 1, &[(0, ""), (1, ".NTZ")])
-            .o(r(16))
-            .o(r(32)),
-    );
-    // I2F[.U32][.rnd] Rd, B (32-bit integer to F32): bit 74 = 1 signed (0 prints .U32),
-    // rounding 78-79 (0 none, 1 RM, 2 RP, 3 RZ).
-    v.push(
-        fs("I2F", ALL, 0x00000000000a7306, 0x0000000000201400)
-            .m(74, 1, &[(1, ""), (0, ".U32")])
-            .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
-            .o(r(16))
-            .o(r(32)),
-    );
+    // F2I[.FTZ][.type][.F16][.rnd][.NTZ] Rd, B (F16/F32 to an integer of 8-32 bits): .FTZ
+    // 80; the integer type is bit 72 (signed) and 75-76 (size: 8, 16, 32; [`INT_TYPES`]);
+    // the float type 84-85 (1 .F16, 2 F32; 0 and 3 are illegal here, F64 is 0x311);
+    // rounding 78-79 (none, FLOOR, CEIL, TRUNC); .NTZ 77. Probed on every SM. SM90 widens
+    // the float type to 84-86 with 4 `.BF16` (bit 86 is ignored before; [`FLOAT_TYPES`]).
+    for (arches, (width, floats)) in [(PRE90, FLOAT_TYPES[0]), (&[Sm90][..], FLOAT_TYPES[1])] {
+        v.push(
+            fs("F2I", arches, 0x0000000300077305, 0x0000000000203100)
+                .m(80, 1, &[(0, ""), (1, ".FTZ")])
+                .m_pieces(&[(72, 1), (75, 2)], &INT_TYPES[..6])
+                .m(84, width, floats)
+                .m(78, 2, F2I_RND)
+                .m(77, 1, &[(0, ""), (1, ".NTZ")])
+                .o(r(16))
+                .o(r(32)),
+        );
+    }
+    // I2F[.F16][.type][.rnd] Rd, B (an integer of 8-32 bits to F16/F32): the float type is
+    // 75-76 (1 .F16, 2 F32; 0 and 3 print `???n`, refused), the integer type bit 74
+    // (signed) and 84-85 (size); rounding 78-79 (none, RM, RP, RZ). SM90: the float type
+    // is 75-77 with 4 `.BF16`.
+    for (arches, (width, floats)) in [(PRE90, FLOAT_TYPES[0]), (&[Sm90][..], FLOAT_TYPES[1])] {
+        v.push(
+            fs("I2F", arches, 0x00000000000a7306, 0x0000000000201400)
+                .m(75, width, floats)
+                .m_pieces(&[(74, 1), (84, 2)], &INT_TYPES[..6])
+                .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+                .o(r(16))
+                .o(r(32)),
+        );
+    }
     // I2FP.F32.{S32,U32} Rd, B (SM86+; SM75/SM80 reject it): bit 74 = 1 signed.
     v.push(
         fs(
@@ -207,32 +266,47 @@ pub(super) fn double(v: &mut Vec<Form>) {
     // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX. B's reuse flag
     // is slot 2 (bit 124), as FADD's: nvdisasm rejects slot 1 ("undefined value for table
     // TABLES_opex") on every SM; found by the random-field test.
-    let dcmp = [
-        (0, ".MIN"),
-        (1, ".LT"),
-        (2, ".EQ"),
-        (3, ".LE"),
-        (4, ".GT"),
-        (5, ".NE"),
-        (6, ".GE"),
-        (7, ".NUM"),
-        (8, ".NAN"),
-        (9, ".LTU"),
-        (10, ".EQU"),
-        (11, ".LEU"),
-        (12, ".GTU"),
-        (13, ".NEU"),
-        (14, ".GEU"),
-        (15, ".MAX"),
-    ];
+
     v.push(
         fs("DSETP", ALL, 0x000000ff0800722a, 0x0000000003f04000)
-            .m(76, 4, &dcmp)
+            .m(76, 4, &DCMP)
             .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
             .o(p(81))
             .o(p(84))
             .o(r(24).pair().neg(72).abs(73).reuse(0))
             .o(r(32).pair().neg(63).abs(62).reuse(2))
+            .o(p(87).not(90)),
+    );
+}
+
+/// The double-precision operations with an immediate second source (selector 0x4 for
+/// DADD's C slot and DSETP's B, 0x8 for DMUL's B): the high word of a double at 32
+/// ([`OpndKind::F64Hi`]), the other fields as the register forms. Samples from the
+/// generated PTX corpus (`add.f64`, `mul.f64`, `setp.f64` with a double constant whose low
+/// word is zero).
+pub(super) fn double_imm(v: &mut Vec<Form>) {
+    let f64i = || Opnd::new(OpndKind::F64Hi, 32, 32);
+    let rnd = [(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")];
+    for (name, lo) in [
+        ("DADD", 0x0010000004047429u64),
+        ("DMUL", 0x4350000006068828),
+    ] {
+        v.push(
+            fs(name, ALL, lo & !0xf000 | 0x7000, 0)
+                .m(78, 2, &rnd)
+                .o(r(16).pair())
+                .o(r(24).pair().neg(72).abs(73).reuse(0))
+                .o(f64i()),
+        );
+    }
+    v.push(
+        fs("DSETP", ALL, 0x7ff000000600742a, 0x0000000003f0c200)
+            .m(76, 4, &DCMP)
+            .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+            .o(p(81))
+            .o(p(84))
+            .o(r(24).pair().neg(72).abs(73).reuse(0))
+            .o(f64i())
             .o(p(87).not(90)),
     );
 }
@@ -264,19 +338,47 @@ pub(super) fn dfma(v: &mut Vec<Form>) {
 }
 
 pub(super) fn more_conversions(v: &mut Vec<Form>) {
-    // Conversions seen in ptxas output whose type fields are constants here.
-    v.push(
-        fs("F2I", ALL, 0x0000000800047311, 0x000000000030d900)
-            .m(0, 0, &[(0, ".S64.F64.TRUNC")])
-            .o(r(16).pair())
-            .o(r(32).pair()),
-    );
-    v.push(
-        fs("I2F", ALL, 0x0000000c000a7312, 0x0000000000301c00)
-            .m(0, 0, &[(0, ".F64.S64")])
-            .o(r(16).pair())
-            .o(r(32).pair()),
-    );
+    // The wide conversions (0x311, 0x312): as 0x305/0x306 with 64-bit integers (size 3:
+    // .U64/.S64) and F64 (float type 3) allowed; a 64-bit side is an even register pair.
+    // One form per combination of widths, so each operand's alignment is fixed: a 64-bit
+    // integer from F16/F32, an integer of 8-32 bits from F64, and 64-bit from F64.
+    let f64t: &[(u64, &str)] = &[(3, ".F64")];
+    for (arches, (width, small)) in [(PRE90, FLOAT_TYPES[0]), (&[Sm90][..], FLOAT_TYPES[1])] {
+        for (ints, floats, d_pair, b_pair) in [
+            (&INT_TYPES[6..], small, true, false),
+            (&INT_TYPES[..6], f64t, false, true),
+            (&INT_TYPES[6..], f64t, true, true),
+        ] {
+            let (d, b) = (pair_if(r(16), d_pair), pair_if(r(32), b_pair));
+            v.push(
+                fs("F2I", arches, 0x0000000800047311, 0x000000000030d900)
+                    .m(80, 1, &[(0, ""), (1, ".FTZ")])
+                    .m_pieces(&[(72, 1), (75, 2)], ints)
+                    .m(84, width, floats)
+                    .m(78, 2, F2I_RND)
+                    .m(77, 1, &[(0, ""), (1, ".NTZ")])
+                    .o(d)
+                    .o(b),
+            );
+        }
+        // I2F 0x312: float type 75-76 (75-77 on SM90) as 0x306 plus 3 `.F64`, integer type
+        // 74 and 84-85.
+        for (floats, ints, d_pair, b_pair) in [
+            (small, &INT_TYPES[6..], false, true),
+            (f64t, &INT_TYPES[..6], true, false),
+            (f64t, &INT_TYPES[6..], true, true),
+        ] {
+            let (d, b) = (pair_if(r(16), d_pair), pair_if(r(32), b_pair));
+            v.push(
+                fs("I2F", arches, 0x0000000c000a7312, 0x0000000000301c00)
+                    .m(75, width, floats)
+                    .m_pieces(&[(74, 1), (84, 2)], ints)
+                    .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+                    .o(d)
+                    .o(b),
+            );
+        }
+    }
     // I2F with a constant-bank source (0xb06): as 0x306.
     v.push(
         fs("I2F", ALL, 0x00005c0000007b06, 0x0000000000209000)
@@ -302,5 +404,88 @@ pub(super) fn hfma2_mma(v: &mut Vec<Form>) {
             .o(r(64).neg(84).abs(83).reuse(1))
             .o(Opnd::new(OpndKind::F16, 48, 16))
             .o(Opnd::new(OpndKind::F16, 32, 16)),
+    );
+}
+
+/// Float-to-float conversions and rounding: F2F[.FTZ].dst.src[.rnd] Rd, B (0x304 between
+/// F16 and F32, 0x310 to or from F64), FRND[.FTZ][.type][.rnd] Rd, B (0x307 F16/F32,
+/// 0x313 F64), and the saturating narrowing I2I.dst.S32.SAT Rd, B (0x238). Types: the
+/// destination float type 75-76 and the source 84-85 (1 F16, 2 F32, 3 F64), one field
+/// here (destination + 4 * source) holding only the pairs nvdisasm accepts; .FTZ 80;
+/// rounding 78-79 (F2F: none, RM, RP, RZ; FRND: none, FLOOR, CEIL, TRUNC); B's negate 63
+/// and |.| 62. FRND.F16's half select (60-61: `.H1`) is a constant here. I2I's
+/// destination type is 76-77 (U8, S8, U16, S16). Probed on SM80 from the generated PTX
+/// corpus; the from-scratch test checks every SM.
+pub(super) fn float_conversions(v: &mut Vec<Form>) {
+    let rnd = [(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")];
+    let types = |d: u64, s: u64| d | s << 2;
+    let b = || r(32).neg(63).abs(62);
+    let f2f_pieces = &[(75, 2), (84, 2)];
+    let narrow: &[(u64, &str)] = &[(types(1, 2), ".F16.F32"), (types(2, 1), ".F32.F16")];
+    let from_f64: &[(u64, &str)] = &[(types(1, 3), ".F16.F64"), (types(2, 3), ".F32.F64")];
+    let to_f64: &[(u64, &str)] = &[(types(3, 1), ".F64.F16"), (types(3, 2), ".F64.F32")];
+    for (lo, hi, tys, d, src) in [
+        (
+            0x0000000000057304u64,
+            0x0000000000208800u64,
+            narrow,
+            r(16),
+            b(),
+        ),
+        (
+            0x0000000400057310,
+            0x0000000000301000,
+            from_f64,
+            r(16),
+            b().pair(),
+        ),
+        (
+            0x0000000400057310,
+            0x0000000000301000,
+            to_f64,
+            r(16).pair(),
+            b(),
+        ),
+    ] {
+        v.push(
+            fs("F2F", ALL, lo, hi)
+                .m(80, 1, &[(0, ""), (1, ".FTZ")])
+                .m_pieces(f2f_pieces, tys)
+                .m(78, 2, &rnd)
+                .o(d)
+                .o(src),
+        );
+    }
+    for (lo, hi, tys, d, src) in [
+        (
+            0x0000000000057307u64,
+            0x0000000000104800u64,
+            &[(types(1, 1), ".F16"), (types(2, 2), "")][..],
+            r(16),
+            b(),
+        ),
+        (
+            0x0000000400047313,
+            0x0000000000301800,
+            &[(types(3, 3), ".F64")][..],
+            r(16).pair(),
+            b().pair(),
+        ),
+    ] {
+        v.push(
+            fs("FRND", ALL, lo, hi)
+                .m(80, 1, &[(0, ""), (1, ".FTZ")])
+                .m_pieces(f2f_pieces, tys)
+                .m(78, 2, F2I_RND)
+                .o(d)
+                .o(src),
+        );
+    }
+    v.push(
+        fs("I2I", ALL, 0x0000000700077238, 0x0000000000003000)
+            .m(76, 2, &[(0, ".U8"), (1, ".S8"), (2, ".U16"), (3, ".S16")])
+            .m(0, 0, &[(0, ".S32.SAT")])
+            .o(r(16))
+            .o(r(32)),
     );
 }

@@ -260,11 +260,13 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
         ("SEL", 0x0000000d0c127207u64, 0x000fe20004800000u64),
         ("SEL", 0xffffffffff087807, 0x000fe40004000000),
         ("FSEL", 0x0000000a080a7208, 0x002fe40000000000),
+        // A float immediate B (the generated PTX corpus: `selp.f32` with a constant).
+        ("FSEL", 0x3f80000006067808, 0x0000000004800000),
     ] {
-        let b = if lo & 0x800 != 0 {
-            uimm(32, 32)
-        } else {
-            r(32).reuse(1)
+        let b = match (lo & 0x800 != 0, name) {
+            (true, "FSEL") => f32i(32),
+            (true, _) => uimm(32, 32),
+            _ => r(32).reuse(1),
         };
         v.push(
             fs(name, ALL, lo, hi)
@@ -416,5 +418,37 @@ pub(super) fn viadd(v: &mut Vec<Form>) {
             .o(r(16))
             .o(r(24).reuse(0))
             .o(uimm(32, 32)),
+    );
+}
+
+/// SGXT[.W][.U32] Rd, A, B (sign- or zero-extend from bit B, `szext`) and BMSK[.W] Rd, A, B
+/// (a mask of B bits from bit A, `bmsk`): .W (wrap) 75; SGXT's bit 73 = 1 signed (0 prints
+/// .U32). B a register (0x2) or an immediate (0x8, SGXT). Probed on SM80 from the
+/// generated PTX corpus; the from-scratch test checks every SM.
+pub(super) fn sgxt_bmsk(v: &mut Vec<Form>) {
+    for (lo, hi) in [
+        (0x000000050005721au64, 0x0000000000000000u64),
+        (0x000000040409781a, 0x0000000000000000),
+    ] {
+        let b = if lo & 0x800 != 0 {
+            uimm(32, 32)
+        } else {
+            r(32).reuse(1)
+        };
+        v.push(
+            fs("SGXT", ALL, lo, hi)
+                .m(75, 1, &[(0, ""), (1, ".W")])
+                .m(73, 1, &[(1, ""), (0, ".U32")])
+                .o(r(16))
+                .o(r(24).reuse(0))
+                .o(b),
+        );
+    }
+    v.push(
+        fs("BMSK", ALL, 0x000000050005721b, 0x0000000000000000)
+            .m(75, 1, &[(0, ""), (1, ".W")])
+            .o(r(16))
+            .o(r(24).reuse(0))
+            .o(r(32).reuse(1)),
     );
 }

@@ -140,6 +140,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 0x0000000000000800 | bit91,
             )
             .m(76, 1, &[(0, ""), (1, ".U")])
+            .m(73, 3, SHARED_SIZES)
             .o(r(16))
             .o(shared_x4(ur_ld)),
         );
@@ -151,6 +152,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 0x0000000000007984,
                 0x0000000000000800 | bit91,
             )
+            .m(73, 3, SHARED_SIZES)
             .o(r(16))
             .o(shared_x4(ur_ld)),
         );
@@ -158,15 +160,131 @@ pub(super) fn memory(v: &mut Vec<Form>) {
     v.push(
         Form::new("STS", 0x388, ALL, 0x0000000000007388, 0x0000000000000800)
             .no_write_sb()
+            .m(73, 3, SHARED_SIZES)
             .o(shared_x4(None))
             .o(r(32)),
     );
     v.push(
         Form::new("STS", 0x988, ALL, 0x0000000000007988, 0x0000000008000800)
             .no_write_sb()
+            .m(73, 3, SHARED_SIZES)
             .o(shared_x4(Some(64)))
             .o(r(32)),
     );
+}
+
+/// LDS/STS sizes, bits 73-75 (every SM; 7 prints `???7`/`.INVALID7`): nvdisasm accepts
+/// odd registers for .64 and .128, as for LDL/STL. Probed on SM75, SM80 and SM90; the
+/// sub-word and wide ones come from the generated PTX corpus and `-G` builds.
+const SHARED_SIZES: &[(u64, &str)] = &[
+    (0, ".U8"),
+    (1, ".S8"),
+    (2, ".U16"),
+    (3, ".S16"),
+    (4, ""),
+    (5, ".64"),
+    (6, ".128"),
+];
+
+/// Generic-address loads and stores (`ld`/`st` without a state space): LD (0x980) has
+/// LDG's layout on every SM (SM75 `[Ra]` with `.SYS`, SM80-SM89 `[Ra.64]` with the
+/// unprinted UR4 descriptor in 32-37, SM90 `desc[URx][Ra.64]`); ST is 0x985 with STG's
+/// layout on SM80-SM90, and 0x385 on SM75 with the data register in 64-71 (SM80-SM90 have
+/// 0x385 too, printed `ST.E.64 [R4], R8`, not modelled: its typed operands would equal
+/// those of 0x985, whose address prints `[R4.64]`, and the builder could not tell them
+/// apart); without a descriptor (SM75's LD, every 0x385) the signed
+/// offset is 32-63. Sizes 73-75 as LDG's; cache and scope bits are ptxas's
+/// constants. Samples from the generated PTX corpus and `-G` builds.
+pub(super) fn generic(v: &mut Vec<Form>) {
+    let sizes = [
+        (4u64, ""),
+        (5, ".64"),
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (6, ".128"),
+    ];
+    type Generic = (
+        &'static [Arch],
+        &'static str,
+        u16,
+        u64,
+        MemFmt,
+        &'static str,
+    );
+    let forms: [Generic; 6] = [
+        (
+            &[Sm75],
+            "LD",
+            0x980,
+            0x000000000010eb00,
+            MemFmt::Global,
+            ".SYS",
+        ),
+        (
+            SM80_89,
+            "LD",
+            0x980,
+            0x000000000c101300,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            "LD",
+            0x980,
+            0x000000000c101b00,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (
+            SM80_89,
+            "ST",
+            0x985,
+            0x000000000c101904,
+            MemFmt::Global64,
+            "",
+        ),
+        (
+            &[Sm90],
+            "ST",
+            0x985,
+            0x000000000c101b04,
+            MemFmt::GlobalDesc,
+            "",
+        ),
+        (
+            &[Sm75],
+            "ST",
+            0x385,
+            0x000000000010eb02,
+            MemFmt::Global,
+            ".SYS",
+        ),
+    ];
+    for (arches, name, op, hi, fmt, scope) in forms {
+        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        for (size, sfx) in sizes {
+            let hi = (hi & !(7 << 9)) | size << 9;
+            let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+            let f = Form::new(name, op, arches, op as u64 | 0x7000 | ur, hi)
+                .m(0, 0, &[(0, ".E")])
+                .m(0, 0, &[(0, sfx)])
+                .m(0, 0, &[(0, scope)]);
+            // Without a descriptor register the offset is 32 bits wide (32-63; found by
+            // the random-field test).
+            let mut addr = mem(fmt, if name == "LD" { 32 } else { 64 });
+            if fmt == MemFmt::Global {
+                addr.offset = vec![(32, 32)];
+            }
+            v.push(match (name, op) {
+                ("LD", _) => f.o(data(r(16))).o(addr),
+                (_, 0x385) => f.no_write_sb().o(addr).o(data(r(64))),
+                _ => f.no_write_sb().o(addr).o(data(r(32))),
+            });
+        }
+    }
 }
 
 pub(super) fn atomics(v: &mut Vec<Form>) {
@@ -286,6 +404,66 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
             );
             v.push(
                 fs("ATOMG", arches, atom_lo, clear(atom_hi) & !(0xf << 23))
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 4, ATOM_OPS)
+                    .m(73, type_width, tys)
+                    .m(77, 4, scopes)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(fmt, 64)
+                    })
+                    .o(data(r(32))),
+            );
+        }
+    }
+    // ATOM (generic address, `atom` without a state space): ATOMG's fields at opcode 0x98a
+    // (0x38a on SM75), the descriptor as LDG's. Samples from the generated PTX corpus.
+    type Generic = (
+        &'static [Arch],
+        MemFmt,
+        u64,
+        u64,
+        [Types; 2],
+        u8,
+        &'static [(u64, &'static str)],
+    );
+    let generic: [Generic; 3] = [
+        (
+            SM80_89,
+            MemFmt::Global64,
+            0x000000070405798a,
+            0x00000000099ee1c4,
+            sm80_types,
+            4,
+            SCOPES,
+        ),
+        (
+            &[Sm90],
+            MemFmt::GlobalDesc,
+            0x0000000704ff798a,
+            0x000000000a1ee1c4,
+            sm90_types,
+            3,
+            SCOPES,
+        ),
+        (
+            &[Sm75],
+            MemFmt::Global,
+            0x0000000604ff738a,
+            0x00000000001145ff,
+            sm80_types,
+            3,
+            SM75_SCOPES,
+        ),
+    ];
+    for (arches, fmt, lo, hi, types, type_width, scopes) in generic {
+        for (wide, tys) in types.iter().enumerate() {
+            let data = |o: Opnd| if wide == 1 { o.pair() } else { o };
+            let clear = |hi: u64| hi & !(0xf << 9) & !(0xf << 13) & !(0xf << 23);
+            v.push(
+                fs("ATOM", arches, lo, clear(hi))
                     .m(0, 0, &[(0, ".E")])
                     .m(87, 4, ATOM_OPS)
                     .m(73, type_width, tys)

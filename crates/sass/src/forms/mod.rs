@@ -122,6 +122,10 @@ fn build() -> Vec<Form> {
     variants::integer_variants(&mut v);
     uniform::uniform_more(&mut v);
     warp::depbar(&mut v);
+    float::double_imm(&mut v);
+    integer::sgxt_bmsk(&mut v);
+    float::float_conversions(&mut v);
+    memory::generic(&mut v);
     v
 }
 

@@ -130,12 +130,24 @@ pub(super) fn warp2(v: &mut Vec<Form>) {
 }
 
 pub(super) fn membar(v: &mut Vec<Form>) {
-    // MEMBAR.SC.{CTA,GPU}: scope 76-77 (0 CTA, 2 GPU).
+    // MEMBAR.{SC,ALL}.scope: bit 79 .ALL (clear .SC), scope 76-78 (0 CTA, 1 SM, 2 GPU,
+    // 3 SYS, 5 VC; 4 and 7 print .INVALIDn, and SM90's 6 .CTA.PARTIAL is not modelled).
+    // Probed on SM75, SM80 and SM90; `-G` builds emit MEMBAR.SC.VC.
     v.push(
         fs("MEMBAR", ALL, 0x0000000000007992, 0x0000000000000000)
             .no_write_sb()
-            .m(0, 0, &[(0, ".SC")])
-            .m(76, 2, &[(0, ".CTA"), (2, ".GPU")]),
+            .m(79, 1, &[(0, ".SC"), (1, ".ALL")])
+            .m(
+                76,
+                3,
+                &[
+                    (0, ".CTA"),
+                    (1, ".SM"),
+                    (2, ".GPU"),
+                    (3, ".SYS"),
+                    (5, ".VC"),
+                ],
+            ),
     );
     v.push(fs("ERRBAR", ALL, 0x00000000000079ab, 0x0000000000000000));
     v.push(

@@ -79,6 +79,8 @@ impl LatencyClass {
             | Op::Iabs
             | Op::Viadd
             | Op::Vimnmx
+            | Op::Sgxt
+            | Op::Bmsk
             | Op::Mov => IntAlu,
             Op::Imad => IntMad,
             Op::Isetp => IntCompare,
@@ -88,7 +90,7 @@ impl LatencyClass {
             Op::Hfma2 => Fp16,
             Op::Dadd | Op::Dfma | Op::Dmul | Op::Dsetp => Fp64,
             Op::Mufu => Transcendental,
-            Op::F2i | Op::I2f | Op::I2fp => Conversion,
+            Op::F2i | Op::I2f | Op::I2fp | Op::F2f | Op::Frnd | Op::I2i => Conversion,
             Op::Plop3 | Op::P2r | Op::R2p => PredLogic,
             Op::Uiadd3
             | Op::Ulop3
@@ -107,7 +109,9 @@ impl LatencyClass {
             Op::S2r | Op::Cs2r | Op::S2ur => SpecialReg,
             Op::Shfl | Op::Vote | Op::Match => Warp,
             Op::Ldc | Op::Uldc => ConstLoad,
-            Op::Ldg | Op::Stg | Op::Red | Op::Redg | Op::Atomg => GlobalMem,
+            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atom | Op::Red | Op::Redg | Op::Atomg => {
+                GlobalMem
+            }
             Op::Lds | Op::Sts | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra

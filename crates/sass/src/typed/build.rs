@@ -73,7 +73,7 @@ impl Builder {
     /// field. Among the forms that fit, the one that implies the fewest modifiers not given
     /// wins (so `LDG` without `.64` is the 32-bit load); ties go to table order.
     pub fn finish(self, arch: Arch) -> Result<MachInst, SassError> {
-        let mut best: Option<(usize, MachInst)> = None;
+        let mut best: Option<((usize, bool), MachInst)> = None;
         let mut why = Vec::new();
         for form in forms::by_name(arch, self.op.mnemonic()) {
             match self.try_form(form, arch) {
@@ -96,8 +96,16 @@ impl Builder {
         })
     }
 
-    fn try_form(&self, form: &'static Form, arch: Arch) -> Result<(usize, MachInst), String> {
+    /// The score of a form that fits (lower is better): the modifiers it implies that were
+    /// not asked for, then whether it prints the wanted components in another order than
+    /// given (F2F.F16.F64 and F2F.F64.F16 are different forms with the same components).
+    fn try_form(
+        &self,
+        form: &'static Form,
+        arch: Arch,
+    ) -> Result<((usize, bool), MachInst), String> {
         let wanted: Vec<&str> = self.mods.iter().flat_map(|m| comps(m)).collect();
+        let given = self.mods.concat();
         let mut used = vec![false; wanted.len()];
         let mut implied = 0;
         let mut mods = Vec::with_capacity(form.mods.len());
@@ -106,12 +114,14 @@ impl Builder {
                 mods.push(0);
                 continue;
             }
-            // The value whose components are all wanted, the most specific first.
+            // The value whose components are all wanted, the most specific first; between
+            // values with the same components (F2F's `.F16.F32` and `.F32.F16`) the one
+            // given in that order.
             let pick = m
                 .values
                 .iter()
                 .filter(|(_, t)| !t.is_empty() && comps(t).all(|c| wanted.contains(&c)))
-                .max_by_key(|(_, t)| comps(t).count());
+                .max_by_key(|(_, t)| (comps(t).count(), given.contains(t)));
             let v = match pick {
                 Some(&(v, t)) => {
                     for c in comps(t) {
@@ -173,7 +183,9 @@ impl Builder {
                 return Err(format!("it does not print .{c}"));
             }
         }
-        Ok((implied, printed))
+        let mut printed_comps = comps(&suffix);
+        let in_order = wanted.iter().all(|c| printed_comps.any(|p| p == *c));
+        Ok(((implied, !in_order), printed))
     }
 }
 

@@ -2,7 +2,8 @@
 //! `tests/golden/` so the decoder and encoder are tested where the NVIDIA tools are absent.
 //! Written by the oracle tests under `TANGLE_BLESS=1` (`corpus.rs`: every distinct corpus
 //! word; `scratch.rs`: every eighth word built from scratch; `random.rs`: four random
-//! instructions per form); read by `golden.rs`.
+//! instructions per form; `generated.rs`: every fourth exact word of the generated PTX
+//! corpus); read by `golden.rs`.
 //!
 //! One file per source and SM, `<source>-sm_XX.tsv`: comment lines start with `#`; each
 //! other line is `addr<TAB>0xLO 0xHI<TAB>control<TAB>text`, where `text` is nvdisasm's

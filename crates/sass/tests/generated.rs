@@ -1,0 +1,212 @@
+//! The generated PTX corpus (`ptxgen/`): PTX for the PTX ISA's instructions, with their
+//! types, modifiers, rounding modes, scopes, state spaces and operand kinds, compiled by
+//! ptxas once per target (sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a; the sm_90a words
+//! are checked as SM90's) and checked word by word against nvdisasm as `corpus.rs` does
+//! (`classify`): every *distinct* word is exact, refused or wrong. Wrong must be 0; every
+//! refused word's key (`MNEMONIC 0xOPC`) must be listed with its reason in
+//! `tests/generated-refusals.tsv` (and every listed key must still be refused somewhere);
+//! the exact fraction must stay above the floor. The ISA coverage table must account for
+//! every kernel and every instruction of the list.
+//!
+//! `cargo test -p tangle-sass --test generated -- --nocapture` prints the figures.
+
+mod classify;
+mod golden_io;
+mod ptxgen;
+mod typed_check;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+use std::thread;
+
+use tangle_oracle::{require, Oracle, Tool};
+use tangle_sass::{cubin, decode, encode, Arch, Control, Word};
+
+/// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
+/// are modelled).
+const EXACT_FLOOR: f64 = 0.87;
+
+/// The refusal list: `key -> reason`.
+fn refusal_list() -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("generated-refusals.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let (k, why) = line
+            .split_once('\t')
+            .unwrap_or_else(|| panic!("{}:{}: expected `key<TAB>reason`", path.display(), n + 1));
+        assert!(
+            !why.trim().is_empty(),
+            "{}:{}: no reason",
+            path.display(),
+            n + 1
+        );
+        out.insert(k.to_string(), why.to_string());
+    }
+    out
+}
+
+/// Compiles the module of `target` and returns the words of every function.
+fn compile(ptxas: &Oracle, target: ptxgen::Target, dir: &Path) -> Vec<Word> {
+    let kernels = ptxgen::kernels();
+    let ptx = dir.join(format!("gen-{}.ptx", target.name()));
+    let out = dir.join(format!("gen-{}.cubin", target.name()));
+    std::fs::write(&ptx, ptxgen::module(target, &kernels)).unwrap();
+    ptxas.run_ok([
+        format!("-arch={}", target.name()).as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        ptx.as_os_str(),
+    ]);
+    let bytes = std::fs::read(&out).unwrap();
+    let c = cubin::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", target.name()));
+    c.functions.into_iter().flat_map(|f| f.words).collect()
+}
+
+fn check_arch(arch: Arch, ptxas: &Oracle, nvdisasm: &Oracle) -> classify::WordTally {
+    let dir = tangle_oracle::scratch_dir();
+    let mut seen = HashSet::new();
+    let mut words = Vec::new();
+    for t in ptxgen::TARGETS.iter().filter(|t| t.sm == arch.number()) {
+        for w in compile(ptxas, *t, dir.path()) {
+            if seen.insert(w) {
+                words.push(w);
+            }
+        }
+    }
+    let theirs = classify::nvdisasm_raw(nvdisasm, arch, &words, dir.path());
+    if golden_io::blessing() {
+        // Every fourth exact word, so the new forms stay tested without the oracles.
+        let rows: Vec<(u64, Word, String)> = words
+            .iter()
+            .zip(&theirs)
+            .enumerate()
+            .map(|(i, (&w, t))| (16 * i as u64, w, t.clone()))
+            .filter(|(addr, w, t)| {
+                decode(arch, *w, *addr).is_ok_and(|d| d.text() == *t)
+                    && encode(arch, t, Control::decode(*w), *addr).is_ok_and(|b| b == *w)
+            })
+            .step_by(4)
+            .collect();
+        golden_io::write("generated", arch, &rows);
+    }
+    let mut tally = classify::WordTally::default();
+    classify::check_words(arch, &words, &theirs, &mut tally);
+    tally
+}
+
+#[test]
+fn every_isa_instruction_is_generated_or_excluded_with_a_reason() {
+    let kernels = ptxgen::kernels();
+    let names: BTreeSet<&str> = ptxgen::ISA.iter().map(|e| e.1).collect();
+    assert_eq!(
+        names.len(),
+        ptxgen::ISA.len(),
+        "an instruction is listed twice"
+    );
+    for k in &kernels {
+        assert!(
+            names.contains(k.isa),
+            "kernel for `{}` not in the ISA list",
+            k.isa
+        );
+    }
+    for (_, name, why) in ptxgen::ISA {
+        let n = kernels.iter().filter(|k| k.isa == *name).count();
+        match why {
+            None => assert!(n > 0, "`{name}` is neither generated nor excluded"),
+            Some(_) => assert_eq!(n, 0, "`{name}` is excluded but has kernels"),
+        }
+    }
+}
+
+#[test]
+fn generated_ptx_corpus_disassembles_and_assembles_like_nvdisasm() {
+    let name = "generated_ptx_corpus_disassembles_and_assembles_like_nvdisasm";
+    let (Some(ptxas), Some(nvdisasm)) = (require(Tool::Ptxas, name), require(Tool::Nvdisasm, name))
+    else {
+        return;
+    };
+    let results: Vec<(Arch, classify::WordTally)> = thread::scope(|s| {
+        let handles: Vec<_> = Arch::ALL
+            .iter()
+            .map(|&arch| {
+                let (ptxas, nvdisasm) = (&ptxas, &nvdisasm);
+                s.spawn(move || (arch, check_arch(arch, ptxas, nvdisasm)))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let listed = refusal_list();
+    println!("Generated PTX corpus (distinct words: exact / refused / wrong)");
+    println!(
+        "{:<6} {:>7} {:>8} {:>8} {:>6} {:>8}",
+        "arch", "total", "exact", "refused", "wrong", "exact%"
+    );
+    for (arch, t) in &results {
+        println!(
+            "{:<6} {:>7} {:>8} {:>8} {:>6} {:>7.2}%",
+            arch.to_string(),
+            t.total(),
+            t.exact,
+            t.refused,
+            t.wrong,
+            100.0 * t.exact_fraction()
+        );
+    }
+    let mut failed = Vec::new();
+    let mut refused_anywhere = BTreeSet::new();
+    for (arch, t) in &results {
+        let mut ops: Vec<_> = t.refused_keys.iter().collect();
+        ops.sort_by(|a, b| b.1.cmp(a.1));
+        let shown: Vec<String> = ops.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+        println!("{arch} refused: {}", shown.join(", "));
+        for (k, (w, text)) in &t.refused_example {
+            refused_anywhere.insert(k.clone());
+            println!("EXAMPLE {arch} {k}\t{w}\t{text}");
+            if !listed.contains_key(k) {
+                println!("UNLISTED {arch} {k}");
+                failed.push(format!(
+                    "{arch}: refused `{k}` is not in generated-refusals.tsv"
+                ));
+            }
+        }
+        for w in t.wrongs.iter().take(30) {
+            println!("WRONG {w}");
+        }
+        if t.wrong > 0 {
+            failed.push(format!("{arch}: {} wrong", t.wrong));
+        }
+        for f in t.typed_fail.iter().take(20) {
+            println!("TYPED {f}");
+        }
+        if !t.typed_fail.is_empty() {
+            failed.push(format!(
+                "{arch}: {} words fail the typed round trip",
+                t.typed_fail.len()
+            ));
+        }
+        if t.exact_fraction() < EXACT_FLOOR {
+            failed.push(format!(
+                "{arch}: exact {:.4} below the floor {EXACT_FLOOR}",
+                t.exact_fraction()
+            ));
+        }
+    }
+    for k in listed.keys() {
+        if !refused_anywhere.contains(k) {
+            failed.push(format!(
+                "generated-refusals.tsv lists `{k}`, which no SM refuses now"
+            ));
+        }
+    }
+    for f in &failed {
+        println!("FAIL {f}");
+    }
+    assert!(failed.is_empty(), "{} failures, listed above", failed.len());
+}
