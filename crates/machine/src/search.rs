@@ -24,7 +24,7 @@
 use crate::error::{MachineError, R};
 use crate::machine::Machine;
 use crate::outcome::{Outcome, SearchSummary};
-use crate::step::{independent, same_group, Step};
+use crate::step::{independent, same_group, Step, StepKind};
 
 /// One choice point: the steps of the ready groups (lowest lane first), the one taken,
 /// which have been tried, and the steps asleep on arrival.
@@ -44,6 +44,16 @@ pub(crate) struct Script {
     pending: Vec<Step>,
     /// Whether this run passed the depth bound.
     cut: bool,
+    /// Which subgroup (an index into `units`) branches; the others take their first awake
+    /// option. `None`: every subgroup branches (the product of their choices).
+    focus: Option<usize>,
+    /// Subgroups (workgroup, subgroup) in the order they first had a choice, over all runs.
+    units: Vec<([u32; 3], u32)>,
+    /// This run's shared-memory steps.
+    accesses: Vec<Step>,
+    /// Two subgroups touched overlapping shared bytes, one of them writing: their
+    /// interleavings are not independent, and the search must take the product.
+    coupled: bool,
 }
 
 /// Why a run stopped before its end at a choice point: every ready group sleeps.
@@ -57,6 +67,10 @@ impl Script {
             max_depth,
             pending: Vec::new(),
             cut: false,
+            focus: Some(0),
+            units: Vec::new(),
+            accesses: Vec::new(),
+            coupled: false,
         }
     }
 
@@ -69,6 +83,18 @@ impl Script {
                 true => Err(Pruned),
                 false => Ok(0),
             };
+        }
+        let unit = (options[0].workgroup, options[0].subgroup);
+        if !self.units.contains(&unit) {
+            self.units.push(unit);
+        }
+        if let Some(k) = self.focus {
+            if self.units[k..].first() != Some(&unit) {
+                // Not the subgroup being explored: its first awake option, no choice.
+                return (0..options.len())
+                    .find(|&i| !self.pending.iter().any(|z| same_group(z, &options[i])))
+                    .ok_or(Pruned);
+            }
         }
         if self.pos == self.nodes.len() {
             let sleep = std::mem::take(&mut self.pending);
@@ -116,6 +142,20 @@ impl Script {
     /// A seen step ran (`now` holds the steps of the other ready groups in this state):
     /// it wakes the sleepers it does not commute with.
     pub(crate) fn executed(&mut self, step: &Step, now: &[Step]) {
+        let seen = |a: &Step| {
+            (a.workgroup, a.subgroup, &a.kind) == (step.workgroup, step.subgroup, &step.kind)
+        };
+        if matches!(step.kind, StepKind::Mem { .. }) && !self.accesses.iter().any(seen) {
+            let unit = (step.workgroup, step.subgroup);
+            if self
+                .accesses
+                .iter()
+                .any(|a| (a.workgroup, a.subgroup) != unit && !independent(a, step))
+            {
+                self.coupled = true;
+            }
+            self.accesses.push(step.clone());
+        }
         for s in &mut self.pending {
             *s = fresh(s, now).clone();
         }
@@ -128,6 +168,7 @@ impl Script {
         self.pos = 0;
         self.pending.clear();
         self.cut = false;
+        self.accesses.clear();
         while let Some(last) = self.nodes.last_mut() {
             let next = (0..last.options.len()).find(|&i| {
                 !last.tried[i] && !last.sleep.iter().any(|z| same_group(z, &last.options[i]))
@@ -154,6 +195,12 @@ fn fresh<'a>(s: &'a Step, now: &'a [Step]) -> &'a Step {
 }
 
 /// Runs every interleaving of `machine`'s dispatch within its bound.
+///
+/// Subgroups run one after another and, unless they share memory, never see each other's
+/// schedule: the search explores one subgroup's interleavings at a time with the others
+/// taking their first option (the sum of their trees, not the product), and starts again
+/// over the product as soon as a run shows two subgroups touching the same shared bytes
+/// with a write among them.
 pub(crate) fn exhaustive(machine: &Machine<'_>) -> R<Outcome> {
     let bound = machine.config.bound;
     let mut script = Script::new(bound.max_depth);
@@ -189,8 +236,18 @@ pub(crate) fn exhaustive(machine: &Machine<'_>) -> R<Outcome> {
             Err(MachineError::Pruned) => pruned += 1,
             Err(e) => return Err(e),
         }
+        if script.coupled && script.focus.is_some() {
+            // Subgroups share memory: start again over the product of their choices.
+            script = Script::new(bound.max_depth);
+            script.focus = None;
+            continue;
+        }
         if !script.advance() {
-            break;
+            // This subgroup's interleavings are done: the next subgroup's, if any.
+            match script.focus {
+                Some(k) if k + 1 < script.units.len() => script.focus = Some(k + 1),
+                _ => break,
+            }
         }
     }
     if cut_off > 0 || unexplored {
