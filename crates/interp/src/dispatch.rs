@@ -5,7 +5,6 @@ use tangle_lanes::builtins::Invocation;
 
 use crate::error::{InterpError, R};
 use crate::state::{lanes_below, FuncValues, Lane, Run, Subgroup, TFrame, Tangle};
-use crate::value;
 use crate::value::Val;
 
 impl Run<'_, '_> {
@@ -59,7 +58,7 @@ impl Run<'_, '_> {
                         StorageClass::Input => {
                             let id = self.alloc_global(g);
                             if let Some(b) = gd.decorations.builtin {
-                                let v = Invocation {
+                                let inv = Invocation {
                                     workgroup: wg,
                                     num_workgroups: it.config.workgroups,
                                     local_size: it.local_size,
@@ -68,18 +67,15 @@ impl Run<'_, '_> {
                                     subgroup: s,
                                     num_subgroups: nsub,
                                     lane: l,
-                                }
-                                .builtin(b)
-                                .ok_or_else(|| {
-                                    InterpError::Config(format!("built-in {b:?} unsupported"))
-                                })?;
-                                let (_, pointee) = m.types.pointer(gd.ty).expect("pointer");
-                                value::write(&m.types, &mut self.mems[id as usize], 0, pointee, &v)
-                                    .ok_or_else(|| {
-                                        InterpError::Config(format!(
-                                            "built-in {b:?} has an unexpected type"
-                                        ))
-                                    })?;
+                                };
+                                tangle_lanes::builtins::store_builtin(
+                                    &m.types,
+                                    &mut self.mems[id as usize],
+                                    gd.ty,
+                                    &inv,
+                                    b,
+                                )
+                                .map_err(InterpError::Config)?;
                             }
                             Some(id)
                         }

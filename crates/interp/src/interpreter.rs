@@ -4,8 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use spirv::BuiltIn;
-use tangle_ir::{ExecMode, Func, Module};
+use tangle_ir::{Func, Module};
 
 use crate::config::{Config, SchedulePolicy};
 use crate::error::{InterpError, R};
@@ -71,25 +70,8 @@ impl<'m> Interpreter<'m> {
         }
         let consts = tangle_lanes::constants::evaluate(module, &config.spec_constants)
             .map_err(InterpError::Config)?;
-        let mut local_size = None;
-        for m in &ep.modes {
-            match m {
-                ExecMode::LocalSize(s) => local_size = Some(*s),
-                ExecMode::LocalSizeId(ids) => {
-                    local_size = Some(ids.map(|c| consts[c.as_u32() as usize].bits() as u32))
-                }
-                _ => {}
-            }
-        }
-        for (c, d) in module.consts.iter() {
-            if d.builtin == Some(BuiltIn::WorkgroupSize) {
-                if let Val::Comp(v) = &consts[c.as_u32() as usize] {
-                    local_size = Some([v[0].bits() as u32, v[1].bits() as u32, v[2].bits() as u32]);
-                }
-            }
-        }
-        let local_size = local_size
-            .ok_or_else(|| InterpError::Config("entry point has no workgroup size".into()))?;
+        let local_size = tangle_lanes::builtins::workgroup_size(module, ep, &consts)
+            .map_err(InterpError::Config)?;
         if local_size.contains(&0) || config.workgroups.contains(&0) {
             return Err(InterpError::Config("empty workgroup or dispatch".into()));
         }

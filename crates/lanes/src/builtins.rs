@@ -70,3 +70,51 @@ impl Invocation {
         })
     }
 }
+
+/// The workgroup size of entry point `entry`: its `LocalSize` or `LocalSizeId` execution mode,
+/// overridden by a constant decorated `WorkgroupSize` (as SPIR-V specifies), with the
+/// module's evaluated constants `consts`. Every engine sets up a dispatch from it.
+pub fn workgroup_size(
+    module: &tangle_ir::Module,
+    entry: &tangle_ir::EntryPoint,
+    consts: &[Val],
+) -> Result<[u32; 3], String> {
+    let mut size = None;
+    for m in &entry.modes {
+        match m {
+            tangle_ir::ExecMode::LocalSize(s) => size = Some(*s),
+            tangle_ir::ExecMode::LocalSizeId(ids) => {
+                size = Some(ids.map(|c| consts[c.as_u32() as usize].bits() as u32))
+            }
+            _ => {}
+        }
+    }
+    for (c, d) in module.consts.iter() {
+        if d.builtin == Some(BuiltIn::WorkgroupSize) {
+            if let Val::Comp(v) = &consts[c.as_u32() as usize] {
+                size = Some([v[0].bits() as u32, v[1].bits() as u32, v[2].bits() as u32]);
+            }
+        }
+    }
+    size.ok_or_else(|| "entry point has no workgroup size".to_string())
+}
+
+/// Writes input built-in `b` of invocation `inv` into `region`, the memory of a built-in
+/// variable of pointer type `var_ty`; an error names a built-in the engines do not model or
+/// one whose variable has an unexpected type.
+pub fn store_builtin(
+    types: &tangle_ir::TypeTable,
+    region: &mut crate::value::Region,
+    var_ty: tangle_ir::Type,
+    inv: &Invocation,
+    b: BuiltIn,
+) -> Result<(), String> {
+    let v = inv
+        .builtin(b)
+        .ok_or_else(|| format!("built-in {b:?} unsupported"))?;
+    let (_, pointee) = types
+        .pointer(var_ty)
+        .ok_or_else(|| format!("built-in {b:?} is not a pointer variable"))?;
+    crate::value::write(types, region, 0, pointee, &v)
+        .ok_or_else(|| format!("built-in {b:?} has an unexpected type"))
+}

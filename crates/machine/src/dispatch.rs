@@ -4,7 +4,7 @@
 use spirv::StorageClass;
 use tangle_ir::Global;
 use tangle_lanes::builtins::Invocation;
-use tangle_lanes::value::{self, Region};
+use tangle_lanes::value::Region;
 use tangle_lanes::{lanes_below, memory as lanes_memory};
 
 use crate::error::{MachineError, R};
@@ -71,7 +71,7 @@ impl Run<'_, '_> {
                         StorageClass::Input => {
                             let id = self.alloc_global(g, true);
                             if let Some(b) = gd.decorations.builtin {
-                                let v = Invocation {
+                                let inv = Invocation {
                                     workgroup: wg,
                                     num_workgroups: machine.config.workgroups,
                                     local_size: machine.local_size,
@@ -80,18 +80,15 @@ impl Run<'_, '_> {
                                     subgroup: s,
                                     num_subgroups: nsub,
                                     lane: l,
-                                }
-                                .builtin(b)
-                                .ok_or_else(|| {
-                                    MachineError::Config(format!("built-in {b:?} unsupported"))
-                                })?;
-                                let (_, pointee) = m.types.pointer(gd.ty).expect("pointer");
-                                value::write(&m.types, &mut self.mems[id as usize], 0, pointee, &v)
-                                    .ok_or_else(|| {
-                                        MachineError::Config(format!(
-                                            "built-in {b:?} has an unexpected type"
-                                        ))
-                                    })?;
+                                };
+                                tangle_lanes::builtins::store_builtin(
+                                    &m.types,
+                                    &mut self.mems[id as usize],
+                                    gd.ty,
+                                    &inv,
+                                    b,
+                                )
+                                .map_err(MachineError::Config)?;
                             }
                             Some(id)
                         }
