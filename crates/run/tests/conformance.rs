@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use tangle_oracle::Tool;
+use tangle_run::lowered::LoweredEngine;
 use tangle_run::{run_script, Event, ScriptOptions};
 
 const TEST: &str = "conformance_corpus";
@@ -63,11 +64,11 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/amber")
 }
 
-fn skip(why: &str) {
+fn skip(test: &str, why: &str) {
     if tangle_oracle::oracles_mandatory() {
-        panic!("{TEST}: {why} (CI=true: the corpus must be present beside the clone)");
+        panic!("{test}: {why} (CI=true: the corpus must be present beside the clone)");
     }
-    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {TEST}: {why}");
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
 }
 
 /// The measured scripts of the manifest, as paths relative to the corpus folder.
@@ -132,8 +133,9 @@ fn expectations() -> BTreeMap<String, Expectation> {
     map
 }
 
-/// Runs one script as `tangle run` does: its outcome and its messages.
-fn run_one(path: &Path) -> (Outcome, String) {
+/// Runs one script as `tangle run` does (with `--engine lowered --policy all` when `lowered`
+/// is given): its outcome and its messages.
+fn run_one(path: &Path, lowered: Option<&LoweredEngine>) -> (Outcome, String) {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => return (Outcome::Refused, e.to_string()),
@@ -144,12 +146,21 @@ fn run_one(path: &Path) -> (Outcome, String) {
     };
     let options = ScriptOptions {
         base_dir: tangle_run::script::script_dir(path),
+        lowered: lowered.cloned(),
         ..ScriptOptions::default()
     };
     match run_script(&script, &options) {
         Err(e) if e.exit_code() == 1 => (Outcome::Fail, e.to_string()),
         Err(e) => (Outcome::Refused, e.to_string()),
-        Ok(report) if report.passed() => (Outcome::Pass, String::new()),
+        Ok(report) if report.passed() => {
+            let agreed = report
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::LoweredAgreed { .. }))
+                .count();
+            LOWERED_AGREED.fetch_add(agreed, Ordering::Relaxed);
+            (Outcome::Pass, String::new())
+        }
         Ok(report) => {
             let messages: Vec<String> = report
                 .events
@@ -159,6 +170,7 @@ fn run_one(path: &Path) -> (Outcome, String) {
                     Event::RunFailed { error, origin, .. } => {
                         Some(tangle_run::run_error_message(error, origin.as_ref()))
                     }
+                    Event::LoweredDiffers { mismatch, .. } => Some(mismatch.to_string()),
                     _ => None,
                 })
                 .collect();
@@ -169,13 +181,50 @@ fn run_one(path: &Path) -> (Outcome, String) {
 
 #[test]
 fn conformance_corpus() {
+    check_corpus(TEST, None);
+}
+
+/// The same corpus with every pipeline also lowered (tangle's scheme) and run on the barrier
+/// machine under every policy (issue 14): each script must end as it does on the reference
+/// alone, so an in-scope script passes only when all 12 policies give the reference's buffers.
+#[test]
+fn conformance_corpus_lowered() {
+    let policies = tangle_sched::expand(
+        "all",
+        "barrier machine",
+        &tangle_machine::SUPPORTED_POLICIES,
+    )
+    .expect("`all` expands");
+    let engine = LoweredEngine {
+        scheme: tangle_reconverge::Scheme::Scopes,
+        policies,
+    };
+    let before = LOWERED_AGREED.load(Ordering::Relaxed);
+    check_corpus("conformance_corpus_lowered", Some(&engine));
+    // The lowered engine really ran: a passing script with a dispatch compared it. (The
+    // reference-only test adds nothing to the count.)
+    let agreed = LOWERED_AGREED.load(Ordering::Relaxed) - before;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "conformance_corpus_lowered: {agreed} dispatches of passing scripts agree under every policy"
+    );
+    assert!(
+        agreed >= 350,
+        "only {agreed} dispatches were compared with the lowered engine"
+    );
+}
+
+/// Dispatches on which the lowered engine ran and agreed with the reference (all tests).
+static LOWERED_AGREED: AtomicUsize = AtomicUsize::new(0);
+
+fn check_corpus(test: &str, lowered: Option<&LoweredEngine>) {
     let dir = corpus_dir();
     if !dir.join("MANIFEST.tsv").is_file() {
-        skip(&format!("{} is not present", dir.display()));
+        skip(test, &format!("{} is not present", dir.display()));
         return;
     }
     for tool in [Tool::Glslang, Tool::SpirvOpt] {
-        if tangle_oracle::require(tool, TEST).is_none() {
+        if tangle_oracle::require(tool, test).is_none() {
             return;
         }
     }
@@ -196,7 +245,7 @@ fn conformance_corpus() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(name) = scripts.get(i) else { break };
-                let result = run_one(&dir.join(name));
+                let result = run_one(&dir.join(name), lowered);
                 results.lock().unwrap().insert(name.clone(), result);
             });
         }
@@ -232,7 +281,7 @@ fn conformance_corpus() {
     }
     let _ = writeln!(
         std::io::stderr().lock(),
-        "{TEST}: {} scripts: {} pass, {} fail, {} refused; listed by category: {by_category:?}",
+        "{test}: {} scripts: {} pass, {} fail, {} refused; listed by category: {by_category:?}",
         results.len(),
         counts.get(&Outcome::Pass).unwrap_or(&0),
         counts.get(&Outcome::Fail).unwrap_or(&0),
