@@ -168,9 +168,10 @@ fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The README's first command: the bundled example validates, its AmberScript test passes on
-/// the interpreter, and it prints as IR that asks for maximal reconvergence and votes after
-/// the loop.
+/// The README's first command: the bundled example validates, lowers to barrier operations,
+/// and its AmberScript test passes on the interpreter and, lowered, on the barrier machine
+/// under all 12 policies; it prints as IR that asks for maximal reconvergence and votes
+/// after the loop.
 #[test]
 fn readme_main_job_on_the_bundled_example() {
     // The README's first command is exactly the one tested here.
@@ -180,16 +181,39 @@ fn readme_main_job_on_the_bundled_example() {
     .unwrap();
     assert!(readme.contains(
         "\ncargo run -q -p tangle-cli -- validate examples/loop_break.spvasm && \
-         cargo run -q -p tangle-cli -- run -v examples/loop_break.amber\n"
+         cargo run -q -p tangle-cli -- ir examples/loop_break.spvasm --stage lowered && \
+         cargo run -q -p tangle-cli -- run -v examples/loop_break.amber --engine lowered --policy all\n"
     ));
     let path = example("loop_break.spvasm");
     tangle().args(["validate", &path]).assert().success();
     let out = tangle()
-        .args(["run", "-v", &example("loop_break.amber")])
+        .args(["ir", &path, "--stage", "lowered"])
+        .assert()
+        .success();
+    let lowered = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(lowered.contains(" lowered {"), "{lowered}");
+    assert!(
+        lowered.contains("bar_set") && lowered.contains("bar_sync"),
+        "{lowered}"
+    );
+    let out = tangle()
+        .args([
+            "run",
+            "-v",
+            &example("loop_break.amber"),
+            "--engine",
+            "lowered",
+            "--policy",
+            "all",
+        ])
         .assert()
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("PASS (1 RUN, 1 EXPECT)"), "{text}");
+    assert!(
+        text.contains("12 policies agree with the reference"),
+        "{text}"
+    );
     let out = tangle().args(["ir", &path]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
