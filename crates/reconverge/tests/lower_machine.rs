@@ -202,62 +202,13 @@ fn fuzz_programs_give_the_reference_results_lowered_under_every_policy() {
     );
 }
 
-/// The compute pipelines of the AmberScript scripts under `dir`: module, entry point,
-/// buffers (initial contents) by (set, binding), specialization constants.
+/// The compute pipelines of the AmberScript scripts under `dir`: name, module, entry point
+/// and buffers (initial contents) by (set, binding).
 fn amber_pipelines(dir: &std::path::Path) -> Vec<(String, Module, String, Buffers)> {
-    use tangle_amber::{ShaderFormat, ShaderSource};
-    use tangle_run::source::{load_shader, ShaderKind};
-    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .expect("bundled directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "amber"))
-        .collect();
-    paths.sort();
-    let mut out = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("script");
-        let script = tangle_amber::parse(&text).expect("bundled scripts parse");
-        for pipe in &script.pipelines {
-            for attach in &pipe.attachments {
-                let shader = script
-                    .shaders
-                    .iter()
-                    .find(|s| s.name == attach.shader)
-                    .expect("attached shader");
-                let bytes = match &shader.source {
-                    ShaderSource::Inline(t) => t.clone().into_bytes(),
-                    ShaderSource::VirtualFile { text, .. } => text.clone().into_bytes(),
-                    ShaderSource::File { path: p, .. } => {
-                        std::fs::read(path.parent().expect("dir").join(p)).expect("file")
-                    }
-                };
-                let kind = match shader.format {
-                    ShaderFormat::Glsl => ShaderKind::Glsl,
-                    ShaderFormat::SpirvAsm => ShaderKind::SpirvAsm,
-                    ShaderFormat::SpirvHex => ShaderKind::SpirvHex,
-                    ShaderFormat::SpirvBin => ShaderKind::SpirvBinary,
-                };
-                let env = shader.target_env.clone().unwrap_or("vulkan1.1".into());
-                let module = load_shader(kind, &bytes, &shader.name, &env)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let buffers = pipe
-                    .bindings
-                    .iter()
-                    .filter_map(|b| {
-                        let buf = script.buffers.iter().find(|x| x.name == b.buffer)?;
-                        Some(((b.set, b.binding), buf.initial_bytes()))
-                    })
-                    .collect();
-                out.push((
-                    format!("{} {}", path.display(), pipe.name),
-                    module,
-                    attach.entry_point.clone(),
-                    buffers,
-                ));
-            }
-        }
-    }
-    out
+    common::bundled::amber_pipelines(dir)
+        .into_iter()
+        .map(|p| (p.name, p.module, p.entry, p.buffers))
+        .collect()
 }
 
 #[test]

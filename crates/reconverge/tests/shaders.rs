@@ -11,7 +11,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use tangle_amber::{ShaderFormat, ShaderSource};
 use tangle_interp::{Config, FallthroughPolicy, SwitchPolicy};
 use tangle_ir::Module;
 use tangle_reconverge::Uniformity;
@@ -32,65 +31,18 @@ fn repo() -> PathBuf {
 }
 
 fn amber_cases() -> Vec<Case> {
-    let mut out = Vec::new();
-    for dir in ["tests/amber", "examples"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
-            .expect("bundled directory")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "amber"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let text = std::fs::read_to_string(&path).expect("script");
-            let script = tangle_amber::parse(&text).expect("bundled scripts parse");
-            for pipe in &script.pipelines {
-                for attach in &pipe.attachments {
-                    let shader = script
-                        .shaders
-                        .iter()
-                        .find(|s| s.name == attach.shader)
-                        .expect("attached shader");
-                    let bytes = match &shader.source {
-                        ShaderSource::Inline(t) => t.clone().into_bytes(),
-                        ShaderSource::VirtualFile { text, .. } => text.clone().into_bytes(),
-                        ShaderSource::File { path: p, .. } => {
-                            std::fs::read(path.parent().expect("dir").join(p)).expect("file")
-                        }
-                    };
-                    let kind = match shader.format {
-                        ShaderFormat::Glsl => ShaderKind::Glsl,
-                        ShaderFormat::SpirvAsm => ShaderKind::SpirvAsm,
-                        ShaderFormat::SpirvHex => ShaderKind::SpirvHex,
-                        ShaderFormat::SpirvBin => ShaderKind::SpirvBinary,
-                    };
-                    let env = shader.target_env.clone().unwrap_or("vulkan1.1".into());
-                    let module = load_shader(kind, &bytes, &shader.name, &env)
-                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    let buffers = pipe
-                        .bindings
-                        .iter()
-                        .filter_map(|b| {
-                            let buf = script.buffers.iter().find(|x| x.name == b.buffer)?;
-                            Some(((b.set, b.binding), buf.initial_bytes()))
-                        })
-                        .collect();
-                    out.push(Case {
-                        name: format!("{} {}", path.display(), pipe.name),
-                        module,
-                        entry: attach.entry_point.clone(),
-                        buffers,
-                        spec: attach
-                            .specializations
-                            .iter()
-                            .map(|s| (s.id, s.bits))
-                            .collect(),
-                        subgroup_sizes: vec![4, 8, 32],
-                    });
-                }
-            }
-        }
-    }
-    out
+    ["tests/amber", "examples"]
+        .iter()
+        .flat_map(|dir| common::bundled::amber_pipelines(&repo().join(dir)))
+        .map(|p| Case {
+            name: p.name,
+            module: p.module,
+            entry: p.entry,
+            buffers: p.buffers,
+            spec: p.spec,
+            subgroup_sizes: vec![4, 8, 32],
+        })
+        .collect()
 }
 
 /// The IR files with `; test: run` headers: each header's entry point, subgroup size and

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod bundled;
+
 use std::collections::HashSet;
 
 use tangle_interp::{Access, Config, Interpreter, Observation, Observer};
