@@ -220,7 +220,7 @@ fn bundled_scripts_give_the_reference_results_lowered_under_every_policy() {
     let policies = all_policies();
     let mut checked = 0;
     let mut baseline_caught = Vec::new();
-    for dir in ["tests/amber", "examples"] {
+    for dir in ["tests/amber", "tests/known-bugs", "examples"] {
         for (name, module, entry, buffers) in amber_pipelines(&root.join(dir)) {
             for sg in [4, 8, 32] {
                 let Ok(expected) = reference(&module, &entry, sg, &buffers) else {

@@ -180,7 +180,7 @@ fn bundled_shaders_lower_with_every_participant_synced() {
         return;
     }
     let mut n = 0;
-    for dir in ["tests/amber", "examples"] {
+    for dir in ["tests/amber", "tests/known-bugs", "examples"] {
         for (name, m) in amber_modules(&repo().join(dir)) {
             check(&name, &m);
             n += 1;

@@ -31,7 +31,7 @@ fn repo() -> PathBuf {
 }
 
 fn amber_cases() -> Vec<Case> {
-    ["tests/amber", "examples"]
+    ["tests/amber", "tests/known-bugs", "examples"]
         .iter()
         .flat_map(|dir| common::bundled::amber_pipelines(&repo().join(dir)))
         .map(|p| Case {

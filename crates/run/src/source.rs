@@ -158,6 +158,13 @@ pub fn load_shader_with_origins(
     let words = if passes.is_empty() {
         words
     } else {
+        // spirv-opt must see the maximal-reconvergence request glslang could not write:
+        // some of its passes (block merging) are restricted only when it is declared.
+        let words = if maximal {
+            tangle_spirv::glslang::with_maximal_reconvergence_words(&words)
+        } else {
+            words
+        };
         tangle_spirv::spirv_opt::optimize(&words, passes, target_env)
             .map_err(|e| SourceError::Optimize(name.into(), e))?
     };

@@ -156,3 +156,84 @@ pub fn with_maximal_reconvergence(module: &mut Module) {
         }
     }
 }
+
+/// The same request as [`with_maximal_reconvergence`], made on the SPIR-V words themselves:
+/// the `SPV_KHR_maximal_reconvergence` extension after the last `OpCapability` and a
+/// `MaximallyReconvergesKHR` execution mode for every entry point after the last
+/// `OpEntryPoint`. Tools that read the binary next (spirv-opt for `SHADER_OPTIMIZATION`)
+/// must see the request: spirv-opt keeps break blocks out of merge blocks only when the
+/// module declares the extension. A module that already has the extension or a mode is
+/// left as it is for that part; words too short to be a module are returned unchanged.
+pub fn with_maximal_reconvergence_words(words: &[u32]) -> Vec<u32> {
+    const HEADER: usize = 5;
+    const OP_CAPABILITY: u32 = 17;
+    const OP_EXTENSION: u32 = 10;
+    const OP_ENTRY_POINT: u32 = 15;
+    const OP_EXECUTION_MODE: u32 = 16;
+    const MAXIMALLY_RECONVERGES: u32 = 6023;
+    const EXT: &str = "SPV_KHR_maximal_reconvergence";
+    if words.len() < HEADER {
+        return words.to_vec();
+    }
+    // Walk the instructions of the preamble, noting where each section ends.
+    let mut after_capabilities = HEADER;
+    let mut after_entry_points = None;
+    let mut entry_ids = Vec::new();
+    let mut has_extension = false;
+    let mut has_mode = Vec::new();
+    let mut at = HEADER;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let opcode = words[at] & 0xffff;
+        if count == 0 || at + count > words.len() {
+            return words.to_vec();
+        }
+        let operands = &words[at + 1..at + count];
+        match opcode {
+            OP_CAPABILITY => after_capabilities = at + count,
+            OP_EXTENSION => has_extension |= literal_string(operands) == EXT,
+            OP_ENTRY_POINT if operands.len() >= 2 => {
+                entry_ids.push(operands[1]);
+                after_entry_points = Some(at + count);
+            }
+            OP_EXECUTION_MODE if operands.len() >= 2 && operands[1] == MAXIMALLY_RECONVERGES => {
+                has_mode.push(operands[0])
+            }
+            _ => {}
+        }
+        at += count;
+    }
+    let mut modes = Vec::new();
+    for id in entry_ids.iter().filter(|id| !has_mode.contains(id)) {
+        modes.extend([(3 << 16) | OP_EXECUTION_MODE, *id, MAXIMALLY_RECONVERGES]);
+    }
+    let mut extension = Vec::new();
+    if !has_extension {
+        let mut bytes = EXT.as_bytes().to_vec();
+        bytes.resize(EXT.len() / 4 * 4 + 4, 0);
+        let string: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        extension.push(((1 + string.len() as u32) << 16) | OP_EXTENSION);
+        extension.extend(string);
+    }
+    let entry_end = after_entry_points.unwrap_or(after_capabilities);
+    let mut out = Vec::with_capacity(words.len() + extension.len() + modes.len());
+    out.extend_from_slice(&words[..after_capabilities]);
+    out.extend(extension);
+    out.extend_from_slice(&words[after_capabilities..entry_end]);
+    out.extend(modes);
+    out.extend_from_slice(&words[entry_end..]);
+    out
+}
+
+/// The literal string at the start of `operands` (nul-terminated, little-endian bytes).
+fn literal_string(operands: &[u32]) -> String {
+    let bytes: Vec<u8> = operands
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|&b| b != 0)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
