@@ -10,42 +10,18 @@
 //!   holding the subgroup operation into the loop's merge block unless the module declares
 //!   maximal reconvergence, and the runner declares it before running `SHADER_OPTIMIZATION`.
 
-use std::path::{Path, PathBuf};
-
 use tangle_interp::{SchedulePolicy, Variant};
 use tangle_oracle::{require, scratch_dir, Tool};
+mod bundled;
 mod common;
-use common::failures;
-use tangle_run::{run_script, Report, ScriptOptions};
+use bundled::{name, run};
 
-fn scripts_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/known-bugs")
+fn scripts_dir() -> std::path::PathBuf {
+    bundled::dir("tests/known-bugs")
 }
 
-fn scripts() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(scripts_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "amber"))
-        .collect();
-    v.sort();
-    v
-}
-
-fn name(path: &Path) -> String {
-    path.file_stem().unwrap().to_string_lossy().into_owned()
-}
-
-fn run(path: &Path, variant: Variant, schedule: SchedulePolicy) -> Report {
-    let text = std::fs::read_to_string(path).unwrap();
-    let script = tangle_amber::parse(&text).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
-    let mut options = ScriptOptions {
-        base_dir: scripts_dir(),
-        ..ScriptOptions::default()
-    };
-    options.engine.variant = variant;
-    options.engine.schedule_policy = schedule;
-    run_script(&script, &options).unwrap_or_else(|e| panic!("{}:{e}", path.display()))
+fn scripts() -> Vec<std::path::PathBuf> {
+    bundled::scripts(&scripts_dir())
 }
 
 #[test]
@@ -69,22 +45,7 @@ fn every_script_passes_under_every_schedule_policy() {
         return;
     }
     for path in scripts() {
-        for schedule in [
-            SchedulePolicy::LowestLaneFirst,
-            SchedulePolicy::NewestFirst,
-            SchedulePolicy::Random(1),
-            SchedulePolicy::Random(0x5eed),
-        ] {
-            let report = run(&path, Variant::Maximal, schedule);
-            assert!(
-                report.passed(),
-                "{} under {schedule:?}:\n{}",
-                name(&path),
-                failures(&report).join("\n")
-            );
-            let (runs, passed, _) = report.counts();
-            assert!(runs > 0 && passed > 0, "{} checks nothing", name(&path));
-        }
+        bundled::assert_passes_under_every_policy(&path);
     }
 }
 
