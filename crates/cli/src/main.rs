@@ -125,6 +125,9 @@ enum Emit {
     Spirv,
     /// LLVM IR text (docs/tokens.md), for LLVM's tools.
     Ll,
+    /// SPIR-V assembly, the module written back as SPIR-V and disassembled as
+    /// `spirv-dis --raw-id` prints it.
+    Spvasm,
 }
 
 #[derive(Subcommand, Debug)]
@@ -344,6 +347,24 @@ fn ir(
         Emit::Ir => tangle_ir::text::print(&module).into_bytes(),
         Emit::Ll => match tangle_llvm::write(&module) {
             Ok(text) => text.into_bytes(),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID);
+            }
+        },
+        Emit::Spvasm => match tangle_spirv::writer::write(&module) {
+            Ok(words) => {
+                match tangle_spirv::dis::disassemble(
+                    &words,
+                    tangle_spirv::dis::DisOptions::default(),
+                ) {
+                    Ok(text) => text.into_bytes(),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(EXIT_INVALID);
+                    }
+                }
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(EXIT_INVALID);

@@ -218,6 +218,15 @@ impl ExtInstSet {
         }
     }
 
+    /// The name of instruction `opcode` of this set, where the grammar knows it (numbers of
+    /// `NonSemantic.*` sets other than the shader debug info are printed as numbers).
+    pub fn name_of(self, opcode: u32) -> Option<&'static str> {
+        if self == Self::NonSemantic {
+            return None;
+        }
+        self.table()?.lookup_opcode(opcode).map(|i| i.opname)
+    }
+
     /// The instruction of this set written `word`: its name, or for `NonSemantic.*` sets
     /// also its number (as spirv-as allows).
     pub fn instruction(self, word: &str) -> Option<ExtInst> {
