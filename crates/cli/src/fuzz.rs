@@ -323,7 +323,8 @@ fn write_lowered_reproducer(
     std::fs::write(stem.with_extension("tir"), text)
 }
 
-/// Shrinks the program of `seed` and writes it as IR text, SPIR-V and the program form.
+/// Shrinks the program of `seed` and writes it as IR text, SPIR-V (binary and assembly),
+/// GLSL, AmberScript and the program form.
 fn write_reproducer(
     dir: &Path,
     seed: u64,
@@ -358,6 +359,11 @@ fn write_reproducer(
     if let Ok(words) = tangle_spirv::writer::write(&module) {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(stem.with_extension("spv"), bytes)?;
+        if let Ok(text) =
+            tangle_spirv::dis::disassemble(&words, tangle_spirv::dis::DisOptions::default())
+        {
+            std::fs::write(stem.with_extension("spvasm"), text)?;
+        }
     }
     Ok(())
 }

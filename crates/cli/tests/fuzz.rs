@@ -169,6 +169,16 @@ fn merged_mismatches_fail_the_merge() {
             assert!(txt.contains("shrunk (subgroup size"), "{txt}");
             assert!(stem.with_extension("spv").exists());
             assert!(stem.with_extension("comp").exists());
+            // The assembly is the binary's text: it assembles back to the same instructions.
+            let spv = std::fs::read(stem.with_extension("spv")).unwrap();
+            let spvasm = std::fs::read_to_string(stem.with_extension("spvasm")).unwrap();
+            let keep_ids = tangle_spirv::AsmOptions {
+                preserve_numeric_ids: true,
+                ..tangle_spirv::AsmOptions::default()
+            };
+            let words = tangle_spirv::assemble(&spvasm, keep_ids).unwrap();
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(bytes[20..], spv[20..]);
             // The reproducer's script passes on the specification's semantics and fails
             // on the variant that was caught.
             if tangle_spirv::glslang::find_glslang().is_ok() {
