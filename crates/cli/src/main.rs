@@ -125,8 +125,8 @@ enum Emit {
     Spirv,
     /// LLVM IR text (docs/tokens.md), for LLVM's tools.
     Ll,
-    /// SPIR-V assembly, the module written back as SPIR-V and disassembled as
-    /// `spirv-dis --raw-id` prints it.
+    /// SPIR-V assembly, the module written back as SPIR-V and disassembled as spirv-dis
+    /// prints it (friendly names).
     Spvasm,
 }
 

@@ -129,24 +129,52 @@ fn write_module(dir: &Path, name: &str, words: &[u32]) -> PathBuf {
 }
 
 /// Compares with spirv-dis and checks the round trip; returns a description on failure.
+fn first_difference(ours: &str, theirs: &str) -> String {
+    ours.lines()
+        .zip(theirs.lines())
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| format!("ours   `{a}`\nspirv-dis `{b}`"))
+        .unwrap_or_else(|| "line counts differ".into())
+}
+
 fn check(dis: &Oracle, dir: &Path, name: &str, words: &[u32], env: TargetEnv) -> Option<String> {
     let path = write_module(dir, "m.spv", words);
-    let ours = disassemble(words, DisOptions::default()).ok()?;
+    let raw = DisOptions {
+        raw_ids: true,
+        ..DisOptions::default()
+    };
+    let ours = disassemble(words, raw).ok()?;
     let theirs = dis.run_ok([path.as_os_str(), "--raw-id".as_ref()]);
     if ours != theirs {
-        let line = ours
-            .lines()
-            .zip(theirs.lines())
-            .find(|(a, b)| a != b)
-            .map(|(a, b)| format!("ours   `{a}`\nspirv-dis `{b}`"))
-            .unwrap_or_else(|| "line counts differ".into());
-        return Some(format!("{name}:\n{line}"));
+        return Some(format!(
+            "{name} (--raw-id):\n{}",
+            first_difference(&ours, &theirs)
+        ));
+    }
+    let friendly = disassemble(words, DisOptions::default()).unwrap();
+    let theirs_friendly = dis.run_ok([path.as_os_str()]);
+    if friendly != theirs_friendly {
+        return Some(format!(
+            "{name} (friendly names):\n{}",
+            first_difference(&friendly, &theirs_friendly)
+        ));
+    }
+    // Names stand for ids one to one: the assembler numbers both texts alike.
+    let (a, b) = (
+        assemble(&friendly, AsmOptions::for_env(env)),
+        assemble(&ours, AsmOptions::for_env(env)),
+    );
+    if a.is_err() || a.ok() != b.ok() {
+        return Some(format!(
+            "{name}: the friendly text assembles to other words"
+        ));
     }
     let bare = disassemble(
         words,
         DisOptions {
             header: false,
             indent: false,
+            raw_ids: true,
         },
     )
     .unwrap();
@@ -268,4 +296,77 @@ fn words_that_are_not_a_module_are_refused() {
     // An instruction whose word count runs past the end.
     let truncated = [0x0723_0203, 0x0001_0300, 0, 8, 0, 0x0005_0011];
     assert!(disassemble(&truncated, DisOptions::default()).is_err());
+}
+
+/// Names that need sanitising or clash with each other and with type names, and the
+/// constants and types that keep their numbers.
+const NAMES: &str = r#"OpCapability Shader
+OpCapability Float64
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %a "a.b"
+OpName %b "a-b"
+OpName %c "9x"
+OpName %d "foo(vf4;"
+OpName %e "uint"
+OpName %f "a.b"
+OpName %g "é"
+OpName %h ""
+OpDecorate %wg BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%a = OpConstant %uint 1
+%b = OpConstant %uint 2
+%c = OpConstant %uint 3
+%d = OpConstant %uint 4
+%e = OpConstant %uint 5
+%f = OpConstant %uint 6
+%g = OpConstant %uint 7
+%h = OpConstant %uint 8
+%u2 = OpConstant %uint 6
+%bool = OpTypeBool
+%t = OpConstantTrue %bool
+%t2 = OpConstantTrue %bool
+%fa = OpConstantFalse %bool
+%v2 = OpTypeVector %uint 2
+%v3 = OpTypeVector %uint 3
+%wg = OpConstantComposite %v3 %a %a %a
+%m = OpTypeFloat 32
+%v4 = OpTypeVector %m 4
+%mat = OpTypeMatrix %v4 3
+%cc = OpConstantComposite %v2 %a %b
+%nul = OpConstantNull %uint
+%st = OpTypeStruct %uint %m
+%pst = OpTypePointer Private %st
+%fnp = OpTypeFunction %uint %uint
+%ra = OpTypeRuntimeArray %v4
+%arr = OpTypeArray %mat %b
+%parr = OpTypePointer Workgroup %arr
+%ui64 = OpTypeInt 64 0
+%i7 = OpTypeInt 32 1
+%sct = OpSpecConstantTrue %bool
+%sc = OpSpecConstant %uint 9
+%scc = OpSpecConstantComposite %v2 %sc %sc
+%dbl = OpTypeFloat 64
+%cd = OpConstant %dbl -2.5
+%cm = OpConstant %m -0
+%main = OpFunction %void None %fn
+%lab = OpLabel
+OpReturn
+OpFunctionEnd
+"#;
+
+#[test]
+fn friendly_names_are_made_as_spirv_dis_makes_them() {
+    let Some(dis) = require(Tool::SpirvDis, "dis_names") else {
+        return;
+    };
+    let dir = scratch_dir();
+    let words = assemble(NAMES, AsmOptions::for_env(TargetEnv::Universal(3))).unwrap();
+    if let Some(failure) = check(&dis, dir.path(), "names", &words, TargetEnv::Universal(3)) {
+        panic!("{failure}");
+    }
 }

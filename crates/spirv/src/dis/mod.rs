@@ -1,13 +1,14 @@
-//! A SPIR-V disassembler whose text equals spirv-dis's (SPIRV-Tools 2025.5) with
-//! `--raw-id`: the header comments, instructions indented so that `=` lines up, numbers by
-//! their type ([`numbers`]), enumerants and masks by their grammar names, extended
-//! instructions by name. Its output goes back through [`crate::assemble`] (and spirv-as) to
-//! the same words. Ids are printed raw (`%12`); spirv-dis's friendly names are not made.
+//! A SPIR-V disassembler whose text equals spirv-dis's (SPIRV-Tools 2025.5): the header
+//! comments, instructions indented so that `=` lines up, ids by their friendly names
+//! ([`names`]) or raw (`--raw-id`), numbers by their type ([`numbers`]), enumerants and
+//! masks by their grammar names, extended instructions by name. Its output goes back
+//! through [`crate::assemble`] (and spirv-as) to the same words.
 //!
 //! Decoding uses rspirv's binary parser, which types every operand from the grammar
 //! (including context-dependent literals, whose width it tracks); what is written here is
 //! how spirv-dis prints them.
 
+mod names;
 mod numbers;
 
 use std::collections::HashMap;
@@ -28,6 +29,8 @@ pub struct DisOptions {
     /// Instructions indented so that result ids end in column 12 (spirv-dis's default;
     /// `--no-indent` leaves it out).
     pub indent: bool,
+    /// Ids as numbers (`--raw-id`) rather than spirv-dis's friendly names.
+    pub raw_ids: bool,
 }
 
 impl Default for DisOptions {
@@ -35,6 +38,7 @@ impl Default for DisOptions {
         Self {
             header: true,
             indent: true,
+            raw_ids: false,
         }
     }
 }
@@ -44,7 +48,7 @@ impl Default for DisOptions {
 #[error("cannot disassemble: {0}")]
 pub struct DisError(String);
 
-/// The text of the module `words`, as `spirv-dis --raw-id` prints it (with `options`).
+/// The text of the module `words`, as spirv-dis prints it with `options`.
 pub fn disassemble(words: &[u32], options: DisOptions) -> Result<String, DisError> {
     let mut collected = Collected::default();
     rspirv::binary::parse_words(words, &mut collected).map_err(|e| DisError(e.to_string()))?;
@@ -72,15 +76,28 @@ pub fn disassemble(words: &[u32], options: DisOptions) -> Result<String, DisErro
         let _ = writeln!(out, "; Schema: {schema}");
     }
     let mut context = Context::default();
+    if !options.raw_ids {
+        let mut naming = Context::default();
+        context.names = names::Names::of(&collected.instructions, |inst| {
+            naming.learn(inst);
+            match inst.operands.first() {
+                Some(Operand::LiteralBit32(v)) => {
+                    Some(naming.literal(u64::from(*v), inst.result_type))
+                }
+                Some(Operand::LiteralBit64(v)) => Some(naming.literal(*v, inst.result_type)),
+                _ => None,
+            }
+        });
+    }
     for inst in &collected.instructions {
         context.learn(inst);
         let text = context.instruction(inst);
         match (inst.result_id, options.indent) {
             (Some(id), true) => {
-                let _ = writeln!(out, "{:>12} = {text}", format!("%{id}"));
+                let _ = writeln!(out, "{:>12} = {text}", context.id(id));
             }
             (Some(id), false) => {
-                let _ = writeln!(out, "%{id} = {text}");
+                let _ = writeln!(out, "{} = {text}", context.id(id));
             }
             (None, true) => {
                 let _ = writeln!(out, "{:15}{text}", "");
@@ -133,9 +150,19 @@ struct Context {
     type_of: HashMap<u32, u32>,
     /// Extended instruction sets by import id.
     imports: HashMap<u32, Option<ExtInstSet>>,
+    /// Friendly names (empty for raw ids).
+    names: names::Names,
 }
 
 impl Context {
+    /// `%name` or `%number`.
+    fn id(&self, id: u32) -> String {
+        match self.names.get(id) {
+            Some(name) => format!("%{name}"),
+            None => format!("%{id}"),
+        }
+    }
+
     fn learn(&mut self, inst: &dr::Instruction) {
         let (Some(id), ops) = (inst.result_id, &inst.operands) else {
             return;
@@ -168,7 +195,7 @@ impl Context {
         let opname = inst.class.opname;
         let mut text = format!("Op{}", older_spelling(opname).unwrap_or(opname));
         if let Some(ty) = inst.result_type {
-            let _ = write!(text, " %{ty}");
+            let _ = write!(text, " {}", self.id(ty));
         }
         let op = inst.class.opcode;
         let mut set = None;
@@ -186,7 +213,10 @@ impl Context {
             match operand {
                 Operand::IdRef(id) if op == Op::ExtInst && i == 0 => {
                     set = self.imports.get(id).copied().flatten();
-                    let _ = write!(text, "%{id}");
+                    text.push_str(&self.id(*id));
+                }
+                Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+                    text.push_str(&self.id(*id));
                 }
                 Operand::LiteralExtInstInteger(n) => match set.and_then(|s| s.name_of(*n)) {
                     Some(name) => text.push_str(name),
