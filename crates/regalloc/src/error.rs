@@ -101,4 +101,7 @@ pub enum AllocError {
         /// Its limit.
         limit: u16,
     },
+    /// A broken invariant of the allocator itself (a bug, reported rather than panicking).
+    #[error("internal allocator error: {0}")]
+    Internal(String),
 }

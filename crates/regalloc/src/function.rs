@@ -290,3 +290,62 @@ impl Default for Limits {
         Limits::HARDWARE
     }
 }
+
+impl fmt::Display for Function {
+    /// A compact listing: `b1 <- b0 b2 -> b3`, φs, then one instruction a line
+    /// (`v5:R2 = v3 v4@R8 !tie0 !ec !br`), for test failures and debugging.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (b, block) in self.blocks.iter().enumerate() {
+            write!(f, "b{b} <-")?;
+            for p in &block.preds {
+                write!(f, " {p}")?;
+            }
+            write!(f, " ->")?;
+            for s in &block.succs {
+                write!(f, " {s}")?;
+            }
+            writeln!(f)?;
+            for phi in &block.phis {
+                let info = self.info(phi.dst);
+                write!(
+                    f,
+                    "  {}:{}{} = phi",
+                    phi.dst,
+                    info.class.prefix(),
+                    info.size
+                )?;
+                for s in &phi.srcs {
+                    write!(f, " {s}")?;
+                }
+                writeln!(f)?;
+            }
+            for (i, inst) in block.insts.iter().enumerate() {
+                write!(f, "  {i}:")?;
+                for def in &inst.defs {
+                    let info = self.info(def.value);
+                    write!(f, " {}:{}{}", def.value, info.class.prefix(), info.size)?;
+                    match def.constraint {
+                        DefConstraint::Free => {}
+                        DefConstraint::Fixed(r) => write!(f, "@{r}")?,
+                        DefConstraint::TiedToUse(k) => write!(f, "~{k}")?,
+                    }
+                }
+                write!(f, " =")?;
+                for use_ in &inst.uses {
+                    write!(f, " {}", use_.value)?;
+                    if let Some(r) = use_.fixed {
+                        write!(f, "@{r}")?;
+                    }
+                }
+                if inst.early_clobber {
+                    write!(f, " !ec")?;
+                }
+                if inst.branch {
+                    write!(f, " !br")?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}

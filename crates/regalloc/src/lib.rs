@@ -6,10 +6,19 @@
 //! moves to insert. `docs/regalloc.md` describes both forms, the algorithm and the SASS each
 //! move needs.
 
+mod alloc;
+pub mod check;
 mod error;
 mod function;
+mod inst;
+mod join;
+mod liveness;
 mod output;
+mod state;
+mod validate;
+mod walk;
 
+pub use alloc::allocate;
 pub use error::AllocError;
 pub use function::{
     Block, BlockId, Def, DefConstraint, Function, Inst, Limits, Phi, RegClass, Use, ValueId,

@@ -187,8 +187,9 @@ pub struct Allocation {
     /// and instructions are laid out.
     pub edits: Vec<(Position, Edit)>,
     /// For each value, where its definition put it (its def operand's register, or its
-    /// φ's location). Later edits may move it; the operand registers are authoritative.
-    pub def_locations: Vec<Location>,
+    /// φ's location); `None` for a value nothing defines. Later edits may move it; the
+    /// operand registers are authoritative.
+    pub def_locations: Vec<Option<Location>>,
     /// Registers used per class: the highest register index written or read, plus one
     /// (the count the cubin's register-count attribute needs is `of(Gpr)` plus any the
     /// client reserves).

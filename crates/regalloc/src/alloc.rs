@@ -1,0 +1,147 @@
+//! The driver: validate, compute liveness, walk the blocks in reverse post-order (so every
+//! block but a loop header's back-edge predecessors sees its predecessors first), allocate
+//! each instruction, settle join edges, and assemble the [`Allocation`].
+
+use crate::error::AllocError;
+use crate::function::{Function, Limits};
+use crate::inst::allocate_inst;
+use crate::join::{entry_state, location_in, reconcile};
+use crate::liveness;
+use crate::output::{Allocation, ClassCounts, Edit, Location, OperandRegs};
+use crate::state::State;
+use crate::validate::validate;
+use crate::walk::Ctx;
+
+/// Allocates registers for `func` within `limits`. See `docs/regalloc.md` for the input
+/// rules, the output and the algorithm.
+pub fn allocate(func: &Function, limits: &Limits) -> Result<Allocation, AllocError> {
+    let rpo = validate(func, limits)?;
+    let live = liveness::compute(func, &rpo)?;
+    let mut ctx = Ctx::new(func, &live, *limits);
+    let blocks = func.blocks.len();
+    let mut order = vec![usize::MAX; blocks];
+    for (i, b) in rpo.iter().enumerate() {
+        order[b.0 as usize] = i;
+    }
+    let is_join = |b: usize| func.blocks[b].preds.len() > 1 || !func.blocks[b].phis.is_empty();
+    let mut exits: Vec<Option<State>> = vec![None; blocks];
+    let mut entries: Vec<Option<State>> = vec![None; blocks];
+    let mut insts: Vec<Vec<OperandRegs>> = vec![Vec::new(); blocks];
+    let mut phis: Vec<Vec<Location>> = vec![Vec::new(); blocks];
+    let mut def_locations: Vec<Option<Location>> = vec![None; func.values.len()];
+
+    for &block in &rpo {
+        let b = block.0 as usize;
+        let here = order[b];
+        let mut st = if b == 0 {
+            State::new(limits)
+        } else if is_join(b) {
+            let preds = &func.blocks[b].preds;
+            let (slot, first) = preds
+                .iter()
+                .enumerate()
+                .find(|(_, p)| order[p.0 as usize] < here)
+                .ok_or_else(|| {
+                    AllocError::Internal(format!("{block} has no predecessor before it"))
+                })?;
+            let from = exits[first.0 as usize]
+                .clone()
+                .ok_or_else(|| AllocError::Internal(format!("{first} has no exit state")))?;
+            let target = entry_state(&mut ctx, block, &from, slot);
+            for pred in preds {
+                if order[pred.0 as usize] < here {
+                    let exit = exits[pred.0 as usize]
+                        .take()
+                        .ok_or_else(|| AllocError::Internal(format!("{pred} has no exit state")))?;
+                    reconcile(&mut ctx, exit, *pred, block, &target)?;
+                }
+            }
+            for phi in &func.blocks[b].phis {
+                let loc = location_in(&mut ctx, &target, phi.dst);
+                phis[b].push(loc);
+                def_locations[phi.dst.0 as usize] = Some(loc);
+            }
+            entries[b] = Some(target.clone());
+            target
+        } else {
+            let pred = func.blocks[b].preds[0];
+            let mut st = exits[pred.0 as usize]
+                .clone()
+                .ok_or_else(|| AllocError::Internal(format!("{pred} has no exit state")))?;
+            for value in st.values() {
+                if !live.live_in[b].contains(value) {
+                    st.release(value, u16::from(func.info(value).size));
+                }
+            }
+            st
+        };
+        for (i, inst) in func.blocks[b].insts.iter().enumerate() {
+            let regs = allocate_inst(&mut ctx, &mut st, block, i, inst)?;
+            for (def, reg) in inst.defs.iter().zip(&regs.defs) {
+                def_locations[def.value.0 as usize] = Some(Location::Reg(*reg));
+            }
+            insts[b].push(regs);
+        }
+        let succs = &func.blocks[b].succs;
+        if succs.len() == 1 && is_join(succs[0].0 as usize) {
+            let succ = succs[0];
+            if let Some(target) = entries[succ.0 as usize].clone() {
+                reconcile(&mut ctx, st, block, succ, &target)?;
+                continue;
+            }
+        }
+        exits[b] = Some(st);
+    }
+
+    let mut edits = std::mem::take(&mut ctx.edits);
+    edits.sort_by_key(|(position, _)| *position);
+    let mut alloc = Allocation {
+        insts,
+        phis,
+        edits,
+        def_locations,
+        regs_used: ClassCounts::default(),
+        max_live: live.max_live,
+        spill_words: ctx.slot_words,
+    };
+    alloc.regs_used = registers_used(func, &alloc);
+    Ok(alloc)
+}
+
+/// Per class, the highest register any operand, φ or edit touches, plus one.
+pub(crate) fn registers_used(func: &Function, alloc: &Allocation) -> ClassCounts {
+    let mut used = ClassCounts::default();
+    let mut note = |loc: Location, size: u8| {
+        if let Location::Reg(reg) = loc {
+            let top = u32::from(reg.index) + u32::from(size);
+            let count = used.of_mut(reg.class);
+            *count = (*count).max(top);
+        }
+    };
+    for (b, block) in func.blocks.iter().enumerate() {
+        for (inst, regs) in block.insts.iter().zip(&alloc.insts[b]) {
+            for (def, reg) in inst.defs.iter().zip(&regs.defs) {
+                note(Location::Reg(*reg), func.info(def.value).size);
+            }
+            for (use_, reg) in inst.uses.iter().zip(&regs.uses) {
+                note(Location::Reg(*reg), func.info(use_.value).size);
+            }
+        }
+        for (phi, loc) in block.phis.iter().zip(&alloc.phis[b]) {
+            note(*loc, func.info(phi.dst).size);
+        }
+    }
+    for (_, edit) in &alloc.edits {
+        match *edit {
+            Edit::Move { from, to, size } => {
+                note(from, size);
+                note(to, size);
+            }
+            Edit::Swap { a, b } => {
+                note(Location::Reg(a), 1);
+                note(Location::Reg(b), 1);
+            }
+        }
+    }
+    used
+}

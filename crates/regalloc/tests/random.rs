@@ -1,0 +1,87 @@
+//! Random SSA functions through the allocator, each judged by the symbolic checker:
+//! roomy limits (no spilling needed), tight limits (spilling in every class), and
+//! constraints (fixed, tied, early-clobber operands).
+
+mod common;
+
+use common::{random_function, Shape, TIGHT};
+use tangle_regalloc::{allocate, check::check, Limits};
+
+fn cases() -> u64 {
+    std::env::var("TANGLE_REGALLOC_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
+
+fn run(seed: u64, shape: Shape, limits: &Limits) -> tangle_regalloc::Allocation {
+    if let Some(only) = std::env::var("TANGLE_REGALLOC_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        if only != seed {
+            return tangle_regalloc::Allocation::default();
+        }
+    }
+    let func = random_function(seed, shape, limits);
+    let alloc = match allocate(&func, limits) {
+        Ok(alloc) => alloc,
+        Err(e) => panic!("seed {seed} {shape:?}: allocation failed: {e}\n{func}"),
+    };
+    if let Err(e) = check(&func, limits, &alloc) {
+        panic!(
+            "seed {seed} {shape:?}: checker: {e}\n{func}\n{}",
+            tangle_regalloc::check::listing(&func, &alloc)
+        );
+    }
+    alloc
+}
+
+#[test]
+fn random_functions_with_roomy_limits_check() {
+    let shape = Shape {
+        blocks: 8,
+        insts: 8,
+        far_uses: 30,
+        constraints: false,
+    };
+    for seed in 0..cases() {
+        run(seed, shape, &Limits::HARDWARE);
+    }
+}
+
+#[test]
+fn random_functions_under_pressure_check() {
+    let shape = Shape {
+        blocks: 10,
+        insts: 10,
+        far_uses: 70,
+        constraints: false,
+    };
+    let mut spilled = 0;
+    for seed in 0..cases() {
+        let alloc = run(seed, shape, &TIGHT);
+        if alloc.spill_words > 0 {
+            spilled += 1;
+        }
+    }
+    assert!(
+        spilled > cases() / 4,
+        "only {spilled} of {} functions spilled: the pressure test is too weak",
+        cases()
+    );
+}
+
+#[test]
+fn random_functions_with_constraints_check() {
+    let shape = Shape {
+        blocks: 8,
+        insts: 10,
+        far_uses: 50,
+        constraints: true,
+    };
+    for seed in 0..cases() {
+        run(seed, shape, &TIGHT);
+        run(seed + 1_000_000, shape, &Limits::HARDWARE);
+    }
+}
