@@ -62,7 +62,16 @@ pub fn allocate(func: &Function, limits: &Limits) -> Result<Allocation, AllocErr
                 def_locations[phi.dst.0 as usize] = Some(loc);
             }
             entries[b] = Some(target.clone());
-            target
+            let mut st = target;
+            // A φ nothing reads needs its register only on entry.
+            for phi in &func.blocks[b].phis {
+                let read =
+                    live.uses[b].contains_key(&phi.dst) || live.live_out[b].contains(phi.dst);
+                if !read {
+                    st.release(phi.dst, u16::from(func.info(phi.dst).size));
+                }
+            }
+            st
         } else {
             let pred = func.blocks[b].preds[0];
             let mut st = exits[pred.0 as usize]

@@ -37,12 +37,12 @@ pub(crate) fn entry_state(ctx: &mut Ctx<'_>, block: BlockId, from: &State, slot:
         }
     }
     let phis = &func.block(block).phis;
-    for phi in phis {
+    for (k, phi) in phis.iter().enumerate() {
         let src = phi.srcs[slot];
         let info = func.info(phi.dst);
         let n = u16::from(info.size);
-        let renamed =
-            !live_in.contains(src) && phis.iter().filter(|p| p.srcs[slot] == src).count() == 1;
+        // The first φ a dying source feeds takes its register over (see `reconcile`).
+        let renamed = !live_in.contains(src) && !phis[..k].iter().any(|p| p.srcs[slot] == src);
         let prefer = if renamed {
             from.reg(src, info.class)
         } else {
@@ -119,8 +119,8 @@ pub(crate) fn reconcile(
     let mut renames: Vec<(ValueId, ValueId)> = Vec::new();
     for phi in &b.phis {
         let src = phi.srcs[slot];
-        let renamed =
-            !live_in.contains(src) && b.phis.iter().filter(|p| p.srcs[slot] == src).count() == 1;
+        // The first φ a dying source feeds takes it over; the others copy it.
+        let renamed = !live_in.contains(src) && !renames.iter().any(|&(_, s)| s == src);
         if renamed {
             renames.push((phi.dst, src));
         } else {

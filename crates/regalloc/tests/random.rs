@@ -39,12 +39,7 @@ fn run(seed: u64, shape: Shape, limits: &Limits) -> tangle_regalloc::Allocation 
 
 #[test]
 fn random_functions_with_roomy_limits_check() {
-    let shape = Shape {
-        blocks: 8,
-        insts: 8,
-        far_uses: 30,
-        constraints: false,
-    };
+    let shape = Shape::mixed(8, 8, 30);
     for seed in 0..cases() {
         run(seed, shape, &Limits::HARDWARE);
     }
@@ -52,12 +47,7 @@ fn random_functions_with_roomy_limits_check() {
 
 #[test]
 fn random_functions_under_pressure_check() {
-    let shape = Shape {
-        blocks: 10,
-        insts: 10,
-        far_uses: 70,
-        constraints: false,
-    };
+    let shape = Shape::mixed(10, 10, 70);
     let mut spilled = 0;
     for seed in 0..cases() {
         let alloc = run(seed, shape, &TIGHT);
@@ -75,10 +65,8 @@ fn random_functions_under_pressure_check() {
 #[test]
 fn random_functions_with_constraints_check() {
     let shape = Shape {
-        blocks: 8,
-        insts: 10,
-        far_uses: 50,
         constraints: true,
+        ..Shape::mixed(8, 10, 50)
     };
     for seed in 0..cases() {
         run(seed, shape, &TIGHT);

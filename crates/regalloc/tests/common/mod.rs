@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod brute;
+
 use tangle_regalloc::{
     Block, BlockId, Def, DefConstraint, Function, Inst, Limits, Phi, RegClass, Use, ValueId,
 };
@@ -21,6 +23,22 @@ pub struct Shape {
     pub far_uses: u32,
     /// Whether to add fixed, tied and early-clobber operands.
     pub constraints: bool,
+    /// Only 32-bit GPR values (and the entry's branch predicate): the case where an SSA
+    /// allocator can always reach the max-live lower bound exactly.
+    pub scalar: bool,
+}
+
+impl Shape {
+    /// Every kind of value, no constraints.
+    pub const fn mixed(blocks: usize, insts: usize, far_uses: u32) -> Shape {
+        Shape {
+            blocks,
+            insts,
+            far_uses,
+            constraints: false,
+            scalar: false,
+        }
+    }
 }
 
 const SHAPES: [(RegClass, u8); 8] = [
@@ -34,7 +52,10 @@ const SHAPES: [(RegClass, u8); 8] = [
     (RegClass::UPred, 1),
 ];
 
-fn all_shapes() -> Vec<(RegClass, u8)> {
+fn all_shapes(scalar: bool) -> Vec<(RegClass, u8)> {
+    if scalar {
+        return vec![(RegClass::Gpr, 1)];
+    }
     let mut shapes = SHAPES.to_vec();
     shapes.push((RegClass::Barrier, 1));
     shapes.push((RegClass::UGpr, 4));
@@ -167,11 +188,15 @@ pub fn random_function(seed: u64, shape: Shape, limits: &Limits) -> Function {
     };
     // Values defined in each block, in order (for availability through dominators).
     let mut defined: Vec<Vec<ValueId>> = vec![Vec::new(); n];
-    let shapes = all_shapes();
+    let shapes = all_shapes(shape.scalar);
     let fits = |class: RegClass, size: u8| u16::from(size) <= limits.of(class);
     // The entry defines one value of every shape first, so every φ and use finds one.
     let mut entry = Vec::new();
-    for &(class, size) in &shapes {
+    let mut first = shapes.clone();
+    if shape.scalar {
+        first.push((RegClass::Pred, 1));
+    }
+    for &(class, size) in &first {
         if !fits(class, size) {
             continue;
         }
@@ -289,11 +314,15 @@ fn random_inst(
         if avail.is_empty() {
             break;
         }
-        let v = if rng.u32(0..100) < shape.far_uses {
+        let pick = if rng.u32(0..100) < shape.far_uses {
             avail[rng.usize(0..avail.len())]
         } else {
             avail[avail.len() - 1 - rng.usize(0..avail.len().min(4))]
         };
+        if shape.scalar && func.info(pick).class != RegClass::Gpr {
+            continue;
+        }
+        let v = pick;
         let info = func.info(v);
         if inst.uses.iter().any(|u| u.value == v) || !room(&words, info.class, info.size) {
             continue;
@@ -316,7 +345,7 @@ fn random_inst(
     }
     inst.early_clobber = shape.constraints && rng.u32(0..100) < 10;
     let defs = rng.usize(0..3);
-    let shapes = all_shapes();
+    let shapes = all_shapes(shape.scalar);
     let mut def_fixed: Vec<(RegClass, u16, u16)> = Vec::new();
     for _ in 0..defs {
         // A tied def, now and then, shaped like the use it is tied to.

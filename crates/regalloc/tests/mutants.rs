@@ -1,0 +1,120 @@
+//! The checker catches wrong allocations: mutants of right ones (two uses' registers
+//! swapped, two live defs' registers swapped) must all be rejected, so a check that passes
+//! means something.
+
+mod common;
+
+use common::brute::liveness;
+use common::{random_function, Shape, TIGHT};
+use tangle_regalloc::{allocate, check::check, Allocation, Function, Limits};
+
+/// Every mutant of `alloc` that swaps the registers of two uses of different values of the
+/// same class and size in one instruction.
+fn swapped_uses(func: &Function, alloc: &Allocation) -> Vec<Allocation> {
+    let mut mutants = Vec::new();
+    for (b, block) in func.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            for x in 0..inst.uses.len() {
+                for y in x + 1..inst.uses.len() {
+                    let (u, v) = (inst.uses[x], inst.uses[y]);
+                    let regs = &alloc.insts[b][i].uses;
+                    if u.value != v.value
+                        && func.info(u.value) == func.info(v.value)
+                        && regs[x] != regs[y]
+                    {
+                        let mut m = alloc.clone();
+                        m.insts[b][i].uses.swap(x, y);
+                        mutants.push(m);
+                    }
+                }
+            }
+        }
+    }
+    mutants
+}
+
+/// Every mutant that swaps the registers of two defs of one instruction that are both read
+/// later (same class and size, free constraints).
+fn swapped_defs(func: &Function, alloc: &Allocation) -> Vec<Allocation> {
+    let live = liveness(func);
+    let mut mutants = Vec::new();
+    for (b, block) in func.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            for x in 0..inst.defs.len() {
+                for y in x + 1..inst.defs.len() {
+                    let (d, e) = (inst.defs[x], inst.defs[y]);
+                    let both_live = live.live_after[b][i].contains(&d.value)
+                        && live.live_after[b][i].contains(&e.value);
+                    let free = d.constraint == tangle_regalloc::DefConstraint::Free
+                        && e.constraint == d.constraint;
+                    if both_live && free && func.info(d.value) == func.info(e.value) {
+                        let mut m = alloc.clone();
+                        m.insts[b][i].defs.swap(x, y);
+                        mutants.push(m);
+                    }
+                }
+            }
+        }
+    }
+    mutants
+}
+
+fn catches_all(shape: Shape, limits: &Limits, seeds: std::ops::Range<u64>) -> (usize, usize) {
+    let (mut uses, mut defs) = (0, 0);
+    for seed in seeds {
+        let func = random_function(seed, shape, limits);
+        let alloc = allocate(&func, limits).unwrap();
+        check(&func, limits, &alloc).unwrap();
+        for m in swapped_uses(&func, &alloc) {
+            assert!(
+                check(&func, limits, &m).is_err(),
+                "seed {seed}: a use-swap mutant passed"
+            );
+            uses += 1;
+        }
+        for m in swapped_defs(&func, &alloc) {
+            assert!(
+                check(&func, limits, &m).is_err(),
+                "seed {seed}: a def-swap mutant passed"
+            );
+            defs += 1;
+        }
+    }
+    (uses, defs)
+}
+
+#[test]
+fn swapped_assignments_are_caught() {
+    let (uses, defs) = catches_all(Shape::mixed(8, 10, 50), &Limits::HARDWARE, 0..150);
+    let (tight_uses, tight_defs) = catches_all(Shape::mixed(8, 10, 70), &TIGHT, 0..150);
+    assert!(uses + tight_uses > 200 && defs + tight_defs > 20, "too few mutants to mean anything: {uses}+{tight_uses} use swaps, {defs}+{tight_defs} def swaps");
+}
+
+#[test]
+fn dropped_spills_are_caught() {
+    // Under tight limits, dropping every store into a slot that is read back loses the
+    // spilled value: the fill reads a slot that holds nothing.
+    use tangle_regalloc::{Edit, Location};
+    let mut caught = 0;
+    for seed in 0..100 {
+        let func = random_function(seed, Shape::mixed(8, 10, 70), &TIGHT);
+        let alloc = allocate(&func, &TIGHT).unwrap();
+        let loaded = alloc.edits.iter().find_map(|(_, e)| match e {
+            Edit::Move {
+                from: Location::Slot(s),
+                ..
+            } => Some(*s),
+            _ => None,
+        });
+        let Some(slot) = loaded else { continue };
+        let mut m = alloc.clone();
+        m.edits
+            .retain(|(_, e)| !matches!(e, Edit::Move { to: Location::Slot(s), .. } if *s == slot));
+        assert!(
+            check(&func, &TIGHT, &m).is_err(),
+            "seed {seed}: dropping the stores to slot {slot} went unnoticed"
+        );
+        caught += 1;
+    }
+    assert!(caught > 20, "only {caught} functions spilled to memory");
+}
