@@ -6,7 +6,7 @@
 //! along the nearest path; the allocator evicts the value used furthest away (Belady's rule,
 //! as Braun and Hack apply it to SSA programs and NAK's spiller does).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::AllocError;
 use crate::function::{BlockId, Function, ValueId};
@@ -129,7 +129,7 @@ impl Liveness {
 pub(crate) fn compute(func: &Function, rpo: &[BlockId]) -> Result<Liveness, AllocError> {
     let blocks = func.blocks.len();
     let values = func.values.len();
-    let mut uses: Vec<HashMap<ValueId, Vec<u32>>> = vec![HashMap::new(); blocks];
+    let mut uses: Vec<HashMap<ValueId, Vec<u32>>> = vec![HashMap::default(); blocks];
     let mut gen = vec![ValueSet::new(values); blocks];
     let mut kill = vec![ValueSet::new(values); blocks];
     for (b, block) in func.blocks.iter().enumerate() {
@@ -232,7 +232,7 @@ fn next_use_distances(
     live_out: &[ValueSet],
 ) -> Vec<HashMap<ValueId, u32>> {
     let blocks = func.blocks.len();
-    let mut dist_out: Vec<HashMap<ValueId, u32>> = vec![HashMap::new(); blocks];
+    let mut dist_out: Vec<HashMap<ValueId, u32>> = vec![HashMap::default(); blocks];
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 64 {

@@ -3,7 +3,7 @@
 //! register, a register of a class it spills into (a predicate's copy in a GPR), its spill
 //! slot — because SSA values never change, so every copy stays valid until dropped.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::function::{Limits, RegClass, ValueId};
 
@@ -53,7 +53,7 @@ impl State {
                 file(RegClass::UPred),
                 file(RegClass::Barrier),
             ],
-            locs: HashMap::new(),
+            locs: HashMap::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! spills into (or its slot), fill it back, and put a value in a required register. Every
 //! move is recorded as an edit at the current position.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::AllocError;
 use crate::function::{BlockId, Function, Limits, RegClass, ValueId, ValueInfo};
@@ -73,7 +73,7 @@ impl<'a> Ctx<'a> {
             limits,
             caps,
             edits: Vec::new(),
-            slots: HashMap::new(),
+            slots: HashMap::default(),
             slot_words: 0,
             pos: Position::End { block: BlockId(0) },
             at: (BlockId(0), 0),
