@@ -7,7 +7,7 @@ use crate::function::{Function, Limits};
 use crate::inst::allocate_inst;
 use crate::join::{entry_state, location_in, reconcile};
 use crate::liveness;
-use crate::output::{Allocation, ClassCounts, Edit, Location, OperandRegs};
+use crate::output::{Allocation, ClassCounts, Edit, Location, OperandRegs, PhysReg};
 use crate::state::State;
 use crate::validate::validate;
 use crate::walk::Ctx;
@@ -15,9 +15,21 @@ use crate::walk::Ctx;
 /// Allocates registers for `func` within `limits`. See `docs/regalloc.md` for the input
 /// rules, the output and the algorithm.
 pub fn allocate(func: &Function, limits: &Limits) -> Result<Allocation, AllocError> {
+    allocate_reserving(func, limits, &[])
+}
+
+/// As [`allocate`], keeping the `reserved` registers out of the allocation altogether (e.g.
+/// R1 as the local-memory stack pointer, as ptxas keeps it): no operand, φ or edit touches
+/// them, and no fixed operand may name them. `regs_used` counts them.
+pub fn allocate_reserving(
+    func: &Function,
+    limits: &Limits,
+    reserved: &[PhysReg],
+) -> Result<Allocation, AllocError> {
     let rpo = validate(func, limits)?;
+    check_reserved(func, limits, reserved)?;
     let live = liveness::compute(func, &rpo)?;
-    let mut ctx = Ctx::new(func, &live, *limits);
+    let mut ctx = Ctx::new(func, &live, *limits, reserved);
     let blocks = func.blocks.len();
     let mut order = vec![usize::MAX; blocks];
     for (i, b) in rpo.iter().enumerate() {
@@ -34,7 +46,7 @@ pub fn allocate(func: &Function, limits: &Limits) -> Result<Allocation, AllocErr
         let b = block.0 as usize;
         let here = order[b];
         let mut st = if b == 0 {
-            State::new(limits)
+            State::new(limits, reserved)
         } else if is_join(b) {
             let preds = &func.blocks[b].preds;
             let (slot, first) = preds
@@ -114,7 +126,59 @@ pub fn allocate(func: &Function, limits: &Limits) -> Result<Allocation, AllocErr
         spill_words: ctx.slot_words,
     };
     alloc.regs_used = registers_used(func, &alloc);
+    for reg in reserved {
+        let count = alloc.regs_used.of_mut(reg.class);
+        *count = (*count).max(u32::from(reg.index) + 1);
+    }
     Ok(alloc)
+}
+
+/// Refuses reserved registers past a limit, and fixed operands that name one.
+fn check_reserved(
+    func: &Function,
+    limits: &Limits,
+    reserved: &[PhysReg],
+) -> Result<(), AllocError> {
+    for reg in reserved {
+        if reg.index >= limits.of(reg.class) {
+            return Err(AllocError::BadConstraint {
+                block: crate::BlockId(0),
+                inst: 0,
+                what: format!(
+                    "reserved {reg} is past the limit of {}",
+                    limits.of(reg.class)
+                ),
+            });
+        }
+    }
+    for (b, block) in func.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            let fixed_uses = inst
+                .uses
+                .iter()
+                .filter_map(|u| u.fixed.map(|r| (u.value, r)));
+            let fixed_defs = inst.defs.iter().filter_map(|d| match d.constraint {
+                crate::DefConstraint::Fixed(r) => Some((d.value, r)),
+                _ => None,
+            });
+            for (value, start) in fixed_uses.chain(fixed_defs) {
+                let info = func.info(value);
+                let hit = reserved.iter().find(|r| {
+                    r.class == info.class
+                        && r.index >= start
+                        && r.index < start + u16::from(info.size)
+                });
+                if let Some(reg) = hit {
+                    return Err(AllocError::BadConstraint {
+                        block: crate::BlockId(b as u32),
+                        inst: i,
+                        what: format!("{value} is fixed onto reserved {reg}"),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Per class, the highest register any operand, φ or edit touches, plus one.

@@ -48,7 +48,19 @@ type Symbols = HashMap<Word, (ValueId, u8)>;
 /// constraints, legal edits, and — symbolically, on every path — that every use and every
 /// φ source reads its own value.
 pub fn check(func: &Function, limits: &Limits, alloc: &Allocation) -> Result<(), CheckError> {
+    check_reserving(func, limits, &[], alloc)
+}
+
+/// As [`check`], and no operand, φ or edit may touch the `reserved` registers (those given
+/// to [`crate::allocate_reserving`]).
+pub fn check_reserving(
+    func: &Function,
+    limits: &Limits,
+    reserved: &[PhysReg],
+    alloc: &Allocation,
+) -> Result<(), CheckError> {
     check_static(func, limits, alloc)?;
+    check_untouched(func, reserved, alloc)?;
     let blocks = func.blocks.len();
     let mut entry: Vec<Option<Symbols>> = vec![None; blocks];
     entry[0] = Some(Symbols::new());
@@ -181,6 +193,59 @@ fn apply(state: &mut Symbols, edits: &[Edit]) {
             }
         }
     }
+}
+
+/// No register of `reserved` appears anywhere in the allocation.
+fn check_untouched(
+    func: &Function,
+    reserved: &[PhysReg],
+    alloc: &Allocation,
+) -> Result<(), CheckError> {
+    let hits = |loc: Location, size: u8| match loc {
+        Location::Reg(r) => reserved.iter().any(|x| {
+            x.class == r.class && x.index >= r.index && x.index < r.index + u16::from(size)
+        }),
+        Location::Slot(_) => false,
+    };
+    for (b, block) in func.blocks.iter().enumerate() {
+        let err = |inst: Option<usize>, what: String| CheckError {
+            block: BlockId(b as u32),
+            inst,
+            what,
+        };
+        for (i, (inst, regs)) in block.insts.iter().zip(&alloc.insts[b]).enumerate() {
+            let defs = inst.defs.iter().map(|d| d.value).zip(&regs.defs);
+            let uses = inst.uses.iter().map(|u| u.value).zip(&regs.uses);
+            for (value, reg) in defs.chain(uses) {
+                if hits(Location::Reg(*reg), func.info(value).size) {
+                    return Err(err(Some(i), format!("{value} in reserved {reg}")));
+                }
+            }
+        }
+        for (phi, loc) in block.phis.iter().zip(&alloc.phis[b]) {
+            if hits(*loc, func.info(phi.dst).size) {
+                return Err(err(None, format!("phi {} in reserved {loc}", phi.dst)));
+            }
+        }
+    }
+    for (pos, edit) in &alloc.edits {
+        let touched = match *edit {
+            Edit::Move { from, to, size } => hits(from, size) || hits(to, size),
+            Edit::Swap { a, b } => hits(Location::Reg(a), 1) || hits(Location::Reg(b), 1),
+        };
+        if touched {
+            let (block, inst) = match *pos {
+                Position::Before { block, inst } => (block, Some(inst as usize)),
+                Position::End { block } => (block, None),
+            };
+            return Err(CheckError {
+                block,
+                inst,
+                what: format!("edit {edit} touches a reserved register"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Everything that can be judged without running: shapes, classes, alignment, limits,

@@ -16,7 +16,7 @@ use crate::walk::Ctx;
 pub(crate) fn entry_state(ctx: &mut Ctx<'_>, block: BlockId, from: &State, slot: usize) -> State {
     let func = ctx.func;
     let live_in = &ctx.live.live_in[block.0 as usize];
-    let mut target = State::new(&ctx.limits);
+    let mut target = State::new(&ctx.limits, &ctx.reserved);
     for value in live_in.iter() {
         let info = func.info(value);
         let loc = from.loc(value);

@@ -40,7 +40,7 @@ mod state;
 mod validate;
 mod walk;
 
-pub use alloc::allocate;
+pub use alloc::{allocate, allocate_reserving};
 pub use error::AllocError;
 pub use function::{
     Block, BlockId, Def, DefConstraint, Function, Inst, Limits, Phi, RegClass, Use, ValueId,

@@ -6,9 +6,14 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::function::{Limits, RegClass, ValueId};
+use crate::output::PhysReg;
 
 /// "No register" in [`ValueLoc::regs`].
 pub(crate) const NONE: u16 = u16::MAX;
+
+/// The owner of a register the client reserved: an id past every value and temporary, so
+/// the allocator treats it as pinned and never looks it up.
+pub(crate) const RESERVED: ValueId = ValueId(u32::MAX);
 
 /// Where one value is: a register per class (the first of a tuple, or [`NONE`]) and whether
 /// its spill slot holds it.
@@ -42,17 +47,24 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// Empty register files of the sizes `limits` allows.
-    pub(crate) fn new(limits: &Limits) -> State {
+    /// Empty register files of the sizes `limits` allows, with the `reserved` registers
+    /// held for good by [`RESERVED`] (never moved, evicted or handed out).
+    pub(crate) fn new(limits: &Limits, reserved: &[PhysReg]) -> State {
         let file = |class: RegClass| vec![None; usize::from(limits.of(class))];
+        let mut owner = [
+            file(RegClass::Gpr),
+            file(RegClass::Pred),
+            file(RegClass::UGpr),
+            file(RegClass::UPred),
+            file(RegClass::Barrier),
+        ];
+        for reg in reserved {
+            if let Some(slot) = owner[reg.class.index()].get_mut(usize::from(reg.index)) {
+                *slot = Some(RESERVED);
+            }
+        }
         State {
-            owner: [
-                file(RegClass::Gpr),
-                file(RegClass::Pred),
-                file(RegClass::UGpr),
-                file(RegClass::UPred),
-                file(RegClass::Barrier),
-            ],
+            owner,
             locs: HashMap::default(),
         }
     }

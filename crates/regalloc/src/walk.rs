@@ -38,12 +38,19 @@ pub(crate) struct Ctx<'a> {
     pub(crate) blocked: [Vec<bool>; 5],
     /// Class and size of the allocator's own temporary values (ids past the function's).
     pub(crate) temps: Vec<ValueInfo>,
+    /// Registers the client keeps for itself.
+    pub(crate) reserved: Vec<PhysReg>,
 }
 
 impl<'a> Ctx<'a> {
     /// A context for `func`, with each class's cap at its pressure bound (and at least as
     /// high as any fixed operand needs).
-    pub(crate) fn new(func: &'a Function, live: &'a Liveness, limits: Limits) -> Ctx<'a> {
+    pub(crate) fn new(
+        func: &'a Function,
+        live: &'a Liveness,
+        limits: Limits,
+        reserved: &[PhysReg],
+    ) -> Ctx<'a> {
         let mut caps = [0u16; 5];
         for class in RegClass::ALL {
             let bound = live.max_live.of(class).min(u32::from(limits.of(class))) as u16;
@@ -66,6 +73,13 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        // Reserved registers below the bound do not count towards it.
+        for reg in reserved {
+            let c = reg.class.index();
+            if reg.index < caps[c] || caps[c] == 0 {
+                caps[c] = (caps[c] + 1).min(limits.of(reg.class));
+            }
+        }
         let blocked = RegClass::ALL.map(|_| Vec::new());
         let mut ctx = Ctx {
             func,
@@ -80,6 +94,7 @@ impl<'a> Ctx<'a> {
             pinned: Vec::new(),
             blocked,
             temps: Vec::new(),
+            reserved: reserved.to_vec(),
         };
         for class in RegClass::ALL {
             ctx.blocked[class.index()] = vec![false; usize::from(limits.of(class))];

@@ -118,3 +118,47 @@ fn dropped_spills_are_caught() {
     }
     assert!(caught > 20, "only {caught} functions spilled to memory");
 }
+
+#[test]
+fn an_allocation_ignoring_a_reservation_is_caught() {
+    use tangle_regalloc::{check::check_reserving, Edit, Location, PhysReg, RegClass};
+    let reserved = [PhysReg {
+        class: RegClass::Gpr,
+        index: 1,
+    }];
+    let covers_r1 = |loc: Location, size: u8| matches!(loc, Location::Reg(r) if r.class == RegClass::Gpr && r.index <= 1 && 1 < r.index + u16::from(size));
+    let mut caught = 0;
+    for seed in 0..50 {
+        let func = random_function(seed, Shape::mixed(6, 8, 50), &Limits::HARDWARE);
+        let alloc = allocate(&func, &Limits::HARDWARE).unwrap();
+        let mut touches = false;
+        for (b, block) in func.blocks.iter().enumerate() {
+            for (inst, regs) in block.insts.iter().zip(&alloc.insts[b]) {
+                let defs = inst.defs.iter().map(|d| d.value).zip(&regs.defs);
+                let uses = inst.uses.iter().map(|u| u.value).zip(&regs.uses);
+                touches |= defs
+                    .chain(uses)
+                    .any(|(v, r)| covers_r1(Location::Reg(*r), func.info(v).size));
+            }
+            touches |= block
+                .phis
+                .iter()
+                .zip(&alloc.phis[b])
+                .any(|(p, l)| covers_r1(*l, func.info(p.dst).size));
+        }
+        touches |= alloc.edits.iter().any(|(_, e)| match *e {
+            Edit::Move { from, to, size } => covers_r1(from, size) || covers_r1(to, size),
+            Edit::Swap { a, b } => covers_r1(Location::Reg(a), 1) || covers_r1(Location::Reg(b), 1),
+        });
+        let rejected = check_reserving(&func, &Limits::HARDWARE, &reserved, &alloc).is_err();
+        assert_eq!(
+            rejected, touches,
+            "seed {seed}: the checker's verdict on R1 is wrong"
+        );
+        caught += usize::from(rejected);
+    }
+    assert!(
+        caught > 25,
+        "only {caught} of 50 unreserved allocations touched R1"
+    );
+}

@@ -73,3 +73,50 @@ fn random_functions_with_constraints_check() {
         run(seed + 1_000_000, shape, &Limits::HARDWARE);
     }
 }
+
+#[test]
+fn random_functions_keep_off_reserved_registers() {
+    use tangle_regalloc::{allocate_reserving, check::check_reserving, PhysReg, RegClass};
+    // R1 as the stack pointer, as ptxas keeps it, and one register of each other class.
+    let reserved = [
+        PhysReg {
+            class: RegClass::Gpr,
+            index: 1,
+        },
+        PhysReg {
+            class: RegClass::Pred,
+            index: 0,
+        },
+        PhysReg {
+            class: RegClass::UGpr,
+            index: 5,
+        },
+        PhysReg {
+            class: RegClass::Barrier,
+            index: 15,
+        },
+    ];
+    let limits = tangle_regalloc::Limits {
+        gpr: 24,
+        pred: 4,
+        ugpr: 9,
+        upred: 2,
+        barrier: 16,
+    };
+    for (n, seed) in (0..cases()).enumerate() {
+        let shape = Shape::mixed(8, 10, if n % 2 == 0 { 70 } else { 30 });
+        let func = random_function(seed, shape, &TIGHT);
+        let alloc = allocate_reserving(&func, &limits, &reserved)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{func}"));
+        if let Err(e) = check_reserving(&func, &limits, &reserved, &alloc) {
+            panic!(
+                "seed {seed}: {e}\n{}",
+                tangle_regalloc::check::listing(&func, &alloc)
+            );
+        }
+        assert!(
+            alloc.regs_used.of(RegClass::Gpr) >= 2,
+            "R1 is counted as used"
+        );
+    }
+}

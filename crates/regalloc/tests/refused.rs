@@ -239,3 +239,42 @@ fn one_instruction_needing_more_than_a_class_holds_is_refused() {
         })
     ));
 }
+
+#[test]
+fn fixed_operands_on_reserved_registers_are_refused() {
+    use tangle_regalloc::{allocate_reserving, PhysReg};
+    let mut f = Function::default();
+    let v = f.new_value(RegClass::Gpr, 2);
+    f.blocks.push(Block {
+        insts: vec![
+            Inst {
+                defs: vec![Def {
+                    value: v,
+                    constraint: DefConstraint::Fixed(0),
+                }],
+                ..Default::default()
+            },
+            Inst {
+                uses: vec![Use::new(v)],
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    });
+    let r1 = [PhysReg {
+        class: RegClass::Gpr,
+        index: 1,
+    }];
+    assert!(matches!(
+        allocate_reserving(&f, &Limits::HARDWARE, &r1),
+        Err(AllocError::BadConstraint { .. })
+    ));
+    let past = [PhysReg {
+        class: RegClass::Pred,
+        index: 7,
+    }];
+    assert!(matches!(
+        allocate_reserving(&f, &Limits::HARDWARE, &past),
+        Err(AllocError::BadConstraint { .. })
+    ));
+}
