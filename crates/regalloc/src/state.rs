@@ -198,8 +198,23 @@ impl State {
                 return Some(start);
             }
         }
+        if size >= 4 || !matches!(class, RegClass::Gpr | RegClass::UGpr) {
+            return (0..cap)
+                .step_by(usize::from(size))
+                .find(|&start| fits(start));
+        }
+        // Best fit: the free window in the aligned quad with the fewest free registers, so
+        // scalars and pairs fill holes and whole quads stay free for 128-bit values.
+        let file = &self.owner[class.index()];
+        let free_in_quad = |start: u16| {
+            let base = start / 4 * 4;
+            (base..(base + 4).min(cap))
+                .filter(|r| file[usize::from(*r)].is_none())
+                .count()
+        };
         (0..cap)
             .step_by(usize::from(size))
-            .find(|&start| fits(start))
+            .filter(|&start| fits(start))
+            .min_by_key(|&start| (free_in_quad(start), start))
     }
 }

@@ -45,7 +45,8 @@ fn scalar_functions_use_exactly_their_max_live() {
 #[test]
 fn mixed_functions_stay_near_their_max_live() {
     let shape = Shape::mixed(10, 12, 60);
-    let (mut used, mut bound, mut at_bound, mut worst) = (0u64, 0u64, 0u64, 0u32);
+    let (mut used, mut bound, mut at_bound, mut worst, mut edits) =
+        (0u64, 0u64, 0u64, 0u32, 0usize);
     let n = cases();
     for seed in 0..n {
         let func = random_function(seed, shape, &Limits::HARDWARE);
@@ -58,12 +59,13 @@ fn mixed_functions_stay_near_their_max_live() {
             "seed {seed}: {got} registers is below the bound {lower}: the bound is wrong"
         );
         used += u64::from(got);
+        edits += alloc.edits.len();
         bound += u64::from(lower);
         at_bound += u64::from(got == lower);
         worst = worst.max(got - lower);
     }
     println!(
-        "mixed corpus, {n} functions: GPRs used {used} against max-live {bound} ({:.2}% over); {at_bound} at the bound; worst excess {worst}",
+        "mixed corpus, {n} functions: GPRs used {used} against max-live {bound} ({:.2}% over); {at_bound} at the bound; worst excess {worst}; {edits} moves and swaps",
         100.0 * (used as f64 - bound as f64) / bound as f64
     );
     assert!(
