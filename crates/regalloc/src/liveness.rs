@@ -180,28 +180,34 @@ pub(crate) fn compute(func: &Function, rpo: &[BlockId]) -> Result<Liveness, Allo
             }
         }
     }
+    // A worklist in post-order: a block is revisited only when a successor's live-in grew.
     let mut live_in = gen.clone();
     let mut live_out = vec![ValueSet::new(values); blocks];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &block in rpo.iter().rev() {
-            let b = block.0 as usize;
-            let mut out = phi_out[b].clone();
-            for succ in &func.blocks[b].succs {
-                out.union_with(&live_in[succ.0 as usize]);
-            }
-            let mut inside = out.clone();
-            for w in 0..inside.words.len() {
-                inside.words[w] &= !kill[b].words[w];
-            }
-            inside.union_with(&gen[b]);
-            if out != live_out[b] {
-                live_out[b] = out;
-                changed = true;
-            }
-            if live_in[b].union_with(&inside) {
-                changed = true;
+    let mut queued = vec![true; blocks];
+    let mut work: std::collections::VecDeque<usize> =
+        rpo.iter().rev().map(|b| b.0 as usize).collect();
+    let mut out = ValueSet::new(values);
+    while let Some(b) = work.pop_front() {
+        queued[b] = false;
+        out.words.copy_from_slice(&phi_out[b].words);
+        for succ in &func.blocks[b].succs {
+            out.union_with(&live_in[succ.0 as usize]);
+        }
+        live_out[b].words.copy_from_slice(&out.words);
+        let mut grew = false;
+        for w in 0..out.words.len() {
+            let inside = (out.words[w] & !kill[b].words[w]) | gen[b].words[w];
+            let merged = live_in[b].words[w] | inside;
+            grew |= merged != live_in[b].words[w];
+            live_in[b].words[w] = merged;
+        }
+        if grew {
+            for pred in &func.blocks[b].preds {
+                let p = pred.0 as usize;
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push_back(p);
+                }
             }
         }
     }
