@@ -239,35 +239,44 @@ fn next_use_distances(
 ) -> Vec<HashMap<ValueId, u32>> {
     let blocks = func.blocks.len();
     let mut dist_out: Vec<HashMap<ValueId, u32>> = vec![HashMap::default(); blocks];
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
-        changed = false;
-        rounds += 1;
-        for &block in rpo.iter().rev() {
-            let b = block.0 as usize;
-            for value in live_out[b].iter() {
-                let mut best = FAR;
-                if phi_out[b].contains(value) {
-                    best = 0;
+    // Shortest distances from above (Bellman-Ford on a post-order worklist): a block is
+    // revisited only when a successor's distances dropped.
+    let mut queued = vec![true; blocks];
+    let mut work: std::collections::VecDeque<usize> =
+        rpo.iter().rev().map(|b| b.0 as usize).collect();
+    while let Some(b) = work.pop_front() {
+        queued[b] = false;
+        let mut changed = false;
+        for value in live_out[b].iter() {
+            let mut best = FAR;
+            if phi_out[b].contains(value) {
+                best = 0;
+            }
+            for succ in &func.blocks[b].succs {
+                let s = succ.0 as usize;
+                if !live_in[s].contains(value) {
+                    continue;
                 }
-                for succ in &func.blocks[b].succs {
-                    let s = succ.0 as usize;
-                    if !live_in[s].contains(value) {
-                        continue;
-                    }
-                    let here = match uses[s].get(&value).and_then(|p| p.first()) {
-                        Some(&first) => first,
-                        None => match dist_out[s].get(&value) {
-                            Some(&d) => (func.blocks[s].insts.len() as u32).saturating_add(d),
-                            None => FAR,
-                        },
-                    };
-                    best = best.min(here.saturating_add(1).min(FAR));
-                }
-                if dist_out[b].get(&value) != Some(&best) {
-                    dist_out[b].insert(value, best);
-                    changed = true;
+                let here = match uses[s].get(&value).and_then(|p| p.first()) {
+                    Some(&first) => first,
+                    None => match dist_out[s].get(&value) {
+                        Some(&d) => (func.blocks[s].insts.len() as u32).saturating_add(d),
+                        None => FAR,
+                    },
+                };
+                best = best.min(here.saturating_add(1).min(FAR));
+            }
+            if dist_out[b].get(&value) != Some(&best) {
+                dist_out[b].insert(value, best);
+                changed = true;
+            }
+        }
+        if changed {
+            for pred in &func.blocks[b].preds {
+                let p = pred.0 as usize;
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push_back(p);
                 }
             }
         }
