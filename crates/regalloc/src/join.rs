@@ -17,10 +17,42 @@ pub(crate) fn entry_state(ctx: &mut Ctx<'_>, block: BlockId, from: &State, slot:
     let func = ctx.func;
     let live_in = &ctx.live.live_in[block.0 as usize];
     let mut target = State::new(&ctx.limits, &ctx.reserved);
+    // At a loop header, values the loop never reads wait in their slots — as many as the
+    // loop's pressure in their class exceeds the limit, the ones read furthest away first —
+    // so they are stored once before the loop instead of fought over inside it (Braun and
+    // Hack's choice of a loop's entry set).
+    let mut parked: Vec<ValueId> = Vec::new();
+    if let Some(l) = ctx.live.loops.headed_by(block.0 as usize) {
+        for class in RegClass::ALL {
+            let pressure = ctx.live.loop_pressure[l].of(class);
+            let mut excess = pressure.saturating_sub(u32::from(ctx.limits.of(class)));
+            if excess == 0 {
+                continue;
+            }
+            let mut idle: Vec<(u32, ValueId)> = live_in
+                .iter()
+                .filter(|v| func.info(*v).class == class && !ctx.live.loop_uses[l].contains(*v))
+                .map(|v| (ctx.live.next_use(func, block, 0, v), v))
+                .collect();
+            idle.sort_by_key(|&(distance, v)| (std::cmp::Reverse(distance), v));
+            for (_, value) in idle {
+                if excess == 0 {
+                    break;
+                }
+                excess = excess.saturating_sub(u32::from(func.info(value).size));
+                parked.push(value);
+            }
+        }
+    }
     for value in live_in.iter() {
         let info = func.info(value);
         let loc = from.loc(value);
         let n = u16::from(info.size);
+        if parked.contains(&value) {
+            ctx.slot_of(value);
+            target.set_in_slot(value, true);
+            continue;
+        }
         // The best place it has: its own class, then the classes it spills into, then its slot.
         let mut class = Some(info.class);
         let mut placed = false;

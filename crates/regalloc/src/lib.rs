@@ -35,6 +35,7 @@ mod function;
 mod inst;
 mod join;
 mod liveness;
+mod loops;
 mod output;
 mod state;
 mod validate;

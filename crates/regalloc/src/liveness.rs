@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::AllocError;
 use crate::function::{BlockId, Function, ValueId};
+use crate::loops::Loops;
 use crate::output::ClassCounts;
 
 /// A set of values as a bit vector.
@@ -72,6 +73,10 @@ impl ValueSet {
 /// "No further use": larger than any real distance.
 pub(crate) const FAR: u32 = u32::MAX / 2;
 
+/// What leaving a loop adds to a next-use distance: a value read only after the loop is
+/// evicted before any value the loop itself reads.
+const LOOP_EXIT: u32 = 1 << 20;
+
 /// Liveness facts of a validated function.
 pub(crate) struct Liveness {
     /// Values live on entry to each block (φ destinations excluded).
@@ -85,6 +90,12 @@ pub(crate) struct Liveness {
     pub(crate) dist_out: Vec<HashMap<ValueId, u32>>,
     /// The most registers of each class live at once (the lower bound).
     pub(crate) max_live: ClassCounts,
+    /// The natural loops.
+    pub(crate) loops: Loops,
+    /// Per loop, the most registers of each class live at once inside it.
+    pub(crate) loop_pressure: Vec<ClassCounts>,
+    /// Per loop, the values read inside it (φ sources on its edges included).
+    pub(crate) loop_uses: Vec<ValueSet>,
 }
 
 impl Liveness {
@@ -218,20 +229,43 @@ pub(crate) fn compute(func: &Function, rpo: &[BlockId]) -> Result<Liveness, Allo
             what: "used on a path from the entry that does not pass its definition".into(),
         });
     }
-    let dist_out = next_use_distances(func, rpo, &phi_out, &uses, &live_in, &live_out);
-    let max_live = max_pressure(func, &live_out);
+    let loops = crate::loops::find(func, rpo);
+    let dist_out = next_use_distances(func, rpo, &loops, &phi_out, &uses, &live_in, &live_out);
+    let block_pressure = max_pressure(func, &live_out);
+    let mut max_live = ClassCounts::default();
+    for counts in &block_pressure {
+        for (best, c) in max_live.0.iter_mut().zip(counts.0) {
+            *best = (*best).max(c);
+        }
+    }
+    let mut loop_pressure = vec![ClassCounts::default(); loops.count()];
+    let mut loop_uses = vec![ValueSet::new(values); loops.count()];
+    for (b, counts) in block_pressure.iter().enumerate() {
+        for &l in loops.containing(b) {
+            for (best, c) in loop_pressure[l].0.iter_mut().zip(counts.0) {
+                *best = (*best).max(c);
+            }
+            for value in uses[b].keys() {
+                loop_uses[l].insert(*value);
+            }
+        }
+    }
     Ok(Liveness {
         live_in,
         live_out,
         uses,
         dist_out,
         max_live,
+        loops,
+        loop_pressure,
+        loop_uses,
     })
 }
 
 fn next_use_distances(
     func: &Function,
     rpo: &[BlockId],
+    loops: &Loops,
     phi_out: &[ValueSet],
     uses: &[HashMap<ValueId, Vec<u32>>],
     live_in: &[ValueSet],
@@ -264,7 +298,8 @@ fn next_use_distances(
                         None => FAR,
                     },
                 };
-                best = best.min(here.saturating_add(1).min(FAR));
+                let penalty = LOOP_EXIT.saturating_mul(loops.exits(b, s));
+                best = best.min(here.saturating_add(1).saturating_add(penalty).min(FAR));
             }
             if dist_out[b].get(&value) != Some(&best) {
                 dist_out[b].insert(value, best);
@@ -284,10 +319,10 @@ fn next_use_distances(
     dist_out
 }
 
-/// The most registers of each class live at once, at any point, counting a definition that
+/// Per block, the most registers of each class live at once at any of its points, counting a definition that
 /// is never read, and a whole instruction's uses and defs together when it is early-clobber.
-fn max_pressure(func: &Function, live_out: &[ValueSet]) -> ClassCounts {
-    let mut best = ClassCounts::default();
+fn max_pressure(func: &Function, live_out: &[ValueSet]) -> Vec<ClassCounts> {
+    let mut per_block = Vec::with_capacity(func.blocks.len());
     let consider = |best: &mut ClassCounts, live: &[u32; 5]| {
         for (slot, count) in best.0.iter_mut().zip(live) {
             *slot = (*slot).max(*count);
@@ -298,6 +333,7 @@ fn max_pressure(func: &Function, live_out: &[ValueSet]) -> ClassCounts {
         (info.class.index(), u32::from(info.size))
     };
     for (b, block) in func.blocks.iter().enumerate() {
+        let mut best = ClassCounts::default();
         let mut members = live_out[b].clone();
         let mut counts = [0u32; 5];
         for value in members.iter() {
@@ -346,8 +382,9 @@ fn max_pressure(func: &Function, live_out: &[ValueSet]) -> ClassCounts {
             }
         }
         consider(&mut best, &entry);
+        per_block.push(best);
     }
-    best
+    per_block
 }
 
 #[cfg(test)]

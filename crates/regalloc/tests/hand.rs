@@ -371,3 +371,86 @@ fn early_clobber_defs_avoid_every_use() {
     );
     assert!(u < d || u >= d + 2, "b in R{d} overlaps a in R{u}");
 }
+
+#[test]
+fn a_value_the_loop_never_reads_is_spilled_outside_the_loop() {
+    // x lives through a loop that needs four GPRs under a limit of three: x is stored before
+    // the loop and loaded after it, with no memory traffic inside.
+    let limits = Limits {
+        gpr: 3,
+        ..Limits::HARDWARE
+    };
+    let mut f = Function::default();
+    let [x, a, c, a1, t, a2] = [0; 6].map(|_| f.new_value(RegClass::Gpr, 1));
+    let p = f.new_value(RegClass::Pred, 1);
+    let op = |defs: &[ValueId], uses: &[ValueId]| Inst {
+        defs: defs.iter().map(|v| Def::new(*v)).collect(),
+        uses: uses.iter().map(|v| Use::new(*v)).collect(),
+        ..Default::default()
+    };
+    f.blocks = vec![
+        Block {
+            succs: vec![BlockId(1)],
+            insts: vec![def(&[x]), def(&[a]), def(&[c]), def(&[p])],
+            ..Default::default()
+        },
+        Block {
+            succs: vec![BlockId(2), BlockId(3)],
+            phis: vec![Phi {
+                dst: a1,
+                srcs: vec![a, a2],
+            }],
+            insts: vec![
+                op(&[t], &[a1, c]),
+                op(&[a2], &[t, a1]),
+                Inst {
+                    uses: vec![Use::new(p)],
+                    branch: true,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        },
+        Block {
+            succs: vec![BlockId(1)],
+            insts: vec![Inst {
+                branch: true,
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        Block {
+            insts: vec![use_(&[x, c])],
+            ..Default::default()
+        },
+    ];
+    f.compute_preds();
+    let alloc = allocate_checked(&f, &limits);
+    let in_loop = |pos: &tangle_regalloc::Position| match *pos {
+        tangle_regalloc::Position::Before { block, .. }
+        | tangle_regalloc::Position::End { block } => block == BlockId(1) || block == BlockId(2),
+    };
+    let memory_in_loop: Vec<_> = alloc
+        .edits
+        .iter()
+        .filter(|(pos, e)| {
+            in_loop(pos)
+                && matches!(
+                    e,
+                    Edit::Move {
+                        from: Location::Slot(_),
+                        ..
+                    } | Edit::Move {
+                        to: Location::Slot(_),
+                        ..
+                    }
+                )
+        })
+        .collect();
+    assert!(
+        memory_in_loop.is_empty(),
+        "{memory_in_loop:?}\n{}",
+        tangle_regalloc::check::listing(&f, &alloc)
+    );
+    assert!(alloc.spill_words >= 1, "x is spilled");
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{random_function, Shape, TIGHT};
-use tangle_regalloc::{allocate, check::check, Limits};
+use tangle_regalloc::{allocate, check::check, Edit, Limits, Location, Position};
 
 fn cases() -> u64 {
     std::env::var("TANGLE_REGALLOC_CASES")
@@ -48,13 +48,44 @@ fn random_functions_with_roomy_limits_check() {
 #[test]
 fn random_functions_under_pressure_check() {
     let shape = Shape::mixed(10, 10, 70);
-    let mut spilled = 0;
+    let (mut spilled, mut memory, mut memory_in_loops, mut other) = (0, 0, 0, 0);
     for seed in 0..cases() {
         let alloc = run(seed, shape, &TIGHT);
         if alloc.spill_words > 0 {
             spilled += 1;
         }
+        let looping = common::brute::on_cycle(&random_function(seed, shape, &TIGHT));
+        for (pos, edit) in &alloc.edits {
+            let block = match *pos {
+                Position::Before { block, .. } | Position::End { block } => block,
+            };
+            let to_memory = matches!(
+                edit,
+                Edit::Move {
+                    to: Location::Slot(_),
+                    ..
+                }
+            );
+            if to_memory
+                || matches!(
+                    edit,
+                    Edit::Move {
+                        from: Location::Slot(_),
+                        ..
+                    }
+                )
+            {
+                memory += 1;
+                memory_in_loops += usize::from(looping[block.0 as usize]);
+            } else {
+                other += 1;
+            }
+        }
     }
+    println!(
+        "tight limits, {} functions: {spilled} spill to memory; {memory} loads and stores ({memory_in_loops} in loops), {other} other moves and swaps",
+        cases()
+    );
     assert!(
         spilled > cases() / 4,
         "only {spilled} of {} functions spilled: the pressure test is too weak",

@@ -100,3 +100,28 @@ pub fn max_live_gpr_words(func: &Function) -> u32 {
     }
     best
 }
+
+/// Per block, whether it lies on a cycle of the CFG (reaches itself): code there may run
+/// many times.
+pub fn on_cycle(func: &Function) -> Vec<bool> {
+    let n = func.blocks.len();
+    (0..n)
+        .map(|start| {
+            let mut seen = vec![false; n];
+            let mut stack: Vec<usize> = func.blocks[start]
+                .succs
+                .iter()
+                .map(|s| s.0 as usize)
+                .collect();
+            while let Some(b) = stack.pop() {
+                if b == start {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[b], true) {
+                    stack.extend(func.blocks[b].succs.iter().map(|s| s.0 as usize));
+                }
+            }
+            false
+        })
+        .collect()
+}
