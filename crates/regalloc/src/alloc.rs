@@ -70,6 +70,16 @@ pub fn allocate_reserving(
             }
             for phi in &func.blocks[b].phis {
                 let loc = location_in(&mut ctx, &target, phi.dst);
+                // Sources on back edges are defined later: ask them to land here.
+                if let Location::Reg(reg) = loc {
+                    if reg.class == func.info(phi.dst).class {
+                        for (pred, src) in preds.iter().zip(&phi.srcs) {
+                            if order[pred.0 as usize] > here {
+                                ctx.hints.entry(*src).or_insert(reg.index);
+                            }
+                        }
+                    }
+                }
                 phis[b].push(loc);
                 def_locations[phi.dst.0 as usize] = Some(loc);
             }

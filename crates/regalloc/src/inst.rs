@@ -157,11 +157,12 @@ pub(crate) fn allocate_inst(
             continue;
         }
         let info = ctx.info(def.value);
+        let hint = ctx.hints.get(&def.value).copied();
         let reg = ctx.alloc(
             st,
             info.class,
             u16::from(info.size),
-            None,
+            hint,
             !inst.early_clobber,
         )?;
         st.set(def.value, info.class, reg, u16::from(info.size));

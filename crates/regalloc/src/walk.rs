@@ -40,6 +40,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) temps: Vec<ValueInfo>,
     /// Registers the client keeps for itself.
     pub(crate) reserved: Vec<PhysReg>,
+    /// Preferred registers for defs: a φ source on a back edge prefers its φ's register
+    /// at the loop header, so the edge needs no move.
+    pub(crate) hints: HashMap<ValueId, u16>,
 }
 
 impl<'a> Ctx<'a> {
@@ -95,6 +98,7 @@ impl<'a> Ctx<'a> {
             blocked,
             temps: Vec::new(),
             reserved: reserved.to_vec(),
+            hints: HashMap::default(),
         };
         for class in RegClass::ALL {
             ctx.blocked[class.index()] = vec![false; usize::from(limits.of(class))];
