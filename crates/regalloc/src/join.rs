@@ -21,7 +21,7 @@ pub(crate) fn entry_state(ctx: &mut Ctx<'_>, block: BlockId, from: &State, slot:
     // loop's pressure in their class exceeds the limit, the ones read furthest away first —
     // so they are stored once before the loop instead of fought over inside it (Braun and
     // Hack's choice of a loop's entry set).
-    let mut parked: Vec<ValueId> = Vec::new();
+    let mut parked: rustc_hash::FxHashSet<ValueId> = rustc_hash::FxHashSet::default();
     if let Some(l) = ctx.live.loops.headed_by(block.0 as usize) {
         for class in RegClass::ALL {
             let pressure = ctx.live.loop_pressure[l].of(class);
@@ -40,7 +40,7 @@ pub(crate) fn entry_state(ctx: &mut Ctx<'_>, block: BlockId, from: &State, slot:
                     break;
                 }
                 excess = excess.saturating_sub(u32::from(func.info(value).size));
-                parked.push(value);
+                parked.insert(value);
             }
         }
     }
