@@ -126,6 +126,7 @@ pub fn allocate_reserving(
 
     let mut edits = std::mem::take(&mut ctx.edits);
     edits.sort_by_key(|(position, _)| *position);
+    let spill_words = crate::slots::share(func, &live, &ctx.slots, &mut edits, &mut phis);
     let mut alloc = Allocation {
         insts,
         phis,
@@ -133,7 +134,7 @@ pub fn allocate_reserving(
         def_locations,
         regs_used: ClassCounts::default(),
         max_live: live.max_live,
-        spill_words: ctx.slot_words,
+        spill_words,
     };
     alloc.regs_used = registers_used(func, &alloc);
     for reg in reserved {

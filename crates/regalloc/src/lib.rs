@@ -37,6 +37,7 @@ mod join;
 mod liveness;
 mod loops;
 mod output;
+mod slots;
 mod state;
 mod validate;
 mod walk;

@@ -48,12 +48,13 @@ fn random_functions_with_roomy_limits_check() {
 #[test]
 fn random_functions_under_pressure_check() {
     let shape = Shape::mixed(10, 10, 70);
-    let (mut spilled, mut memory, mut memory_in_loops, mut other) = (0, 0, 0, 0);
+    let (mut spilled, mut memory, mut memory_in_loops, mut other, mut frame) = (0, 0, 0, 0, 0);
     for seed in 0..cases() {
         let alloc = run(seed, shape, &TIGHT);
         if alloc.spill_words > 0 {
             spilled += 1;
         }
+        frame += alloc.spill_words;
         let looping = common::brute::on_cycle(&random_function(seed, shape, &TIGHT));
         for (pos, edit) in &alloc.edits {
             let block = match *pos {
@@ -83,7 +84,7 @@ fn random_functions_under_pressure_check() {
         }
     }
     println!(
-        "tight limits, {} functions: {spilled} spill to memory; {memory} loads and stores ({memory_in_loops} in loops), {other} other moves and swaps",
+        "tight limits, {} functions: {spilled} spill to memory; {memory} loads and stores ({memory_in_loops} in loops), {other} other moves and swaps; {frame} spill words",
         cases()
     );
     assert!(
