@@ -162,3 +162,39 @@ fn an_allocation_ignoring_a_reservation_is_caught() {
         "only {caught} of 50 unreserved allocations touched R1"
     );
 }
+
+#[test]
+fn slots_merged_into_one_are_caught() {
+    // Every spill slot folded onto word 0: where two spilled values are live at once, one
+    // overwrites the other and a later load reads the wrong value.
+    use tangle_regalloc::{Edit, Location};
+    let (mut candidates, mut caught) = (0, 0);
+    for seed in 0..100 {
+        let func = random_function(seed, Shape::mixed(8, 10, 70), &TIGHT);
+        let alloc = allocate(&func, &TIGHT).unwrap();
+        if alloc.spill_words <= 4 {
+            continue; // one value's worth: nothing to fold
+        }
+        let mut m = alloc.clone();
+        for (_, edit) in &mut m.edits {
+            if let Edit::Move { from, to, .. } = edit {
+                for loc in [from, to] {
+                    if let Location::Slot(s) = loc {
+                        *s = 0;
+                    }
+                }
+            }
+        }
+        for loc in m.phis.iter_mut().flatten() {
+            if let Location::Slot(s) = loc {
+                *s = 0;
+            }
+        }
+        candidates += 1;
+        caught += usize::from(check(&func, &TIGHT, &m).is_err());
+    }
+    assert!(
+        candidates > 20 && caught * 10 >= candidates * 9,
+        "{caught} of {candidates} folded frames caught"
+    );
+}
