@@ -59,6 +59,12 @@ pub fn check_reserving(
     reserved: &[PhysReg],
     alloc: &Allocation,
 ) -> Result<(), CheckError> {
+    // Only a function the allocator would accept has a meaning to check against.
+    crate::validate::validate(func, limits).map_err(|e| CheckError {
+        block: BlockId(0),
+        inst: None,
+        what: format!("the function itself is refused: {e}"),
+    })?;
     check_static(func, limits, alloc)?;
     check_untouched(func, reserved, alloc)?;
     let blocks = func.blocks.len();

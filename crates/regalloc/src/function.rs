@@ -291,6 +291,15 @@ impl Default for Limits {
     }
 }
 
+impl Function {
+    fn shape_text(&self, value: ValueId) -> String {
+        match self.values.get(value.0 as usize) {
+            Some(info) => format!("{}{}", info.class.prefix(), info.size),
+            None => "?".into(),
+        }
+    }
+}
+
 impl fmt::Display for Function {
     /// A compact listing: `b1 <- b0 b2 -> b3`, φs, then one instruction a line
     /// (`v5:R2 = v3 v4@R8 !tie0 !ec !br`), for test failures and debugging.
@@ -306,14 +315,7 @@ impl fmt::Display for Function {
             }
             writeln!(f)?;
             for phi in &block.phis {
-                let info = self.info(phi.dst);
-                write!(
-                    f,
-                    "  {}:{}{} = phi",
-                    phi.dst,
-                    info.class.prefix(),
-                    info.size
-                )?;
+                write!(f, "  {}:{} = phi", phi.dst, self.shape_text(phi.dst))?;
                 for s in &phi.srcs {
                     write!(f, " {s}")?;
                 }
@@ -322,8 +324,7 @@ impl fmt::Display for Function {
             for (i, inst) in block.insts.iter().enumerate() {
                 write!(f, "  {i}:")?;
                 for def in &inst.defs {
-                    let info = self.info(def.value);
-                    write!(f, " {}:{}{}", def.value, info.class.prefix(), info.size)?;
+                    write!(f, " {}:{}", def.value, self.shape_text(def.value))?;
                     match def.constraint {
                         DefConstraint::Free => {}
                         DefConstraint::Fixed(r) => write!(f, "@{r}")?,

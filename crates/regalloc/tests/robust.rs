@@ -96,8 +96,13 @@ fn mutated_functions_are_refused_or_allocated_correctly() {
         for _ in 0..rng.usize(1..4) {
             mutate(&mut func, &mut rng);
         }
+        // Printing and checking a bad function must not panic either.
+        let _ = func.to_string();
         match allocate(&func, &TIGHT) {
-            Err(_) => refused += 1,
+            Err(_) => {
+                refused += 1;
+                assert!(check(&func, &TIGHT, &tangle_regalloc::Allocation::default()).is_err());
+            }
             Ok(alloc) => {
                 if let Err(e) = check(&func, &TIGHT, &alloc) {
                     panic!("seed {seed}: accepted but wrong: {e}\n{func}");
