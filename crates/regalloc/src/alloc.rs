@@ -3,7 +3,7 @@
 //! each instruction, settle join edges, and assemble the [`Allocation`].
 
 use crate::error::AllocError;
-use crate::function::{Function, Limits};
+use crate::function::{BlockId, Function, Limits};
 use crate::inst::allocate_inst;
 use crate::join::{entry_state, location_in, reconcile};
 use crate::liveness;
@@ -26,10 +26,42 @@ pub fn allocate_reserving(
     limits: &Limits,
     reserved: &[PhysReg],
 ) -> Result<Allocation, AllocError> {
+    allocate_with(
+        func,
+        limits,
+        &Options {
+            reserved: reserved.to_vec(),
+            ..Options::default()
+        },
+    )
+}
+
+/// What the client knows beyond the function itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Registers kept out of the allocation (see [`allocate_reserving`]).
+    pub reserved: Vec<PhysReg>,
+    /// Blocks that the warp's lanes may run in separate groups (divergent control flow).
+    /// Uniform registers and predicates are one copy per warp, so a group writing one there
+    /// could clobber another group's value: in these blocks no UR or UP value may be
+    /// defined, and the allocator never moves, evicts or fills one — a function that would
+    /// need it is refused with [`AllocError::UniformWriteInDivergentCode`].
+    pub divergent: Vec<BlockId>,
+}
+
+/// [`allocate`] with [`Options`].
+pub fn allocate_with(
+    func: &Function,
+    limits: &Limits,
+    options: &Options,
+) -> Result<Allocation, AllocError> {
     let rpo = validate(func, limits)?;
+    let reserved = &options.reserved[..];
     check_reserved(func, limits, reserved)?;
+    let divergent = divergent_blocks(func, options)?;
     let live = liveness::compute(func, &rpo)?;
     let mut ctx = Ctx::new(func, &live, *limits, reserved);
+    ctx.divergent = divergent.clone();
     let blocks = func.blocks.len();
     let mut order = vec![usize::MAX; blocks];
     for (i, b) in rpo.iter().enumerate() {
@@ -137,6 +169,9 @@ pub fn allocate_reserving(
         spill_words,
     };
     alloc.regs_used = registers_used(func, &alloc);
+    if let Some(e) = uniform_write_in_divergent_code(func, &divergent, &alloc) {
+        return Err(e);
+    }
     for reg in reserved {
         let count = alloc.regs_used.of_mut(reg.class);
         *count = (*count).max(u32::from(reg.index) + 1);
@@ -228,4 +263,84 @@ pub(crate) fn registers_used(func: &Function, alloc: &Allocation) -> ClassCounts
         }
     }
     used
+}
+
+/// Per block, whether it is divergent; refuses unknown blocks and uniform defs there.
+fn divergent_blocks(func: &Function, options: &Options) -> Result<Vec<bool>, AllocError> {
+    let mut divergent = vec![false; func.blocks.len()];
+    for block in &options.divergent {
+        let Some(flag) = divergent.get_mut(block.0 as usize) else {
+            return Err(AllocError::BadCfg {
+                block: *block,
+                what: "a divergent block that does not exist".into(),
+            });
+        };
+        *flag = true;
+    }
+    for (b, block) in func.blocks.iter().enumerate() {
+        if !divergent[b] {
+            continue;
+        }
+        for (i, inst) in block.insts.iter().enumerate() {
+            for def in &inst.defs {
+                let class = func.info(def.value).class;
+                if is_uniform(class) {
+                    return Err(AllocError::UniformWriteInDivergentCode {
+                        block: BlockId(b as u32),
+                        inst: i,
+                        class,
+                    });
+                }
+            }
+        }
+        for phi in &block.phis {
+            let class = func.info(phi.dst).class;
+            if is_uniform(class) {
+                return Err(AllocError::UniformWriteInDivergentCode {
+                    block: BlockId(b as u32),
+                    inst: 0,
+                    class,
+                });
+            }
+        }
+    }
+    Ok(divergent)
+}
+
+/// Whether a class is one copy per warp (uniform registers and predicates).
+pub(crate) fn is_uniform(class: crate::RegClass) -> bool {
+    matches!(class, crate::RegClass::UGpr | crate::RegClass::UPred)
+}
+
+/// The first edit in a divergent block that writes a uniform register, as an error.
+fn uniform_write_in_divergent_code(
+    func: &Function,
+    divergent: &[bool],
+    alloc: &Allocation,
+) -> Option<AllocError> {
+    for (pos, edit) in &alloc.edits {
+        let (block, inst) = match *pos {
+            crate::Position::Before { block, inst } => (block, inst as usize),
+            crate::Position::End { block } => (block, func.block(block).insts.len()),
+        };
+        if !divergent[block.0 as usize] {
+            continue;
+        }
+        let written: Vec<Location> = match *edit {
+            Edit::Move { to, .. } => vec![to],
+            Edit::Swap { a, b } => vec![Location::Reg(a), Location::Reg(b)],
+        };
+        for loc in written {
+            if let Location::Reg(reg) = loc {
+                if is_uniform(reg.class) {
+                    return Some(AllocError::UniformWriteInDivergentCode {
+                        block,
+                        inst,
+                        class: reg.class,
+                    });
+                }
+            }
+        }
+    }
+    None
 }

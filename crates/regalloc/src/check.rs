@@ -201,6 +201,61 @@ fn apply(state: &mut Symbols, edits: &[Edit]) {
     }
 }
 
+/// As [`check`], under the client's [`crate::Options`]: nothing touches a reserved register,
+/// and in a divergent block no edit writes a uniform register or predicate (one copy per
+/// warp, so a group writing one could clobber another group's value).
+pub fn check_with(
+    func: &Function,
+    limits: &Limits,
+    options: &crate::Options,
+    alloc: &Allocation,
+) -> Result<(), CheckError> {
+    check_reserving(func, limits, &options.reserved, alloc)?;
+    for (pos, edit) in &alloc.edits {
+        let (block, inst) = match *pos {
+            Position::Before { block, inst } => (block, Some(inst as usize)),
+            Position::End { block } => (block, None),
+        };
+        if !options.divergent.contains(&block) {
+            continue;
+        }
+        let writes_uniform = match *edit {
+            Edit::Move {
+                to: Location::Reg(r),
+                ..
+            } => matches!(r.class, RegClass::UGpr | RegClass::UPred),
+            Edit::Move { .. } => false,
+            Edit::Swap { a, .. } => matches!(a.class, RegClass::UGpr | RegClass::UPred),
+        };
+        if writes_uniform {
+            return Err(CheckError {
+                block,
+                inst,
+                what: format!("edit {edit} writes a uniform register in divergent code"),
+            });
+        }
+    }
+    for block in &options.divergent {
+        let Some(b) = func.blocks.get(block.0 as usize) else {
+            continue;
+        };
+        for (i, inst) in b.insts.iter().enumerate() {
+            if inst
+                .defs
+                .iter()
+                .any(|d| matches!(func.info(d.value).class, RegClass::UGpr | RegClass::UPred))
+            {
+                return Err(CheckError {
+                    block: *block,
+                    inst: Some(i),
+                    what: "a uniform value defined in divergent code".into(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// No register of `reserved` appears anywhere in the allocation.
 fn check_untouched(
     func: &Function,

@@ -101,6 +101,18 @@ pub enum AllocError {
         /// Its limit.
         limit: u16,
     },
+    /// A uniform register or predicate (one copy per warp) would be written in a block the
+    /// client marked divergent: by a def there, or by a move the allocator needs there
+    /// (the class is too full across the divergent region to keep every value in place).
+    #[error("{block} inst {inst}: a {class} register would be written in divergent code")]
+    UniformWriteInDivergentCode {
+        /// The block.
+        block: BlockId,
+        /// The instruction's index (the block's length for its end).
+        inst: usize,
+        /// The class.
+        class: RegClass,
+    },
     /// A broken invariant of the allocator itself (a bug, reported rather than panicking).
     #[error("internal allocator error: {0}")]
     Internal(String),

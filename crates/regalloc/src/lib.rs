@@ -42,7 +42,7 @@ mod state;
 mod validate;
 mod walk;
 
-pub use alloc::{allocate, allocate_reserving};
+pub use alloc::{allocate, allocate_reserving, allocate_with, Options};
 pub use error::AllocError;
 pub use function::{
     Block, BlockId, Def, DefConstraint, Function, Inst, Limits, Phi, RegClass, Use, ValueId,

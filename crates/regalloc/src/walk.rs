@@ -40,6 +40,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) temps: Vec<ValueInfo>,
     /// Registers the client keeps for itself.
     pub(crate) reserved: Vec<PhysReg>,
+    /// Per block, whether the client marked it divergent (uniform classes frozen there).
+    pub(crate) divergent: Vec<bool>,
     /// Preferred registers for defs: a φ source on a back edge prefers its φ's register
     /// at the loop header, so the edge needs no move.
     pub(crate) hints: HashMap<ValueId, u16>,
@@ -99,6 +101,7 @@ impl<'a> Ctx<'a> {
             temps: Vec::new(),
             reserved: reserved.to_vec(),
             hints: HashMap::default(),
+            divergent: Vec::new(),
         };
         for class in RegClass::ALL {
             ctx.blocked[class.index()] = vec![false; usize::from(limits.of(class))];
@@ -128,7 +131,15 @@ impl<'a> Ctx<'a> {
     }
 
     fn is_pinned(&self, value: ValueId, class: RegClass) -> bool {
-        self.pinned.contains(&(value, class)) || value.0 as usize >= self.func.values.len()
+        let frozen = crate::alloc::is_uniform(class)
+            && self
+                .divergent
+                .get(self.at.0 .0 as usize)
+                .copied()
+                .unwrap_or(false);
+        frozen
+            || self.pinned.contains(&(value, class))
+            || value.0 as usize >= self.func.values.len()
     }
 
     pub(crate) fn is_blocked(&self, class: RegClass, reg: u16) -> bool {

@@ -198,3 +198,56 @@ fn slots_merged_into_one_are_caught() {
         "{caught} of {candidates} folded frames caught"
     );
 }
+
+#[test]
+fn uniform_writes_in_divergent_code_are_caught() {
+    // Allocated without being told which blocks diverge, tight uniform files get refilled
+    // inside divergent blocks: the checker, told, must reject exactly those.
+    use tangle_regalloc::{check::check_with, BlockId, Edit, Location, Options, RegClass};
+    let limits = Limits {
+        ugpr: 6,
+        upred: 1,
+        ..Limits::HARDWARE
+    };
+    let shape = Shape {
+        uniform_entry_only: true,
+        ..Shape::mixed(8, 10, 40)
+    };
+    let mut caught = 0;
+    for seed in 0..100 {
+        let func = random_function(seed, shape, &limits);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let divergent: Vec<BlockId> = (1..func.blocks.len() as u32)
+            .filter(|_| rng.bool())
+            .map(BlockId)
+            .collect();
+        let alloc = allocate(&func, &limits).unwrap();
+        let writes = alloc.edits.iter().any(|(pos, e)| {
+            let block = match *pos {
+                tangle_regalloc::Position::Before { block, .. }
+                | tangle_regalloc::Position::End { block } => block,
+            };
+            let uniform = |c: RegClass| matches!(c, RegClass::UGpr | RegClass::UPred);
+            divergent.contains(&block)
+                && match *e {
+                    Edit::Move {
+                        to: Location::Reg(r),
+                        ..
+                    } => uniform(r.class),
+                    Edit::Move { .. } => false,
+                    Edit::Swap { a, .. } => uniform(a.class),
+                }
+        });
+        let options = Options {
+            divergent,
+            ..Options::default()
+        };
+        let rejected = check_with(&func, &limits, &options, &alloc).is_err();
+        assert_eq!(rejected, writes, "seed {seed}");
+        caught += usize::from(rejected);
+    }
+    assert!(
+        caught > 10,
+        "only {caught} allocations wrote uniform registers in divergent blocks"
+    );
+}

@@ -152,3 +152,60 @@ fn random_functions_keep_off_reserved_registers() {
         );
     }
 }
+
+#[test]
+fn random_functions_with_divergent_blocks_never_write_uniform_registers_there() {
+    use tangle_regalloc::{allocate_with, check::check_with, AllocError, BlockId, Options};
+    // Uniform values come from the entry block only (as instruction selection keeps them to
+    // uniform control flow); any other block may be divergent.
+    let shape = Shape {
+        uniform_entry_only: true,
+        ..Shape::mixed(8, 10, 40)
+    };
+    for (limits, must_all_allocate) in [
+        (Limits::HARDWARE, true),
+        (
+            Limits {
+                ugpr: 6,
+                upred: 1,
+                ..Limits::HARDWARE
+            },
+            false,
+        ),
+    ] {
+        let (mut allocated, mut refused) = (0, 0);
+        for seed in 0..cases() {
+            let func = random_function(seed, shape, &limits);
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let divergent: Vec<BlockId> = (1..func.blocks.len() as u32)
+                .filter(|_| rng.bool())
+                .map(BlockId)
+                .collect();
+            let options = Options {
+                divergent,
+                ..Options::default()
+            };
+            match allocate_with(&func, &limits, &options) {
+                Ok(alloc) => {
+                    if let Err(e) = check_with(&func, &limits, &options, &alloc) {
+                        panic!(
+                            "seed {seed}: {e}\n{}",
+                            tangle_regalloc::check::listing(&func, &alloc)
+                        );
+                    }
+                    allocated += 1;
+                }
+                Err(AllocError::UniformWriteInDivergentCode { .. }) if !must_all_allocate => {
+                    refused += 1
+                }
+                Err(e) => panic!("seed {seed} under {limits:?}: {e}\n{func}"),
+            }
+        }
+        println!("divergent blocks under {limits:?}: {allocated} allocated, {refused} refused");
+        assert!(
+            allocated * 2 > cases(),
+            "only {allocated} of {} allocated",
+            cases()
+        );
+    }
+}

@@ -278,3 +278,39 @@ fn fixed_operands_on_reserved_registers_are_refused() {
         Err(AllocError::BadConstraint { .. })
     ));
 }
+
+#[test]
+fn uniform_defs_in_divergent_blocks_are_refused() {
+    use tangle_regalloc::{allocate_with, Options};
+    let mut f = Function::default();
+    let u = f.new_value(RegClass::UGpr, 1);
+    f.blocks.push(Block {
+        insts: vec![
+            Inst {
+                defs: vec![Def::new(u)],
+                ..Default::default()
+            },
+            Inst {
+                uses: vec![Use::new(u)],
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    });
+    let options = Options {
+        divergent: vec![BlockId(0)],
+        ..Options::default()
+    };
+    assert!(matches!(
+        allocate_with(&f, &Limits::HARDWARE, &options),
+        Err(AllocError::UniformWriteInDivergentCode { .. })
+    ));
+    let options = Options {
+        divergent: vec![BlockId(3)],
+        ..Options::default()
+    };
+    assert!(matches!(
+        allocate_with(&f, &Limits::HARDWARE, &options),
+        Err(AllocError::BadCfg { .. })
+    ));
+}

@@ -26,6 +26,9 @@ pub struct Shape {
     /// Only 32-bit GPR values (and the entry's branch predicate): the case where an SSA
     /// allocator can always reach the max-live lower bound exactly.
     pub scalar: bool,
+    /// Uniform registers and predicates only from the entry block (read anywhere, defined
+    /// nowhere else, never φs): code whose other blocks may all be divergent.
+    pub uniform_entry_only: bool,
 }
 
 impl Shape {
@@ -37,6 +40,7 @@ impl Shape {
             far_uses,
             constraints: false,
             scalar: false,
+            uniform_entry_only: false,
         }
     }
 }
@@ -59,6 +63,15 @@ fn all_shapes(scalar: bool) -> Vec<(RegClass, u8)> {
     let mut shapes = SHAPES.to_vec();
     shapes.push((RegClass::Barrier, 1));
     shapes.push((RegClass::UGpr, 4));
+    shapes
+}
+
+/// The shapes defined outside the entry block.
+fn later_shapes(shape: Shape) -> Vec<(RegClass, u8)> {
+    let mut shapes = all_shapes(shape.scalar);
+    if shape.uniform_entry_only {
+        shapes.retain(|(class, _)| !matches!(class, RegClass::UGpr | RegClass::UPred));
+    }
     shapes
 }
 
@@ -224,7 +237,8 @@ pub fn random_function(seed: u64, shape: Shape, limits: &Limits) -> Function {
         }
         if preds[b].len() > 1 {
             for _ in 0..rng.usize(1..4) {
-                let (class, size) = shapes[rng.usize(0..shapes.len())];
+                let later = later_shapes(shape);
+                let (class, size) = later[rng.usize(0..later.len())];
                 if !fits(class, size) {
                     continue;
                 }
@@ -345,7 +359,7 @@ fn random_inst(
     }
     inst.early_clobber = shape.constraints && rng.u32(0..100) < 10;
     let defs = rng.usize(0..3);
-    let shapes = all_shapes(shape.scalar);
+    let shapes = later_shapes(shape);
     let mut def_fixed: Vec<(RegClass, u16, u16)> = Vec::new();
     for _ in 0..defs {
         // A tied def, now and then, shaped like the use it is tied to.
