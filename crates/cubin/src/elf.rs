@@ -16,6 +16,7 @@ use crate::{param_base, param_layout, Facts, Kernel, SM90_RESERVED_SHARED};
 const SHT_PROGBITS: u32 = 1;
 const SHT_STRTAB: u32 = 3;
 const SHT_NOTE: u32 = 7;
+const SHT_RELA: u32 = 4;
 const SHF_WRITE: u64 = 1;
 const SHF_ALLOC: u64 = 2;
 const SHF_EXECINSTR: u64 = 4;
@@ -90,12 +91,25 @@ pub fn layout(arch: Arch, kernels: &[Kernel], facts: &[Facts]) -> Vec<u8> {
         next += 1;
         i
     };
-    let (shstrtab, strtab, symtab, tkinfo, cuinfo, info) =
-        (take(), take(), take(), take(), take(), take());
+    let (shstrtab, strtab, symtab) = (take(), take(), take());
+    // SM90: an empty `.debug_frame` where ptxas puts its unwind table. cuobjdump refuses
+    // an SM90 cubin whose notes stand at indexes 4 and 5 (probed by inserting empty
+    // sections into a cubin: it accepts them at 5 and 6, as ptxas writes them; the rule
+    // behind it is not known), so the placeholder keeps ptxas's indexes.
+    let debug_frame = sm90.then(&mut take);
+    let (tkinfo, cuinfo, info) = (take(), take(), take());
     let compat = sm90.then(&mut take);
     let infos: Vec<u32> = kernels.iter().map(|_| take()).collect();
     let callgraph = take();
     let rel_action = (!sm90).then(&mut take);
+    // SM90: an empty relocation section per kernel (ptxas writes one for kernels with
+    // shared memory, and `.rela.debug_frame`; cuobjdump refuses an SM90 cubin with no
+    // relocation section at all).
+    let relas: Vec<u32> = if sm90 {
+        kernels.iter().map(|_| take()).collect()
+    } else {
+        Vec::new()
+    };
     let mut secs_of: Vec<KernelSecs> = infos
         .iter()
         .map(|&i| KernelSecs {
@@ -280,6 +294,14 @@ pub fn layout(arch: Arch, kernels: &[Kernel], facts: &[Facts]) -> Vec<u8> {
         align: 4,
         ..Sec::default()
     };
+    if let Some(d) = debug_frame {
+        secs[d as usize] = Sec {
+            name: ".debug_frame".into(),
+            kind: SHT_PROGBITS,
+            align: 1,
+            ..Sec::default()
+        };
+    }
     if let Some(c) = compat {
         secs[c as usize] = Sec {
             name: ".nv.compat".into(),
@@ -305,6 +327,18 @@ pub fn layout(arch: Arch, kernels: &[Kernel], facts: &[Facts]) -> Vec<u8> {
             data: notes::REL_ACTION.to_vec(),
             align: 8,
             entsize: 8,
+            ..Sec::default()
+        };
+    }
+    for (&r, (k, ks)) in relas.iter().zip(kernels.iter().zip(&secs_of)) {
+        secs[r as usize] = Sec {
+            name: format!(".rela.text.{}", k.name),
+            kind: SHT_RELA,
+            flags: SHF_INFO_LINK,
+            link: symtab,
+            info: ks.text,
+            align: 8,
+            entsize: 24,
             ..Sec::default()
         };
     }

@@ -143,7 +143,10 @@ pub fn kernel_info(arch: Arch, k: &Kernel, f: &Facts, s: &KernelSyms) -> Vec<u8>
         }
         Arch::Sm80 | Arch::Sm86 | Arch::Sm89 => {
             a.words(CUDA_API_VERSION, &[CUDA_API_VERSION_135]);
-            a.value(FMT_NVAL, SW_WAR_NVAL, 0);
+            if arch != Arch::Sm89 {
+                // ptxas writes this flag on SM80 and SM86 only.
+                a.value(FMT_NVAL, SW_WAR_NVAL, 0);
+            }
             cbank(&mut a, arch, k, s, false);
             kparams(&mut a, k);
             middle(&mut a, arch, k, f);

@@ -184,11 +184,14 @@ fn rewritten_ptxas_kernels_match_ptxas() {
             kernels.retain(|k| only.split(',').any(|o| o == k.name));
             let ours = tangle_cubin::write(arch, &kernels).unwrap();
             let path = dir.path().join(format!("only-{arch}.cubin"));
-            std::fs::write(&path, ours).unwrap();
+            std::fs::write(&path, &ours).unwrap();
+            if let Some(keep) = std::env::var_os("TANGLE_KEEP_CUBINS") {
+                std::fs::write(Path::new(&keep).join(format!("only-{arch}.cubin")), &ours).unwrap();
+            }
             cuobjdump.run_ok(["-elf".as_ref(), path.as_os_str()]);
             continue;
         }
-        assert!(kernels.len() >= 8, "{arch}: only {} kernels", kernels.len());
+        assert!(kernels.len() >= 9, "{arch}: only {} kernels", kernels.len());
         let ours = tangle_cubin::write(arch, &kernels).unwrap();
         let ours_path = dir.path().join(format!("tangle-{arch}.cubin"));
         std::fs::write(&ours_path, &ours).unwrap();
@@ -262,8 +265,17 @@ fn rewritten_ptxas_kernels_match_ptxas() {
             ));
         }
         if l.refused == 0 && tangle_code != our_code {
+            let first = tangle_code
+                .iter()
+                .flat_map(|(f, v)| v.iter().map(move |x| (f, x)))
+                .zip(
+                    our_code
+                        .iter()
+                        .flat_map(|(f, v)| v.iter().map(move |x| (f, x))),
+                )
+                .find(|(a, b)| a != b);
             failures.push(format!(
-                "{arch}: tangle's listing of our cubin differs from nvdisasm's"
+                "{arch}: tangle's listing of our cubin differs from nvdisasm's: first {first:?}"
             ));
         }
     }

@@ -65,7 +65,6 @@ pub fn listing_code(text: &str) -> BTreeMap<String, Vec<(u64, String)>> {
             let name = rest.split([',', ' ', '\t']).find(|s| !s.is_empty());
             if let Some(f) = name.and_then(|n| n.strip_prefix(".text.")) {
                 current = Some(f.to_string());
-                labels.clear();
             }
             continue;
         }

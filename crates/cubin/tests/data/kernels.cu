@@ -60,3 +60,9 @@ extern "C" __global__ void pressure(float *a) {
 extern "C" __global__ void __maxnreg__(40) limited(float *a) {
   a[threadIdx.x] = a[threadIdx.x] * 2.0f;
 }
+
+// A warp vote of the source: ptxas lists it in EIATTR_COOP_GROUP_INSTR_OFFSETS, which the
+// writer does not write (docs/cubin.md).
+extern "C" __global__ void ballot(int *a) {
+  a[threadIdx.x] = __ballot_sync(0xffffffffu, a[threadIdx.x] > 0);
+}
