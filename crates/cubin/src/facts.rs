@@ -102,6 +102,13 @@ pub fn analyze(arch: Arch, kernel: &Kernel) -> Result<Facts, CubinError> {
                         "a read of c[0x0][{offset:#x}], past the parameters (they end at {cbank0_end:#x})"
                     )))
                 }
+                Val::CBankIdx { base, offset, .. }
+                    if base.is_zero() && offset >= cbank0_end as i64 =>
+                {
+                    return Err(unsupported(format!(
+                        "a read of c[0x0][{offset:#x}], past the parameters (they end at {cbank0_end:#x})"
+                    )))
+                }
                 _ => {}
             }
         }
@@ -115,9 +122,19 @@ pub fn analyze(arch: Arch, kernel: &Kernel) -> Result<Facts, CubinError> {
         }
     }
     let used = highest.map_or(0, |h| h as u32 + 1);
+    let registers = (used + RESERVED_REGISTERS).max(MIN_REGISTERS);
+    if registers > 255 {
+        return Err(CubinError::BadKernel {
+            kernel: kernel.name.clone(),
+            why: format!(
+                "R{} is used: {registers} registers with ptxas's two reserved ones, more than 255",
+                used - 1
+            ),
+        });
+    }
     Ok(Facts {
         highest_register: highest,
-        registers: (used + RESERVED_REGISTERS).max(MIN_REGISTERS),
+        registers,
         exit_offsets: exits,
         named_barriers: named,
         convergence_barriers: conv,
