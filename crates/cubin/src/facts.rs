@@ -45,6 +45,7 @@ pub fn analyze(arch: Arch, kernel: &Kernel) -> Result<Facts, CubinError> {
     let mut named = 0u32;
     let mut conv = 0u32;
     let mut uses_bssy = false;
+    let mut spill_ops = Vec::new();
     for (i, &w) in kernel.code.iter().enumerate() {
         let offset = 16 * i as u64;
         let unsupported = |what: String| CubinError::Unsupported {
@@ -65,6 +66,9 @@ pub fn analyze(arch: Arch, kernel: &Kernel) -> Result<Facts, CubinError> {
             }
         }
         let comps = m.components();
+        if matches!(m.op(), Op::Stl | Op::Ldl) {
+            spill_ops.push(offset as u32);
+        }
         match m.op() {
             Op::Exit => exits.push(offset as u32),
             Op::Bssy => uses_bssy = true,
@@ -120,6 +124,12 @@ pub fn analyze(arch: Arch, kernel: &Kernel) -> Result<Facts, CubinError> {
                 )));
             }
         }
+    }
+    if let Some(&bad) = kernel.spill_offsets.iter().find(|o| !spill_ops.contains(o)) {
+        return Err(CubinError::BadKernel {
+            kernel: kernel.name.clone(),
+            why: format!("spill offset {bad:#x} is not the offset of an STL or LDL"),
+        });
     }
     let used = highest.map_or(0, |h| h as u32 + 1);
     let registers = (used + RESERVED_REGISTERS).max(MIN_REGISTERS);

@@ -110,6 +110,14 @@ fn middle(a: &mut Attrs, arch: Arch, k: &Kernel, f: &Facts) {
     if f.named_barriers > 0 {
         a.value(FMT_BVAL, NUM_BARRIERS, f.named_barriers as u16);
     }
+    if !k.spill_offsets.is_empty() {
+        let entries: Vec<u32> = k
+            .spill_offsets
+            .iter()
+            .flat_map(|&o| [tangle_sass::cubin::SPILL_REFILL, o])
+            .collect();
+        a.words(tangle_sass::cubin::ANNOTATIONS, &entries);
+    }
     a.value(
         FMT_HVAL,
         UNNAMED_5F,

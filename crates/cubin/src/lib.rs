@@ -65,6 +65,10 @@ pub struct Kernel {
     /// The register limit the code was allocated under (EIATTR_MAXREG_COUNT); `None`
     /// writes ptxas's "no limit", 0xff.
     pub max_registers: Option<u32>,
+    /// Byte offsets of the register allocator's spill stores and reloads (each an STL or
+    /// LDL), written as EIATTR_ANNOTATIONS SpillRefill entries; nvdisasm marks them. The
+    /// code cannot tell a spill from a local array, so the allocator says.
+    pub spill_offsets: Vec<u32>,
 }
 
 impl Kernel {
@@ -80,6 +84,7 @@ impl Kernel {
             max_threads: None,
             reqntid: None,
             max_registers: None,
+            spill_offsets: Vec::new(),
         }
     }
 

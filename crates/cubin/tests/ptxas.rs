@@ -82,6 +82,14 @@ fn describe(arch: Arch, bytes: &[u8]) -> Vec<Kernel> {
             .find(|x| x.attr == eiattr::MAXREG_COUNT)
             .map(|x| u16::from_le_bytes([x.payload[0], x.payload[1]]) as u32)
             .filter(|&m| m != 0xff);
+        let spills: Vec<u32> = a
+            .iter()
+            .filter(|x| x.attr == tangle_sass::cubin::ANNOTATIONS)
+            .flat_map(|x| words(&x.payload))
+            .collect::<Vec<u32>>()
+            .chunks_exact(2)
+            .map(|e| e[1])
+            .collect();
         out.push(Kernel {
             name: f.name.clone(),
             code: f.words.clone(),
@@ -91,6 +99,7 @@ fn describe(arch: Arch, bytes: &[u8]) -> Vec<Kernel> {
             max_threads: dims(eiattr::MAX_THREADS),
             reqntid: dims(eiattr::REQNTID),
             max_registers: maxreg,
+            spill_offsets: spills,
         });
     }
     out
@@ -343,7 +352,8 @@ fn rewritten_ptxas_kernels_match_ptxas() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kernels.cu");
     let (mut failures, _) = check_source(&tools, dir.path(), &src, 9, false);
     // By hand: more CUDA sources, e.g. the SASS corpus
-    // (TANGLE_CUBIN_EXTRA=crates/sass/tests/corpus, a folder or comma-separated files);
+    // (TANGLE_CUBIN_EXTRA=crates/sass/tests/corpus, a folder of .cu and .ptx files or
+    // comma-separated files);
     // kernels the writer refuses are counted and listed, not failures.
     if let Ok(extra) = std::env::var("TANGLE_CUBIN_EXTRA") {
         let mut files = Vec::new();
@@ -353,7 +363,7 @@ fn rewritten_ptxas_kernels_match_ptxas() {
                 let mut v: Vec<_> = std::fs::read_dir(p)
                     .unwrap()
                     .map(|d| d.unwrap().path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+                    .filter(|p| p.extension().is_some_and(|x| x == "cu" || x == "ptx"))
                     .collect();
                 v.sort();
                 files.extend(v);

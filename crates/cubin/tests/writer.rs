@@ -216,3 +216,21 @@ fn bad_descriptions_and_undecodable_words_are_typed_errors() {
         other => panic!("expected Undecodable, got {other:?}"),
     }
 }
+
+#[test]
+fn spill_offsets_become_annotations_and_must_name_local_accesses() {
+    let arch = Arch::Sm86;
+    let text = "STL [R1+0x4], R2\nNOP\nLDL R2, [R1+0x4]\nEXIT";
+    let mut k = Kernel::new("k", code(arch, text));
+    k.local_frame = 8;
+    k.spill_offsets = vec![0x0, 0x20];
+    let bytes = write(arch, std::slice::from_ref(&k)).unwrap();
+    let c = cubin::read(&bytes).unwrap();
+    assert_eq!(c.info[0].spills, [0x0, 0x20]);
+    // A spill offset that is not an STL or LDL.
+    k.spill_offsets = vec![0x10];
+    match write(arch, &[k]) {
+        Err(CubinError::BadKernel { why, .. }) => assert!(why.contains("0x10"), "{why}"),
+        other => panic!("expected BadKernel, got {other:?}"),
+    }
+}
