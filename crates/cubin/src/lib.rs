@@ -88,6 +88,21 @@ impl Kernel {
         }
     }
 
+    /// A kernel from typed instructions, each encoded at its address (16 bytes apart from
+    /// 0), as the back end produces them.
+    pub fn from_insts(
+        name: impl Into<String>,
+        arch: Arch,
+        insts: &[tangle_sass::MachInst],
+    ) -> Result<Kernel, tangle_sass::SassError> {
+        let code = insts
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m.encode(arch, 16 * i as u64))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Kernel::new(name, code))
+    }
+
     /// The same kernel with parameters of these sizes, each aligned as [`Param::sized`].
     pub fn with_param_sizes(mut self, sizes: &[u32]) -> Kernel {
         self.params = sizes.iter().map(|&s| Param::sized(s)).collect();

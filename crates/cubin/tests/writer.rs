@@ -234,3 +234,33 @@ fn spill_offsets_become_annotations_and_must_name_local_accesses() {
         other => panic!("expected BadKernel, got {other:?}"),
     }
 }
+
+#[test]
+fn a_kernel_can_be_built_from_typed_instructions() {
+    use tangle_sass::typed::{b, r, RZ};
+    use tangle_sass::{MachInst, Op};
+    let arch = Arch::Sm90;
+    let insts = [
+        MachInst::build(Op::Bssy)
+            .o(b(0))
+            .target(0x20)
+            .finish(arch)
+            .unwrap(),
+        MachInst::build(Op::Iadd3)
+            .o(r(1))
+            .o(r(2))
+            .o(r(3))
+            .o(RZ)
+            .finish(arch)
+            .unwrap(),
+        MachInst::build(Op::Bsync).o(b(0)).finish(arch).unwrap(),
+        MachInst::build(Op::Exit).finish(arch).unwrap(),
+    ];
+    let k = Kernel::from_insts("typed", arch, &insts).unwrap();
+    let f = analyze(arch, &k).unwrap();
+    assert_eq!((f.highest_register, f.registers), (Some(3), 6));
+    assert_eq!(f.exit_offsets, [0x30]);
+    assert!(f.uses_bssy);
+    let c = cubin::read(&write(arch, &[k.clone()]).unwrap()).unwrap();
+    assert_eq!(c.functions[0].words, k.code);
+}
