@@ -261,6 +261,6 @@ fn a_kernel_can_be_built_from_typed_instructions() {
     assert_eq!((f.highest_register, f.registers), (Some(3), 6));
     assert_eq!(f.exit_offsets, [0x30]);
     assert!(f.uses_bssy);
-    let c = cubin::read(&write(arch, &[k.clone()]).unwrap()).unwrap();
+    let c = cubin::read(&write(arch, std::slice::from_ref(&k)).unwrap()).unwrap();
     assert_eq!(c.functions[0].words, k.code);
 }
