@@ -3,7 +3,8 @@
 //! written again by tangle-cubin. Then cuobjdump and nvdisasm must accept our cubin,
 //! nvdisasm's code of it must equal its code of ptxas's, `cuobjdump -res-usage` must agree
 //! line for line, every `.nv.info` attribute must equal ptxas's but for the differences
-//! `docs/cubin.md` lists, and tangle's own reader and listing must read it.
+//! `docs/cubin.md` lists, tangle's own reader and listing must read it, and the simulator
+//! must load each kernel from it as from ptxas's.
 
 mod common;
 
@@ -296,6 +297,36 @@ fn check_source(
             failures.push(format!(
                 "{arch} {stem}: .nv.info\n  ptxas: {tm:x?}\n  ours:  {om:x?}"
             ));
+        }
+
+        // The simulator loads each kernel from our cubin as from ptxas's: the same code,
+        // parameter layout, constant bank size and shared memory.
+        for k in &kernels {
+            let (t, o) = (
+                tangle_sim::load(&theirs, &k.name).unwrap(),
+                tangle_sim::load(&ours, &k.name).unwrap(),
+            );
+            let same = t.params == o.params
+                && t.param_base == o.param_base
+                && t.cbank0_size == o.cbank0_size
+                && t.static_shared == o.static_shared
+                && t.banks == o.banks
+                && t.code.len() == o.code.len();
+            if !same {
+                failures.push(format!(
+                    "{arch} {}: the simulator loads it differently: params {:?}/{:?}, base \
+                     {:#x}/{:#x}, bank 0 {:#x}/{:#x}, shared {:#x}/{:#x}",
+                    k.name,
+                    t.params,
+                    o.params,
+                    t.param_base,
+                    o.param_base,
+                    t.cbank0_size,
+                    o.cbank0_size,
+                    t.static_shared,
+                    o.static_shared
+                ));
+            }
         }
 
         // tangle's reader and listing read it back.
