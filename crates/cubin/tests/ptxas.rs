@@ -382,6 +382,8 @@ fn rewritten_ptxas_kernels_match_ptxas() {
     let dir = tangle_oracle::scratch_dir();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kernels.cu");
     let (mut failures, _) = check_source(&tools, dir.path(), &src, 9, false);
+    let ptx = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reqntid.ptx");
+    failures.extend(check_source(&tools, dir.path(), &ptx, 1, false).0);
     // By hand: more CUDA sources, e.g. the SASS corpus
     // (TANGLE_CUBIN_EXTRA=crates/sass/tests/corpus, a folder of .cu and .ptx files or
     // comma-separated files);
