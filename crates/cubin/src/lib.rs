@@ -185,8 +185,22 @@ pub fn write(arch: Arch, kernels: &[Kernel]) -> Result<Vec<u8>, CubinError> {
     Ok(elf::layout(arch, kernels, &facts))
 }
 
+/// The most parameter bytes constant bank 0 holds for a kernel.
+const MAX_PARAM_BYTES: u32 = 0x1000;
+/// More shared memory than any SM75-SM90 block can have (SM90: 227 KiB).
+const MAX_SHARED_BYTES: u32 = 0x4_0000;
+/// The most kernels one cubin takes: each needs up to five sections, and section indexes
+/// are 16 bits with 0xff00 and above reserved.
+const MAX_KERNELS: usize = 10_000;
+
 /// Refuses descriptions whose values do not fit the fields they are written to.
 fn check(kernels: &[Kernel]) -> Result<(), CubinError> {
+    if kernels.len() > MAX_KERNELS {
+        return Err(CubinError::BadKernel {
+            kernel: kernels[MAX_KERNELS].name.clone(),
+            why: format!("more than {MAX_KERNELS} kernels in one cubin"),
+        });
+    }
     for (i, k) in kernels.iter().enumerate() {
         let bad = |why: String| CubinError::BadKernel {
             kernel: k.name.clone(),
@@ -208,17 +222,29 @@ fn check(kernels: &[Kernel]) -> Result<(), CubinError> {
                     p.size
                 )));
             }
-            if !p.align.is_power_of_two() {
+            if !p.align.is_power_of_two() || p.align > MAX_PARAM_BYTES {
                 return Err(bad(format!(
-                    "parameter {n} has alignment {}, not a power of two",
+                    "parameter {n} has alignment {}, not a power of two up to {MAX_PARAM_BYTES}",
                     p.align
                 )));
             }
         }
-        let (_, total) = param_layout(&k.params);
-        if total > 0x1000 {
+        // An upper bound in 64 bits first: the layout itself works in 32.
+        let bound: u64 = k
+            .params
+            .iter()
+            .map(|p| p.size as u64 + p.align as u64)
+            .sum();
+        if bound > 2 * MAX_PARAM_BYTES as u64 || param_layout(&k.params).1 > MAX_PARAM_BYTES {
             return Err(bad(format!(
-                "the parameters take {total} bytes, more than the 4096 constant bank 0 holds"
+                "the parameters take more than the {MAX_PARAM_BYTES} bytes constant bank 0 \
+                 holds for them"
+            )));
+        }
+        if k.shared_bytes > MAX_SHARED_BYTES {
+            return Err(bad(format!(
+                "{} bytes of shared memory, more than any SM has ({MAX_SHARED_BYTES})",
+                k.shared_bytes
             )));
         }
         if let Some(m) = k.max_registers {

@@ -201,6 +201,11 @@ fn bad_descriptions_and_undecodable_words_are_typed_errors() {
     assert!(bad(&[k]).contains("size 0"));
     let k = Kernel::new("a", exit.clone()).with_param_sizes(&[4000, 200]);
     assert!(bad(&[k]).contains("4096"));
+    let k = Kernel::new("a", exit.clone()).with_param_sizes(&vec![16000; 300_000]);
+    assert!(bad(&[k]).contains("4096"));
+    let mut k = Kernel::new("a", exit.clone());
+    k.shared_bytes = u32::MAX;
+    assert!(bad(&[k]).contains("shared memory"));
     let mut k = Kernel::new("a", exit.clone());
     k.max_threads = Some([0, 1, 1]);
     assert!(bad(&[k]).contains("zero"));
