@@ -181,17 +181,9 @@ enum Command {
     /// under one or more scheduling policies; exit 1 on a deadlock, livelock or fault.
     #[command(after_help = EXIT_CODES_HELP)]
     Sim(sim::SimArgs),
-    /// Assemble SASS text to raw 128-bit words.
-    Asm {
-        /// The SASS text to read.
-        input: PathBuf,
-        /// Target architecture, e.g. sm_90.
-        #[arg(long)]
-        arch: String,
-        /// Where to write the words.
-        #[arg(short, long)]
-        output: PathBuf,
-    },
+    /// Assemble SASS text to raw 128-bit words, or with --kernel to a cubin.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Asm(asm::AsmArgs),
 }
 
 fn main() -> ExitCode {
@@ -213,11 +205,7 @@ fn main() -> ExitCode {
             arch,
             control,
         } => disasm::run(&input, arch.as_deref(), control),
-        Command::Asm {
-            input,
-            arch,
-            output,
-        } => asm::run(&input, &arch, &output),
+        Command::Asm(args) => asm::run(&args),
         Command::Sim(args) => sim::run(&args),
     }
 }
