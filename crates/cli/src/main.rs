@@ -15,6 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use input::{InputKind, ReadOptions};
 
 mod asm;
+mod compile;
 mod disasm;
 mod fuzz;
 mod run;
@@ -178,6 +179,10 @@ enum Command {
     /// under one or more scheduling policies; exit 1 on a deadlock, livelock or fault.
     #[command(after_help = EXIT_CODES_HELP)]
     Sim(sim::SimArgs),
+    /// Compile a compute shader to SASS for one SM (SM75-SM90): the reconvergence
+    /// lowering, instruction selection, register assignment and control codes.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Compile(compile::CompileArgs),
     /// Assemble SASS text to raw 128-bit words.
     Asm {
         /// The SASS text to read.
@@ -216,6 +221,7 @@ fn main() -> ExitCode {
             output,
         } => asm::run(&input, &arch, &output),
         Command::Sim(args) => sim::run(&args),
+        Command::Compile(args) => compile::run(&args),
     }
 }
 
