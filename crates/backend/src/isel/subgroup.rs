@@ -23,11 +23,11 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use GroupOp as G;
-        if group.is_some() {
-            return Err(self.unsupported(format!(
-                "{} with a group operation (reductions and scans)",
-                op.name()
-            )));
+        if let Some(g) = group {
+            if op == G::BallotBitCount {
+                return self.ballot_bit_count(g, args, frame);
+            }
+            return self.reduce(op, g, args, frame);
         }
         let one = |s: Sc| Ok(MVal::Scalars(vec![s]));
         match op {
@@ -151,8 +151,258 @@ impl Isel<'_> {
                     d
                 })
             }
+            G::BallotBitExtract | G::InverseBallot => {
+                let v = self.scalars(args[0], frame)?;
+                let x = self.reg(v[0])?;
+                let lane = if op == G::InverseBallot {
+                    self.s2r("SR_LANEID")?
+                } else {
+                    let l = self.scalar(args[1], frame)?;
+                    self.reg(l)?
+                };
+                let sh = self.r();
+                self.emit(
+                    MInst::new(Op::Shf)
+                        .m(".R")
+                        .m(".U32")
+                        .m(".HI")
+                        .d(sh)
+                        .f(RZ)
+                        .u(lane)
+                        .u(x),
+                );
+                let one_reg = self.reg(Sc::Imm(1))?;
+                let bit = self.r();
+                self.emit(lop3(bit, sh, one_reg, 0xc0));
+                let p = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".NE")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(p)
+                        .f(PT)
+                        .u(bit)
+                        .f(RZ)
+                        .f(PT),
+                );
+                one(Sc::P(p))
+            }
+            G::BallotFindLsb | G::BallotFindMsb => {
+                let v = self.scalars(args[0], frame)?;
+                let x = self.reg(v[0])?;
+                let src = if op == G::BallotFindLsb {
+                    let neg = self.r();
+                    self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
+                    let low = self.r();
+                    self.emit(lop3(low, x, neg, 0xc0));
+                    low
+                } else {
+                    x
+                };
+                let d = self.r();
+                self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(src));
+                one(Sc::R(d))
+            }
             other => Err(self.unsupported(other.name())),
         }
+    }
+
+    /// `subgroupBallotBitCount` and its scans: the population count of the ballot's first
+    /// word, masked by the lanes at or below (inclusive) or below (exclusive) this one.
+    fn ballot_bit_count(
+        &mut self,
+        g: GroupOperation,
+        args: &[Operand],
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        let v = self.scalars(args[0], frame)?;
+        let x = self.reg(v[0])?;
+        let src = match g {
+            GroupOperation::Reduce => x,
+            GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan => {
+                let m = self.s2r(if g == GroupOperation::InclusiveScan {
+                    "SR_LEMASK"
+                } else {
+                    "SR_LTMASK"
+                })?;
+                let t = self.r();
+                self.emit(lop3(t, x, m, 0xc0));
+                t
+            }
+            GroupOperation::ClusteredReduce => {
+                return Err(self.unsupported("group_ballot_bit_count clustered"))
+            }
+        };
+        let d = self.r();
+        self.emit(MInst::new(Op::Popc).d(d).u(src));
+        Ok(MVal::Scalars(vec![Sc::R(d)]))
+    }
+
+    /// Reductions and scans over the active lanes, unrolled over the 32 lanes of the warp
+    /// in lane order (as the reference folds them, from the operation's identity): lane
+    /// `j`'s value, fetched with `SHFL.IDX`, joins the accumulator when `j` is active (and,
+    /// for scans, below or at this lane; for clusters, in this lane's cluster).
+    fn reduce(
+        &mut self,
+        op: GroupOp,
+        g: GroupOperation,
+        args: &[Operand],
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        use GroupOp as G;
+        let x = self.scalar(args[0], frame)?;
+        let logical = matches!(op, G::LogicalAnd | G::LogicalOr | G::LogicalXor);
+        let identity: u32 = match op {
+            G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax | G::LogicalOr | G::LogicalXor => 0,
+            G::IMul | G::LogicalAnd => 1,
+            G::BitwiseAnd | G::UMin => u32::MAX,
+            G::SMin => i32::MAX as u32,
+            G::SMax => i32::MIN as u32,
+            G::FAdd => 0,
+            G::FMul => 1.0f32.to_bits(),
+            G::FMin => f32::INFINITY.to_bits(),
+            G::FMax => f32::NEG_INFINITY.to_bits(),
+            other => return Err(self.unsupported(other.name())),
+        };
+        let x = if logical {
+            let r = self.r();
+            let one = self.reg(Sc::Imm(1))?;
+            let c = self.pred_opnd(x)?;
+            self.emit(MInst::new(Op::Sel).d(r).u(one).f(RZ).o(c));
+            r
+        } else {
+            self.reg(x)?
+        };
+        let active = self.activemask();
+        let lane = self.s2r("SR_LANEID")?;
+        // Clusters: the lanes whose number agrees with this one's above the cluster bits.
+        let cluster = match g {
+            GroupOperation::ClusteredReduce => {
+                let Sc::Imm(cs) = self.scalar(args[1], frame)? else {
+                    return Err(self.unsupported("a cluster size that is not a constant"));
+                };
+                if cs == 0 || !cs.is_power_of_two() || cs > 32 {
+                    return Err(self.unsupported(format!("cluster size {cs}")));
+                }
+                let m = self.reg(Sc::Imm(!(cs - 1)))?;
+                let base = self.r();
+                self.emit(lop3(base, lane, m, 0xc0));
+                Some((!(cs - 1), base))
+            }
+            _ => None,
+        };
+        let mut acc = self.reg(Sc::Imm(identity))?;
+        for j in 0..32u32 {
+            let jr = self.reg(Sc::Imm(j))?;
+            let v = self.shfl_idx(x, jr);
+            let bit = self.reg(Sc::Imm(1 << j))?;
+            let t = self.r();
+            self.emit(lop3(t, active, bit, 0xc0));
+            let p = self.p();
+            self.emit(
+                MInst::new(Op::Isetp)
+                    .m(".NE")
+                    .m(".U32")
+                    .m(".AND")
+                    .d(p)
+                    .f(PT)
+                    .u(t)
+                    .f(RZ)
+                    .f(PT),
+            );
+            let take = match (g, cluster) {
+                (GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan, _) => {
+                    let cmp = if g == GroupOperation::InclusiveScan {
+                        ".GE"
+                    } else {
+                        ".GT"
+                    };
+                    let q = self.p();
+                    self.emit(
+                        MInst::new(Op::Isetp)
+                            .m(cmp)
+                            .m(".U32")
+                            .m(".AND")
+                            .d(q)
+                            .f(PT)
+                            .u(lane)
+                            .u(jr)
+                            .u(p),
+                    );
+                    q
+                }
+                (_, Some((mask, base))) => {
+                    let jb = self.reg(Sc::Imm(j & mask))?;
+                    let q = self.p();
+                    self.emit(
+                        MInst::new(Op::Isetp)
+                            .m(".EQ")
+                            .m(".U32")
+                            .m(".AND")
+                            .d(q)
+                            .f(PT)
+                            .u(base)
+                            .u(jb)
+                            .u(p),
+                    );
+                    q
+                }
+                _ => p,
+            };
+            let next = self.r();
+            let i = match op {
+                G::IAdd => MInst::new(Op::Iadd3).d(next).u(acc).u(v).f(RZ),
+                G::IMul => MInst::new(Op::Imad).d(next).u(acc).u(v).f(RZ),
+                G::SMin | G::SMax | G::UMin | G::UMax => {
+                    let i = MInst::new(Op::Imnmx);
+                    let i = if matches!(op, G::UMin | G::UMax) {
+                        i.m(".U32")
+                    } else {
+                        i
+                    };
+                    let min = matches!(op, G::SMin | G::UMin);
+                    i.d(next).u(acc).u(v).f(if min {
+                        SOperand::from(PT)
+                    } else {
+                        !SOperand::from(PT)
+                    })
+                }
+                G::BitwiseAnd | G::LogicalAnd => lop3(next, acc, v, 0xc0),
+                G::BitwiseOr | G::LogicalOr => lop3(next, acc, v, 0xfc),
+                G::BitwiseXor | G::LogicalXor => lop3(next, acc, v, 0x3c),
+                G::FAdd => MInst::new(Op::Fadd).d(next).u(acc).u(v),
+                G::FMul => MInst::new(Op::Fmul).d(next).u(acc).u(v),
+                _ => {
+                    let min = op == G::FMin;
+                    MInst::new(Op::Fmnmx).d(next).u(acc).u(v).f(if min {
+                        SOperand::from(PT)
+                    } else {
+                        !SOperand::from(PT)
+                    })
+                }
+            };
+            self.emit(i);
+            let chosen = self.r();
+            self.emit(MInst::new(Op::Sel).d(chosen).u(next).u(acc).u(take));
+            acc = chosen;
+        }
+        if logical {
+            let p = self.p();
+            self.emit(
+                MInst::new(Op::Isetp)
+                    .m(".NE")
+                    .m(".U32")
+                    .m(".AND")
+                    .d(p)
+                    .f(PT)
+                    .u(acc)
+                    .f(RZ)
+                    .f(PT),
+            );
+            return Ok(MVal::Scalars(vec![Sc::P(p)]));
+        }
+        Ok(MVal::Scalars(vec![Sc::R(acc)]))
     }
 
     /// Applies a shuffle to every scalar of a value (booleans through 0/1 registers).
@@ -194,9 +444,23 @@ impl Isel<'_> {
         }
         Ok(MVal::Scalars(out))
     }
+}
 
+/// `LOP3.LUT d, a, b, RZ, lut, !PT`.
+fn lop3(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
+    MInst::new(Op::Lop3)
+        .m(".LUT")
+        .d(d)
+        .u(a)
+        .u(b)
+        .f(RZ)
+        .imm(lut)
+        .f(!SOperand::from(PT))
+}
+
+impl Isel<'_> {
     /// `SHFL.IDX PT, d, x, lane, 0x1f`.
-    fn shfl_idx(&mut self, x: VReg, lane: VReg) -> VReg {
+    pub(crate) fn shfl_idx(&mut self, x: VReg, lane: VReg) -> VReg {
         let d = self.r();
         self.emit(
             MInst::new(Op::Shfl)
