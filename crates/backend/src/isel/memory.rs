@@ -65,6 +65,7 @@ impl Isel<'_> {
                 Some(b) => Mem::Builtin(b),
                 None => return Err(self.unsupported("an input that is not a built-in")),
             },
+            StorageClass::Private => return self.private_ptr(g, ty),
             other => return Err(self.unsupported(format!("variables in {other:?} storage"))),
         };
         Ok(Ptr {
@@ -73,6 +74,33 @@ impl Isel<'_> {
             dyn_off: None,
             ty,
         })
+    }
+
+    /// A `Private` variable: a slot of the local-memory frame, given its initializer (if
+    /// any) at the kernel's entry.
+    fn private_ptr(&mut self, g: Global, ty: Type) -> Result<Ptr, CompileError> {
+        if let Some(p) = self.privates.get(&g) {
+            return Ok(*p);
+        }
+        let size = 4 * self.scalar_kinds(ty)?.len() as u32;
+        let p = Ptr {
+            mem: Mem::Local,
+            off: self.frame_bytes,
+            dyn_off: None,
+            ty,
+        };
+        self.frame_bytes += size;
+        self.privates.insert(g, p);
+        if let Some(init) = self.module.globals[g].init {
+            let v = self.opts.consts[init.as_u32() as usize].clone();
+            let scs = self.const_val(ty, &v)?;
+            let saved = self.cur;
+            self.cur = self.entry;
+            let r = self.store(&p, &scs);
+            self.cur = saved;
+            r?;
+        }
+        Ok(p)
     }
 
     /// The pointer operand `o`.

@@ -80,6 +80,8 @@ pub struct Isel<'m> {
     /// The local-memory stack pointer (R1 as ptxas keeps it), when the kernel has local
     /// variables.
     pub(crate) frame_bytes: u32,
+    /// The frame slots of `Private` variables.
+    pub(crate) privates: HashMap<tangle_ir::Global, Ptr>,
     /// Phis whose sources are filled once every block is selected.
     pending_phis: Vec<PendingPhi>,
     /// Where the current position is (for errors).
@@ -87,7 +89,7 @@ pub struct Isel<'m> {
     /// Call depth (inlining), to refuse recursion.
     depth: usize,
     /// The entry block, where per-kernel set-up (buffer bases) goes.
-    entry: MBlock,
+    pub(crate) entry: MBlock,
 }
 
 /// A phi selected before its incoming blocks.
@@ -133,6 +135,7 @@ impl<'m> Isel<'m> {
             cur: MBlock(0),
             buffer_bases: HashMap::new(),
             frame_bytes: 0,
+            privates: HashMap::new(),
             pending_phis: Vec::new(),
             at: Position {
                 func: entry.to_string(),
@@ -282,6 +285,9 @@ impl<'m> Isel<'m> {
         rets: Vec<(MBlock, MVal)>,
     ) -> Result<MVal, CompileError> {
         let ty = self.module.funcs[func].value_type(r);
+        if matches!(self.module.types.get(ty), TypeData::Void) {
+            return Ok(MVal::Nothing);
+        }
         let kinds = self.scalar_kinds(ty)?;
         let mut scs = Vec::new();
         for (k, class) in kinds.into_iter().enumerate() {
@@ -523,7 +529,7 @@ impl<'m> Isel<'m> {
     }
 
     /// The scalars of a constant.
-    fn const_val(&self, ty: Type, v: &Val) -> Result<Vec<Sc>, CompileError> {
+    pub(crate) fn const_val(&self, ty: Type, v: &Val) -> Result<Vec<Sc>, CompileError> {
         let kinds = self.scalar_kinds(ty)?;
         let mut flat = Vec::new();
         fn walk(v: &Val, out: &mut Vec<Option<u64>>) {
