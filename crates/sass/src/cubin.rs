@@ -20,6 +20,82 @@ pub struct Function {
     pub words: Vec<Word>,
 }
 
+/// Numbers of the `.nv.info` attributes (EIATTR_*) that tangle reads or writes, as
+/// cuobjdump names them. Shared by the reader here, the simulator and the cubin writer
+/// (`tangle-cubin`), so each number is written down once.
+pub mod eiattr {
+    /// EIATTR_MAX_THREADS: the block size `__launch_bounds__` allows (three 32-bit values).
+    pub const MAX_THREADS: u8 = 0x05;
+    /// EIATTR_PARAM_CBANK: constant-section symbol, parameter offset and size in bank 0.
+    pub const PARAM_CBANK: u8 = 0x0a;
+    /// EIATTR_REQNTID: the block size a kernel requires (`.reqntid`, three 32-bit values).
+    pub const REQNTID: u8 = 0x10;
+    /// EIATTR_FRAME_SIZE (in `.nv.info`): a function's local-memory frame in bytes.
+    pub const FRAME_SIZE: u8 = 0x11;
+    /// EIATTR_MIN_STACK_SIZE (in `.nv.info`): a function's stack need in bytes.
+    pub const MIN_STACK_SIZE: u8 = 0x12;
+    /// EIATTR_KPARAM_INFO: one parameter (index, ordinal, offset, flags with the size).
+    pub const KPARAM_INFO: u8 = 0x17;
+    /// EIATTR_CBANK_PARAM_SIZE: the parameters' total size in bytes.
+    pub const CBANK_PARAM_SIZE: u8 = 0x19;
+    /// EIATTR_MAXREG_COUNT: the register limit the kernel was compiled under (0xff: none).
+    pub const MAXREG_COUNT: u8 = 0x1b;
+    /// EIATTR_EXIT_INSTR_OFFSETS: byte offsets of the EXIT instructions.
+    pub const EXIT_INSTR_OFFSETS: u8 = 0x1c;
+    /// EIATTR_CRS_STACK_SIZE: the call/return/sync stack size.
+    pub const CRS_STACK_SIZE: u8 = 0x1e;
+    /// EIATTR_COOP_GROUP_INSTR_OFFSETS: warp-synchronous instructions of the source.
+    pub const COOP_GROUP_INSTR_OFFSETS: u8 = 0x28;
+    /// EIATTR_COOP_GROUP_MASK_REGIDS: the mask register of each of those.
+    pub const COOP_GROUP_MASK_REGIDS: u8 = 0x29;
+    /// EIATTR_REGCOUNT (in `.nv.info`): a function's register count.
+    pub const REGCOUNT: u8 = 0x2f;
+    /// EIATTR_INT_WARP_WIDE_INSTR_OFFSETS: warp-wide instructions the compiler added.
+    pub const INT_WARP_WIDE_INSTR_OFFSETS: u8 = 0x31;
+    /// The SM80-SM89 workaround flag ptxas writes with no value (cuobjdump has no name).
+    pub const SW_WAR_NVAL: u8 = 0x35;
+    /// EIATTR_SW_WAR: workaround bits (SM75 and SM90).
+    pub const SW_WAR: u8 = 0x36;
+    /// EIATTR_CUDA_API_VERSION.
+    pub const CUDA_API_VERSION: u8 = 0x37;
+    /// EIATTR_NUM_BARRIERS: the number of named CTA barriers (`BAR` ids) used.
+    pub const NUM_BARRIERS: u8 = 0x4c;
+    /// EIATTR_SPARSE_MMA_MASK (SM90).
+    pub const SPARSE_MMA_MASK: u8 = 0x50;
+    /// An attribute ptxas writes on every kernel that cuobjdump does not name.
+    pub const UNNAMED_5F: u8 = 0x5f;
+    /// EIATTR_LANGUAGE.
+    pub const LANGUAGE: u8 = 0x66;
+    /// EIATTR_NVSAL_SW_WAR (SM90).
+    pub const NVSAL_SW_WAR: u8 = 0x6b;
+    /// EIATTR_PREEXIT_USED (SM90).
+    pub const PREEXIT_USED: u8 = 0x6d;
+
+    /// Attribute format: no value.
+    pub const FMT_NVAL: u8 = 1;
+    /// Attribute format: a byte value (in a 16-bit field).
+    pub const FMT_BVAL: u8 = 2;
+    /// Attribute format: a 16-bit value.
+    pub const FMT_HVAL: u8 = 3;
+    /// Attribute format: a 16-bit size and that many bytes.
+    pub const FMT_SVAL: u8 = 4;
+}
+
+/// `e_machine` of a cubin: EM_CUDA.
+pub const EM_CUDA: u16 = 190;
+/// `EI_OSABI` of a cubin (ELFOSABI_CUDA).
+pub const ELFOSABI_CUDA: u8 = 0x41;
+/// `sh_type` of `.nv.info` and `.nv.info.<function>` (SHT_CUDA_INFO).
+pub const SHT_CUDA_INFO: u32 = 0x7000_0000;
+/// `sh_type` of `.nv.callgraph`.
+pub const SHT_CUDA_CALLGRAPH: u32 = 0x7000_0001;
+/// `sh_type` of `.nv.rel.action`.
+pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
+/// `sh_type` of SM90's `.nv.compat`.
+pub const SHT_CUDA_COMPAT: u32 = 0x7000_0086;
+/// `st_other` of a kernel's function symbol (cuobjdump prints it as ENTRY).
+pub const STO_CUDA_ENTRY: u8 = 0x10;
+
 /// ELF symbol type `STT_FUNC`.
 pub const STT_FUNC: u8 = 2;
 /// ELF symbol type `STT_SECTION`.
@@ -142,9 +218,9 @@ struct Section<'a> {
 }
 
 /// `SHT_SYMTAB`.
-const SHT_SYMTAB: u32 = 2;
+pub const SHT_SYMTAB: u32 = 2;
 /// `SHT_NOBITS`.
-const SHT_NOBITS: u32 = 8;
+pub const SHT_NOBITS: u32 = 8;
 
 /// The SM number of a cubin's header and its section headers, names resolved.
 fn parse_sections(bytes: &[u8]) -> Result<(u32, Vec<Section<'_>>), SassError> {

@@ -118,6 +118,46 @@ pub fn decode_typed(arch: Arch, w: Word, addr: u64) -> Result<MachInst, SassErro
     Ok(MachInst::from_word(inst.form, w, addr))
 }
 
+/// The bits of a global memory access that the forms keep constant but ptxas varies, and
+/// that change no register an instruction reads or writes: the memory descriptor register
+/// of SM80-SM89 (nvdisasm does not print it, so [`decode`](crate::decode) refuses words
+/// whose descriptor is not UR4: bits 32-37 of loads, 64-69 of stores, reductions and
+/// atomics) and the memory order and scope (bits 77-80, `.STRONG.SYS` of `volatile`
+/// accesses). The simulator applies the same rule to its own decoding (`docs/sim.md`).
+pub fn relaxed_memory_bits(opcode: u64) -> u128 {
+    let order = 0xf << 77;
+    match opcode {
+        0x381 | 0x981 => order | (0x3f << 32),
+        0x386 | 0x986 | 0x98e | 0x9a8 | 0x3a9 => order | (0x3f << 64),
+        _ => 0,
+    }
+}
+
+/// [`decode_typed`], and for a global memory access it refuses whose only difference from
+/// a known form lies in [`relaxed_memory_bits`], the instruction of that form with those
+/// bits taken from the form (so its registers and effects are right, its descriptor and
+/// order are the form's). For readers that need an instruction's registers, not its text:
+/// the cubin writer's register count.
+pub fn decode_typed_relaxed(arch: Arch, w: Word, addr: u64) -> Result<MachInst, SassError> {
+    let err = match decode_typed(arch, w, addr) {
+        Ok(m) => return Ok(m),
+        Err(e) => e,
+    };
+    let opcode = w.get(0, 12);
+    let relaxed = relaxed_memory_bits(opcode);
+    if relaxed == 0 {
+        return Err(err);
+    }
+    crate::forms::all()
+        .iter()
+        .filter(|f| f.opcode as u64 == opcode && f.arches & arch.bit() != 0)
+        .find_map(|f| {
+            let patch = relaxed & f.const_mask();
+            decode_typed(arch, Word((w.0 & !patch) | (f.sample.0 & patch)), addr).ok()
+        })
+        .ok_or(err)
+}
+
 impl MachInst {
     /// Reads the fields of `form` from `w` (which must match the form; see
     /// [`decode_typed`]). `addr` turns branch offsets into addresses.
