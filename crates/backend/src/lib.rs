@@ -77,6 +77,8 @@ pub struct Compiled {
     pub barriers: u32,
     /// Local memory per invocation in bytes.
     pub local_bytes: u32,
+    /// Static shared memory in bytes (without SM90's reserved 0x400).
+    pub shared_bytes: u32,
     /// The text after each pass of [`PASSES`].
     pub stages: Vec<(&'static str, String)>,
 }
@@ -129,7 +131,7 @@ pub fn compile_lowered(
         consts,
         workgroup_size,
     };
-    let (mut mf, local_bytes) = isel::Isel::run(lowered, ep.func, &iopts)?;
+    let (mut mf, local_bytes, shared_bytes) = isel::Isel::run(lowered, ep.func, &iopts)?;
     mf.name = entry.to_string();
     stages.push(("isel", mf.to_string()));
     check(&mf, verify::Stage::Ssa, "isel")?;
@@ -148,8 +150,23 @@ pub fn compile_lowered(
         gprs: asg.gprs,
         barriers: asg.barriers,
         local_bytes,
+        shared_bytes,
         stages,
     })
+}
+
+impl Compiled {
+    /// The kernel as a cubin (`tangle-cubin`): its code, its parameters, its local frame
+    /// and its workgroup size as the required block size.
+    pub fn cubin(&self) -> Result<Vec<u8>, CompileError> {
+        let mut k = tangle_cubin::Kernel::new(self.name.clone(), self.code.words.clone())
+            .with_param_sizes(&self.abi.sizes());
+        k.local_frame = self.local_bytes.div_ceil(8) * 8;
+        k.shared_bytes = self.shared_bytes;
+        k.reqntid = Some(self.workgroup_size);
+        tangle_cubin::write(self.arch, &[k])
+            .map_err(|e| CompileError::Internal(format!("the cubin writer refused: {e}")))
+    }
 }
 
 fn check(mf: &mir::MFunc, stage: verify::Stage, after: &str) -> Result<(), CompileError> {

@@ -286,12 +286,15 @@ impl MFunc {
     pub fn info(&self, v: VReg) -> VRegInfo {
         self.vregs[v.0 as usize]
     }
-    /// The predecessors of every block, in layout order.
+    /// The predecessors of every block, in layout order (a branch to a block that does not
+    /// exist, which the verifier reports, is left out).
     pub fn preds(&self) -> Vec<Vec<MBlock>> {
         let mut preds = vec![Vec::new(); self.blocks.len()];
         for (i, b) in self.blocks.iter().enumerate() {
             for s in b.succs() {
-                preds[s.0 as usize].push(MBlock(i as u32));
+                if let Some(p) = preds.get_mut(s.0 as usize) {
+                    p.push(MBlock(i as u32));
+                }
             }
         }
         preds
@@ -405,11 +408,15 @@ fn fixed_text(x: &Operand) -> String {
         Val::F64(b) => format!("{}", f64::from_bits(b)),
         Val::F16(b) => format!("f16:{b:#x}"),
         Val::CBank { bank, offset } => format!("c[{bank:#x}][{offset:#x}]"),
-        Val::CBankIdx { bank, offset, .. } => format!("c[{bank:#x}][R+{offset:#x}]"),
+        Val::CBankIdx { bank, base, offset } if base.0 == 255 => {
+            format!("c[{bank:#x}][{offset:#x}]")
+        }
+        Val::CBankIdx { bank, base, offset } => format!("c[{bank:#x}][R{}+{offset:#x}]", base.0),
         Val::SReg(n) => tangle_sass::sreg_name(n as u64, tangle_sass::Arch::Sm86)
             .unwrap_or_else(|| format!("SR{n}")),
         Val::Target(t) => format!("{t:#x}"),
-        Val::Mem(_) => "[mem]".to_string(),
+        Val::Mem(a) if a.offset == 0 => format!("[R{}]", a.base.0),
+        Val::Mem(a) => format!("[R{}+{:#x}]", a.base.0, a.offset),
         Val::Fixed(t) => t.to_string(),
     };
     let mut s = String::new();

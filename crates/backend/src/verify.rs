@@ -133,3 +133,84 @@ pub fn verify(mf: &MFunc, stage: Stage) -> Vec<String> {
     }
     errs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::{MInst, MPhi};
+    use tangle_sass::Op;
+
+    /// `B0: %r0 = MOV 1; BRA B1`, `B1: %r1 = phi [B0: %r0]; EXIT`.
+    fn good() -> MFunc {
+        let mut f = MFunc::default();
+        let b0 = f.block();
+        let b1 = f.block();
+        let r0 = f.vreg(RegClass::R, 1);
+        let r1 = f.vreg(RegClass::R, 1);
+        f.blocks[0].insts.push(MInst::new(Op::Mov).d(r0).imm(1));
+        f.blocks[0]
+            .term
+            .push(MInst::new(Op::Bra).o(MOpnd::Target(b1)));
+        f.blocks[1].phis.push(MPhi {
+            dst: r1,
+            srcs: vec![(b0, r0)],
+        });
+        f.blocks[1].term.push(MInst::new(Op::Exit));
+        f
+    }
+
+    #[test]
+    fn a_well_formed_function_passes() {
+        assert_eq!(verify(&good(), Stage::Ssa), Vec::<String>::new());
+    }
+
+    #[test]
+    fn each_broken_rule_is_reported() {
+        // A second definition.
+        let mut f = good();
+        f.blocks[0]
+            .insts
+            .push(MInst::new(Op::Mov).d(VReg(0)).imm(2));
+        assert!(verify(&f, Stage::Ssa)[0].contains("defined twice"));
+        assert!(verify(&f, Stage::Copies).is_empty());
+        // A use of a register nobody defines.
+        let mut f = good();
+        let r = f.vreg(RegClass::R, 1);
+        f.blocks[1].insts.push(MInst::new(Op::Mov).d(VReg(1)).u(r));
+        assert!(verify(&f, Stage::Ssa)
+            .iter()
+            .any(|e| e.contains("used but never defined")));
+        // A guard that is not a predicate.
+        let mut f = good();
+        f.blocks[1].term[0].guard = Some((VReg(0), false));
+        assert!(verify(&f, Stage::Copies)
+            .iter()
+            .any(|e| e.contains("guard is not a predicate")));
+        // A block that falls off its end; a phi naming a block that is no predecessor.
+        let mut f = good();
+        f.blocks[0].term.clear();
+        let errs = verify(&f, Stage::Ssa);
+        assert!(errs.iter().any(|e| e.contains("does not end")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.contains("is not a predecessor")),
+            "{errs:?}"
+        );
+        // A component outside its tuple, a branch to a missing block.
+        let mut f = good();
+        f.blocks[1]
+            .insts
+            .push(MInst::new(Op::Mov).d(VReg(1)).u(RegRef {
+                vreg: VReg(0),
+                sub: Some(1),
+            }));
+        f.blocks[1].term.insert(
+            0,
+            MInst::new(Op::Bra)
+                .o(MOpnd::Target(MBlock(9)))
+                .guard(VReg(0), false),
+        );
+        let errs = verify(&f, Stage::Copies);
+        assert!(errs.iter().any(|e| e.contains("component 1")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.contains("missing block")), "{errs:?}");
+    }
+}

@@ -138,3 +138,36 @@ fn hazard_mode_is_clean_on_our_code_and_flags_it_cut_short() {
         }
     }
 }
+
+#[test]
+fn cuobjdump_accepts_our_cubins_and_lists_our_instructions() {
+    let Some(cuobjdump) = tangle_oracle::require(Tool::Cuobjdump, "cuobjdump_accepts_our_cubins")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for arch in Arch::ALL {
+        for (name, m) in modules() {
+            let c = common::build(&m, arch, Scheme::Scopes);
+            let path = dir.path().join(format!("k{}.cubin", arch.number()));
+            std::fs::write(&path, c.cubin().unwrap()).unwrap();
+            let sass = cuobjdump.run_ok(["-sass".as_ref(), path.as_os_str()]);
+            let listed = sass
+                .lines()
+                .filter(|l| l.trim_start().starts_with("/*") && l.contains(";"))
+                .count();
+            // cuobjdump pads the code with NOPs to a multiple of 128 bytes, as ptxas does.
+            assert!(
+                listed >= c.code.words.len(),
+                "{arch} {name}: cuobjdump lists {listed} of {} instructions",
+                c.code.words.len()
+            );
+            let usage = cuobjdump.run_ok(["-res-usage".as_ref(), path.as_os_str()]);
+            let stack = c.local_bytes.div_ceil(8) * 8;
+            assert!(
+                usage.contains(&format!("STACK:{stack} ")),
+                "{arch} {name}: local frame {stack}, cuobjdump says {usage}"
+            );
+        }
+    }
+}

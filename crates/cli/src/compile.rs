@@ -21,6 +21,8 @@ pub enum CompileEmit {
     Ir,
     /// The raw 128-bit words (needs -o).
     Raw,
+    /// A cubin (needs -o; the default when -o is given).
+    Cubin,
 }
 
 /// `tangle compile` arguments.
@@ -34,13 +36,12 @@ pub struct CompileArgs {
     /// The entry point.
     #[arg(long, default_value = "main")]
     entry: String,
-    /// Where to write (default: stdout). A cubin needs the cubin writer, not merged yet:
-    /// `--emit raw -o FILE` writes the code words.
+    /// Where to write (default: stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// What to write.
-    #[arg(long, value_enum, default_value = "sass")]
-    emit: CompileEmit,
+    /// What to write (default: a cubin with -o, SASS text without).
+    #[arg(long, value_enum)]
+    emit: Option<CompileEmit>,
     /// Print the program to stderr after this pass (lower, isel, phis, emit; repeatable).
     #[arg(long, value_name = "PASS")]
     print_after: Vec<String>,
@@ -92,7 +93,12 @@ pub fn run(args: &CompileArgs) -> ExitCode {
             eprintln!("; after {pass}\n{text}");
         }
     }
-    let out: Vec<u8> = match args.emit {
+    let emit = args.emit.unwrap_or(if args.output.is_some() {
+        CompileEmit::Cubin
+    } else {
+        CompileEmit::Sass
+    });
+    let out: Vec<u8> = match emit {
         CompileEmit::Ir => compiled
             .stages
             .iter()
@@ -100,26 +106,28 @@ pub fn run(args: &CompileArgs) -> ExitCode {
             .map(|(_, t)| t.clone().into_bytes())
             .unwrap_or_default(),
         CompileEmit::Sass | CompileEmit::SassControl => {
-            match tangle_backend::emit::text(
-                &compiled.code,
-                arch,
-                args.emit == CompileEmit::SassControl,
-            ) {
+            match tangle_backend::emit::text(&compiled.code, arch, emit == CompileEmit::SassControl)
+            {
                 Ok(t) => t.into_bytes(),
                 Err(e) => return fail(e.to_string()),
             }
         }
-        CompileEmit::Raw => {
-            if args.output.is_none() {
-                return fail("--emit raw needs -o FILE".into());
-            }
-            compiled
-                .code
-                .words
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect()
+        CompileEmit::Raw | CompileEmit::Cubin if args.output.is_none() => {
+            return fail("--emit raw and --emit cubin need -o FILE".into());
         }
+        CompileEmit::Raw => compiled
+            .code
+            .words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect(),
+        CompileEmit::Cubin => match compiled.cubin() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("tangle: {e}");
+                return ExitCode::from(EXIT_INVALID);
+            }
+        },
     };
     match &args.output {
         Some(path) => {

@@ -1,6 +1,6 @@
 //! The SASS engine: a dispatch the reference interpreter ran, compiled by the back end
 //! (`tangle-backend`: lowering, instruction selection, register assignment, control codes)
-//! for one SM and run on the SASS warp simulator (`tangle-sim`) in hazard mode under each
+//! for one SM, written as a cubin (`tangle-cubin`), loaded and run on the SASS warp simulator (`tangle-sim`) in hazard mode under each
 //! scheduling policy, with the same inputs; every policy must leave the buffers the
 //! reference left (its undefined bytes are wildcards) and report no hazard.
 
@@ -10,7 +10,7 @@ use tangle_ir::Module;
 use tangle_reconverge::Scheme;
 use tangle_sass::Arch;
 use tangle_sched::Policy;
-use tangle_sim::{Arg, Dim3, Kernel, Launch, Options};
+use tangle_sim::{Arg, Dim3, Launch, Options};
 
 use crate::lowered::{Dispatch, LoweredMismatch};
 
@@ -66,13 +66,15 @@ pub fn check(
             }
             Err(e) => return Ok(Err(Refused(e.to_string()))),
         };
-        let mut kernel = Kernel::from_words(
-            arch,
-            &compiled.name,
-            &compiled.code.words,
-            &compiled.abi.sizes(),
-        );
-        kernel.static_shared = 0;
+        // Through the cubin, as a driver would load it: the writer's layout is checked too.
+        let kernel = compiled
+            .cubin()
+            .and_then(|bytes| {
+                tangle_sim::load(&bytes, &compiled.name).map_err(|e| {
+                    tangle_backend::CompileError::Internal(format!("loading our cubin: {e}"))
+                })
+            })
+            .map_err(|e| mismatch("-".into(), e.to_string()))?;
         let args: Vec<Arg> = compiled
             .abi
             .params

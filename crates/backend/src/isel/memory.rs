@@ -23,6 +23,8 @@ pub enum Mem {
     Builtin(BuiltIn),
     /// The local-memory frame.
     Local,
+    /// Workgroup (shared) memory.
+    Shared,
 }
 
 /// A pointer: a memory, a constant byte offset and a dynamic one.
@@ -66,6 +68,7 @@ impl Isel<'_> {
                 None => return Err(self.unsupported("an input that is not a built-in")),
             },
             StorageClass::Private => return self.private_ptr(g, ty),
+            StorageClass::Workgroup => return self.shared_ptr(g, ty),
             other => return Err(self.unsupported(format!("variables in {other:?} storage"))),
         };
         Ok(Ptr {
@@ -100,6 +103,26 @@ impl Isel<'_> {
             self.cur = saved;
             r?;
         }
+        Ok(p)
+    }
+
+    /// A `Workgroup` variable: a slot of the kernel's static shared memory.
+    fn shared_ptr(&mut self, g: Global, ty: Type) -> Result<Ptr, CompileError> {
+        if let Some(p) = self.privates.get(&g) {
+            return Ok(*p);
+        }
+        if self.module.globals[g].init.is_some() {
+            return Err(self.unsupported("a workgroup variable with an initializer"));
+        }
+        let size = 4 * self.scalar_kinds(ty)?.len() as u32;
+        let p = Ptr {
+            mem: Mem::Shared,
+            off: self.shared_bytes,
+            dyn_off: None,
+            ty,
+        };
+        self.shared_bytes += size;
+        self.privates.insert(g, p);
         Ok(p)
     }
 
@@ -327,11 +350,15 @@ impl Isel<'_> {
                     out.push(Sc::R(d));
                 }
             }
-            Mem::Local => {
-                let a = self.local_addr(p.dyn_off);
+            Mem::Local | Mem::Shared => {
+                let (a, op) = match p.mem {
+                    Mem::Local => (self.local_addr(p.dyn_off), Op::Ldl),
+                    _ => (p.dyn_off, Op::Lds),
+                };
                 for (o, k) in leaves {
                     let d = self.r();
-                    self.emit(MInst::new(Op::Ldl).d(d).o(local_mem(a, p.off + o)));
+                    let at = self.frame_mem(p.mem, a, p.off + o);
+                    self.emit(MInst::new(op).d(d).o(at));
                     if k == RegClass::P {
                         let pd = self.p();
                         self.emit(
@@ -383,8 +410,11 @@ impl Isel<'_> {
                     );
                 }
             }
-            Mem::Local => {
-                let a = self.local_addr(p.dyn_off);
+            Mem::Local | Mem::Shared => {
+                let (a, op) = match p.mem {
+                    Mem::Local => (self.local_addr(p.dyn_off), Op::Stl),
+                    _ => (p.dyn_off, Op::Sts),
+                };
                 for ((o, k), s) in leaves.into_iter().zip(v) {
                     let x = if k == RegClass::P {
                         let x = self.r();
@@ -395,7 +425,8 @@ impl Isel<'_> {
                     } else {
                         self.reg(*s)?
                     };
-                    self.emit(MInst::new(Op::Stl).o(local_mem(a, p.off + o)).u(x));
+                    let at = self.frame_mem(p.mem, a, p.off + o);
+                    self.emit(MInst::new(op).o(at).u(x));
                 }
             }
             _ => return Err(self.unsupported("a store to read-only memory")),
@@ -412,9 +443,11 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<Option<MVal>, CompileError> {
         let p = self.ptr(args[0], frame)?;
-        let Mem::Buffer(cb) = p.mem else {
-            return Err(self.unsupported(format!("{} outside a buffer", op.name())));
-        };
+        if !matches!(p.mem, Mem::Buffer(_) | Mem::Shared) {
+            return Err(
+                self.unsupported(format!("{} outside a buffer or shared memory", op.name()))
+            );
+        }
         if self.module.types.bit_width(p.ty) != 32 {
             return Err(self.unsupported(format!("{} on a non-32-bit value", op.name())));
         }
@@ -427,13 +460,22 @@ impl Isel<'_> {
             }
             _ => {}
         }
-        let a = self.global_addr(cb, p.dyn_off);
         let d = self.r();
-        let mem = MOpnd::Mem {
-            base: Some(a),
-            offset: p.off as i64,
+        let (mem, base, scope) = match p.mem {
+            Mem::Buffer(cb) => {
+                let a = self.global_addr(cb, p.dyn_off);
+                let mem = MOpnd::Mem {
+                    base: Some(a),
+                    offset: p.off as i64,
+                };
+                (mem, MInst::new(Op::Atomg).m(".E"), Some(".STRONG.GPU"))
+            }
+            _ => (
+                self.frame_mem(Mem::Shared, p.dyn_off, p.off),
+                MInst::new(Op::Atoms),
+                None,
+            ),
         };
-        let base = MInst::new(Op::Atomg).m(".E");
         let (name, operand): (&'static str, Sc) = match op {
             AtomicOp::IAdd => (".ADD", self.scalar(args[1], frame)?),
             AtomicOp::ISub => {
@@ -467,7 +509,12 @@ impl Isel<'_> {
             AtomicOp::Load | AtomicOp::Store => unreachable!("handled above"),
         };
         let v = self.reg(operand)?;
-        self.emit(base.m(name).m(".STRONG.GPU").f(PT).d(d).o(mem).u(v));
+        let i = base.m(name);
+        let i = match scope {
+            Some(sc) => i.m(sc).f(PT),
+            None => i,
+        };
+        self.emit(i.d(d).o(mem).u(v));
         Ok(Some(MVal::Scalars(vec![Sc::R(d)])))
     }
 
@@ -599,16 +646,31 @@ impl Isel<'_> {
     }
 }
 
-/// `[a + off]` in local memory, `a` defaulting to the stack pointer R1.
-fn local_mem(a: Option<VReg>, off: u32) -> MOpnd {
-    match a {
-        Some(a) => MOpnd::Mem {
-            base: Some(a),
-            offset: off as i64,
-        },
-        None => MOpnd::Fixed(SOperand::mem(Addr::new(r(1), off as i64))),
+impl Isel<'_> {
+    /// `[a + off]` in local memory (`a` defaulting to the stack pointer R1) or shared memory
+    /// (`a` defaulting to none, an absolute address; SM90 puts the kernel's shared memory
+    /// after the 0x400 bytes it reserves).
+    fn frame_mem(&self, mem: Mem, a: Option<VReg>, off: u32) -> MOpnd {
+        let off = match (mem, self.opts.arch) {
+            (Mem::Shared, Arch::Sm90) => off + SM90_SHARED_BASE,
+            _ => off,
+        };
+        match (a, mem) {
+            (Some(a), _) => MOpnd::Mem {
+                base: Some(a),
+                offset: off as i64,
+            },
+            (None, Mem::Local) => MOpnd::Fixed(SOperand::mem(Addr::new(r(1), off as i64))),
+            (None, _) => MOpnd::Mem {
+                base: None,
+                offset: off as i64,
+            },
+        }
     }
 }
+
+/// Where SM90 kernels' shared memory starts (`docs/sim.md`, `docs/cubin.md`).
+pub const SM90_SHARED_BASE: u32 = 0x400;
 
 /// The SM's descriptor of global memory, if its global accesses name one (SM90 prints
 /// `desc[UR4]`; SM80-SM89 read UR4 without printing it).

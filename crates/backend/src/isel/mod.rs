@@ -80,7 +80,9 @@ pub struct Isel<'m> {
     /// The local-memory stack pointer (R1 as ptxas keeps it), when the kernel has local
     /// variables.
     pub(crate) frame_bytes: u32,
-    /// The frame slots of `Private` variables.
+    /// Static shared memory in bytes (`Workgroup` variables).
+    pub(crate) shared_bytes: u32,
+    /// The frame slots of `Private` variables (and the shared slots of `Workgroup` ones).
     pub(crate) privates: HashMap<tangle_ir::Global, Ptr>,
     /// Phis whose sources are filled once every block is selected.
     pending_phis: Vec<PendingPhi>,
@@ -121,7 +123,7 @@ impl<'m> Isel<'m> {
         module: &'m Module,
         entry: Func,
         opts: &'m IselOptions,
-    ) -> Result<(MFunc, u32), CompileError> {
+    ) -> Result<(MFunc, u32, u32), CompileError> {
         let mut s = Isel {
             module,
             opts,
@@ -136,6 +138,7 @@ impl<'m> Isel<'m> {
             buffer_bases: HashMap::new(),
             frame_bytes: 0,
             privates: HashMap::new(),
+            shared_bytes: 0,
             pending_phis: Vec::new(),
             at: Position {
                 func: entry.to_string(),
@@ -154,7 +157,7 @@ impl<'m> Isel<'m> {
         s.mf.blocks[s.entry.0 as usize]
             .term
             .push(MInst::new(Op::Bra).o(MOpnd::Target(body)));
-        Ok((s.mf, s.frame_bytes))
+        Ok((s.mf, s.frame_bytes, s.shared_bytes))
     }
 
     /// Selects `func` with `args` bound to its parameters, starting in machine block
