@@ -186,7 +186,9 @@ impl Isel<'_> {
         use PlainOp as P;
         let rty = rty.expect("plain op result");
         match op {
-            P::CopyObject | P::Bitcast => return Ok(MVal::Scalars(self.scalars(args[0], frame)?)),
+            // A copy of a pointer is the same pointer.
+            P::CopyObject => return self.val(args[0], frame),
+            P::Bitcast => return Ok(MVal::Scalars(self.scalars(args[0], frame)?)),
             P::Undef => {
                 let kinds = self.scalar_kinds(rty)?;
                 return Ok(MVal::Scalars(
@@ -623,6 +625,57 @@ impl Isel<'_> {
                     let i = if unsigned { i.m(".U32") } else { i };
                     let sel = if min { PT.into() } else { !SOperand::from(PT) };
                     self.emit(i.d(d).u(x).u(y).f(sel));
+                    Sc::R(d)
+                }
+                GlslOp::UClamp | GlslOp::SClamp => {
+                    // min(max(x, lo), hi), as GLSL defines clamp.
+                    let unsigned = g == GlslOp::UClamp;
+                    let x = self.reg(a[0])?;
+                    let lo = self.reg(a[1])?;
+                    let hi = self.reg(a[2])?;
+                    let m = self.r();
+                    let i = MInst::new(Op::Imnmx);
+                    let i = if unsigned { i.m(".U32") } else { i };
+                    self.emit(i.clone().d(m).u(x).u(lo).f(!SOperand::from(PT)));
+                    let d = self.r();
+                    self.emit(i.d(d).u(m).u(hi).f(PT));
+                    Sc::R(d)
+                }
+                GlslOp::SAbs => {
+                    let x = self.reg(a[0])?;
+                    let neg = self.r();
+                    self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Imnmx)
+                            .d(d)
+                            .u(x)
+                            .u(neg)
+                            .f(!SOperand::from(PT)),
+                    );
+                    Sc::R(d)
+                }
+                GlslOp::FAbs => {
+                    let x = self.reg(a[0])?;
+                    let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Lop3)
+                            .m(".LUT")
+                            .d(d)
+                            .u(x)
+                            .u(m)
+                            .f(RZ)
+                            .imm(LUT_AND)
+                            .f(!SOperand::from(PT)),
+                    );
+                    Sc::R(d)
+                }
+                GlslOp::FindUMsb => {
+                    let x = self.reg(a[0])?;
+                    let d = self.r();
+                    // FLO gives 0xffffffff for 0, GLSL's -1.
+                    self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(x));
                     Sc::R(d)
                 }
                 other => return Err(self.unsupported(format!("glsl {}", other.name()))),
