@@ -17,6 +17,14 @@ pub enum Param {
         /// Binding.
         binding: u32,
     },
+    /// The size in bytes of the buffer bound at (set, binding), for `array_length` of a
+    /// runtime array: 4 bytes.
+    BufferBytes {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
     /// Four bytes of the push constants, from this byte offset.
     PushWord(u32),
 }
@@ -26,7 +34,7 @@ impl Param {
     pub fn size(self) -> u32 {
         match self {
             Param::Buffer { .. } => 8,
-            Param::PushWord(_) => 4,
+            Param::PushWord(_) | Param::BufferBytes { .. } => 4,
         }
     }
 }
@@ -53,6 +61,14 @@ pub fn param_base(arch: Arch) -> u32 {
 impl Abi {
     /// The layout for `module`'s storage buffers and `push_bytes` bytes of push constants.
     pub fn new(module: &Module, arch: Arch, push_bytes: u32) -> Abi {
+        let mut sized: Vec<(u32, u32)> = module
+            .globals
+            .iter()
+            .filter(|(g, _)| is_storage_buffer(module, *g) && ends_in_runtime_array(module, *g))
+            .filter_map(|(_, d)| Some((d.decorations.set?, d.decorations.binding?)))
+            .collect();
+        sized.sort();
+        sized.dedup();
         let mut bindings: Vec<(u32, u32)> = module
             .globals
             .iter()
@@ -65,6 +81,9 @@ impl Abi {
             .into_iter()
             .map(|(set, binding)| Param::Buffer { set, binding })
             .collect();
+        for (set, binding) in sized {
+            params.push(Param::BufferBytes { set, binding });
+        }
         for w in 0..push_bytes.div_ceil(4) {
             params.push(Param::PushWord(4 * w));
         }
@@ -91,6 +110,19 @@ impl Abi {
             .map(|i| self.base + self.offsets[i])
     }
 
+    /// The constant-bank-0 offset of the size of the buffer whose pointer is at constant
+    /// offset `pointer` (see [`Abi::buffer_offset`]).
+    pub fn size_offset(&self, pointer: u32) -> Option<u32> {
+        let i = (0..self.params.len()).find(|&i| self.base + self.offsets[i] == pointer)?;
+        let Param::Buffer { set, binding } = self.params[i] else {
+            return None;
+        };
+        self.params
+            .iter()
+            .position(|p| *p == Param::BufferBytes { set, binding })
+            .map(|k| self.base + self.offsets[k])
+    }
+
     /// The constant-bank-0 offset of push-constant byte `byte` (a multiple of 4), if the
     /// layout has it.
     pub fn push_offset(&self, byte: u32) -> Option<u32> {
@@ -113,4 +145,21 @@ pub fn is_storage_buffer(module: &Module, g: Global) -> bool {
         module.globals[g].storage,
         StorageClass::StorageBuffer | StorageClass::Uniform
     )
+}
+
+/// Whether the block of buffer `g` ends in a runtime array (so `array_length` needs its
+/// size).
+fn ends_in_runtime_array(module: &Module, g: Global) -> bool {
+    let Some((_, pointee)) = module.types.pointer(module.globals[g].ty) else {
+        return false;
+    };
+    match module.types.get(pointee) {
+        tangle_ir::TypeData::Struct { members, .. } => members.last().is_some_and(|m| {
+            matches!(
+                module.types.get(m.ty),
+                tangle_ir::TypeData::RuntimeArray { .. }
+            )
+        }),
+        _ => false,
+    }
 }

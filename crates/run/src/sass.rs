@@ -87,6 +87,12 @@ pub fn check(
                         .map(|(b, _)| b.clone())
                         .unwrap_or_default(),
                 ),
+                Param::BufferBytes { set, binding } => Arg::U32(
+                    dispatch
+                        .buffers
+                        .get(&(set, binding))
+                        .map_or(0, |(b, _)| b.len() as u32),
+                ),
                 Param::PushWord(off) => {
                     let bytes = dispatch.push_constants.as_deref().unwrap_or(&[]);
                     let mut w = [0u8; 4];

@@ -111,9 +111,6 @@ impl Isel<'_> {
         if let Some(p) = self.privates.get(&g) {
             return Ok(*p);
         }
-        if self.module.globals[g].init.is_some() {
-            return Err(self.unsupported("a workgroup variable with an initializer"));
-        }
         let size = 4 * self.scalar_kinds(ty)?.len() as u32;
         let p = Ptr {
             mem: Mem::Shared,
@@ -123,6 +120,18 @@ impl Isel<'_> {
         };
         self.shared_bytes += size;
         self.privates.insert(g, p);
+        if let Some(init) = self.module.globals[g].init {
+            // Every invocation stores the same initial value at the entry; a BAR.SYNC after
+            // the entry's set-up keeps any warp from running ahead of another's stores.
+            let v = self.opts.consts[init.as_u32() as usize].clone();
+            let scs = self.const_val(ty, &v)?;
+            let saved = self.cur;
+            self.cur = self.entry;
+            let r = self.store(&p, &scs);
+            self.cur = saved;
+            r?;
+            self.shared_init = true;
+        }
         Ok(p)
     }
 
@@ -516,6 +525,53 @@ impl Isel<'_> {
         };
         self.emit(i.d(d).o(mem).u(v));
         Ok(Some(MVal::Scalars(vec![Sc::R(d)])))
+    }
+
+    /// `OpArrayLength`: (the buffer's size - the array's offset) / its stride, the size
+    /// coming from the kernel parameter [`crate::abi::Param::BufferBytes`].
+    pub(crate) fn array_length(
+        &mut self,
+        member: u32,
+        ptr: Operand,
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        let p = self.ptr(ptr, frame)?;
+        let (Mem::Buffer(cb), None) = (p.mem, p.dyn_off) else {
+            return Err(self.unsupported("array_length of something other than a buffer"));
+        };
+        let TypeData::Struct { members, .. } = self.module.types.get(p.ty).clone() else {
+            return Err(self.unsupported("array_length of a non-struct"));
+        };
+        let m = &members[member as usize];
+        let TypeData::RuntimeArray {
+            stride: Some(stride),
+            ..
+        } = self.module.types.get(m.ty).clone()
+        else {
+            return Err(self.unsupported("array_length of a member without stride"));
+        };
+        let size_cb = self
+            .opts
+            .abi
+            .size_offset(cb)
+            .ok_or_else(|| CompileError::Internal("no size parameter for a buffer".into()))?;
+        let size = self.r();
+        self.emit(
+            MInst::new(Op::Mov)
+                .d(size)
+                .f(SOperand::cbank(0, size_cb as u16)),
+        );
+        let start = self.reg(Sc::Imm(p.off + m.offset.unwrap_or(0)))?;
+        let bytes = self.r();
+        self.emit(
+            MInst::new(Op::Iadd3)
+                .d(bytes)
+                .u(size)
+                .o(MOpnd::neg(start))
+                .f(RZ),
+        );
+        let len = self.udiv_by(Sc::R(bytes), stride)?;
+        Ok(MVal::Scalars(vec![Sc::R(len)]))
     }
 
     /// A special register read.

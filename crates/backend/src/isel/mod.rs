@@ -82,6 +82,9 @@ pub struct Isel<'m> {
     pub(crate) frame_bytes: u32,
     /// Static shared memory in bytes (`Workgroup` variables).
     pub(crate) shared_bytes: u32,
+    /// Whether a workgroup variable is initialized at the entry (then a `BAR.SYNC` ends the
+    /// entry's set-up).
+    pub(crate) shared_init: bool,
     /// The frame slots of `Private` variables (and the shared slots of `Workgroup` ones).
     pub(crate) privates: HashMap<tangle_ir::Global, Ptr>,
     /// Phis whose sources are filled once every block is selected.
@@ -139,6 +142,7 @@ impl<'m> Isel<'m> {
             frame_bytes: 0,
             privates: HashMap::new(),
             shared_bytes: 0,
+            shared_init: false,
             pending_phis: Vec::new(),
             at: Position {
                 func: entry.to_string(),
@@ -153,6 +157,15 @@ impl<'m> Isel<'m> {
         let body = s.mf.block();
         let mut frames = Vec::new();
         s.inline(entry, Vec::new(), body, &mut frames)?;
+        if s.shared_init {
+            let bar = MInst::new(Op::Bar).m(".SYNC");
+            let bar = if opts.arch == Arch::Sm75 {
+                bar
+            } else {
+                bar.m(".DEFER_BLOCKING")
+            };
+            s.emit_entry(bar.imm(0));
+        }
         // The entry block falls into the body after the set-up code.
         s.mf.blocks[s.entry.0 as usize]
             .term

@@ -80,6 +80,7 @@ impl Isel<'_> {
                 Ok(Some(MVal::Ptr(ptr)))
             }
             I::Atomic { op, .. } => self.atomic(*op, args, rty, frame),
+            I::ArrayLength(member) => self.array_length(*member, args[0], frame).map(Some),
             I::Glsl(g) => self.glsl(*g, args, rty, frame).map(Some),
             I::Group { op, group, .. } => self.group(*op, *group, args, rty, frame).map(Some),
             I::ControlBarrier { exec, .. } => {
@@ -212,6 +213,30 @@ impl Isel<'_> {
                 return Ok(MVal::Scalars(out));
             }
             P::AccessChain => return Ok(MVal::Ptr(self.access_chain(args, rty, frame)?)),
+            P::UMulExtended | P::SMulExtended => {
+                // A struct of the low and the high words of the 64-bit product, per component.
+                let a = self.scalars(args[0], frame)?;
+                let b = self.scalars(args[1], frame)?;
+                let (mut lo, mut hi) = (Vec::new(), Vec::new());
+                for (x, y) in a.into_iter().zip(b) {
+                    let x = self.reg(x)?;
+                    let y = self.reg(y)?;
+                    let l = self.r();
+                    self.emit(MInst::new(Op::Imad).d(l).u(x).u(y).f(RZ));
+                    let h = self.r();
+                    let i = MInst::new(Op::Imad).m(".HI");
+                    let i = if op == P::UMulExtended {
+                        i.m(".U32")
+                    } else {
+                        i
+                    };
+                    self.emit(i.d(h).u(x).u(y).f(RZ));
+                    lo.push(Sc::R(l));
+                    hi.push(Sc::R(h));
+                }
+                lo.extend(hi);
+                return Ok(MVal::Scalars(lo));
+            }
             P::VectorExtractDynamic => {
                 let v = self.scalars(args[0], frame)?;
                 let i = self.scalar(args[1], frame)?;
@@ -514,6 +539,27 @@ impl Isel<'_> {
             r = rn;
         }
         Ok((q, r))
+    }
+
+    /// `n / k` for a constant `k` (a shift for powers of two).
+    pub(crate) fn udiv_by(&mut self, n: Sc, k: u32) -> Result<VReg, CompileError> {
+        if k.is_power_of_two() {
+            let n = self.reg(n)?;
+            let sh = self.reg(Sc::Imm(k.trailing_zeros()))?;
+            let d = self.r();
+            self.emit(
+                MInst::new(Op::Shf)
+                    .m(".R")
+                    .m(".U32")
+                    .m(".HI")
+                    .d(d)
+                    .f(RZ)
+                    .u(sh)
+                    .u(n),
+            );
+            return Ok(d);
+        }
+        Ok(self.udivmod(n, Sc::Imm(k))?.0)
     }
 
     /// `(x ^ s) - s`: `x` negated where the mask `s` is all ones.

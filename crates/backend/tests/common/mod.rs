@@ -32,6 +32,9 @@ pub fn simulate(c: &Compiled, buffers: &[Vec<u8>], policy: Policy) -> Result<Run
             Param::Buffer { binding, .. } => {
                 Arg::Buffer(buffers.get(binding as usize).cloned().unwrap_or_default())
             }
+            Param::BufferBytes { binding, .. } => {
+                Arg::U32(buffers.get(binding as usize).map_or(0, |b| b.len() as u32))
+            }
             Param::PushWord(_) => Arg::U32(0),
         })
         .collect();
