@@ -281,7 +281,9 @@ impl<'m> Isel<'m> {
                     }
                 }
                 op => {
-                    let v = self.inst(op, &data.args, data.result, func, &frames[fi])?;
+                    let v = self
+                        .inst(op, &data.args, data.result, func, &frames[fi])
+                        .map_err(|e| name_operation(e, op))?;
                     if let (Some(r), Some(v)) = (data.result, v) {
                         frames[fi].values.insert(r, v);
                     }
@@ -634,6 +636,23 @@ impl<'m> Isel<'m> {
             Sc::Bool(false) => Ok(MOpnd::Fixed(!SOperand::from(PT))),
             _ => Ok(MOpnd::use_(self.pred(sc)?)),
         }
+    }
+}
+
+/// An error about an operand, made to name the operation it was found in.
+fn name_operation(e: CompileError, op: &tangle_ir::Op) -> CompileError {
+    match e {
+        CompileError::Unsupported { what, at } if what.starts_with("a ") => {
+            let name = match op {
+                tangle_ir::Op::Glsl(g) => format!("glsl {}", g.name()),
+                other => other.mnemonic().to_string(),
+            };
+            CompileError::Unsupported {
+                what: format!("{name} with {what}"),
+                at,
+            }
+        }
+        other => other,
     }
 }
 
