@@ -15,6 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use input::{InputKind, ReadOptions};
 
 mod asm;
+mod compile;
 mod disasm;
 mod fuzz;
 mod run;
@@ -181,6 +182,10 @@ enum Command {
     /// under one or more scheduling policies; exit 1 on a deadlock, livelock or fault.
     #[command(after_help = EXIT_CODES_HELP)]
     Sim(sim::SimArgs),
+    /// Compile a compute shader to SASS for one SM (SM75-SM90): the reconvergence
+    /// lowering, instruction selection, register assignment and control codes.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Compile(compile::CompileArgs),
     /// Assemble SASS text to raw 128-bit words, or with --kernel to a cubin.
     #[command(after_help = EXIT_CODES_HELP)]
     Asm(asm::AsmArgs),
@@ -207,6 +212,7 @@ fn main() -> ExitCode {
         } => disasm::run(&input, arch.as_deref(), control),
         Command::Asm(args) => asm::run(&args),
         Command::Sim(args) => sim::run(&args),
+        Command::Compile(args) => compile::run(&args),
     }
 }
 

@@ -12,7 +12,9 @@ use tangle_interp::{
 };
 use tangle_reconverge::Scheme;
 use tangle_run::lowered::{Dispatch, LoweredEngine};
+use tangle_run::sass::SassEngine;
 use tangle_run::{Device, Event, ScriptOptions};
+use tangle_sass::Arch;
 
 use crate::input::{self, InputKind, ReadOptions};
 use crate::{EXIT_INVALID, EXIT_USAGE};
@@ -206,6 +208,10 @@ pub struct RunArgs {
     /// break, exit; per warp).
     #[arg(long)]
     stats: bool,
+    /// `--engine sass`: the SMs to compile for (sm_75, sm_80, sm_86, sm_89, sm_90, several
+    /// joined by commas, or all).
+    #[arg(long, default_value = "sm_86")]
+    arch: String,
 }
 
 /// Which engine `tangle run` checks.
@@ -215,12 +221,15 @@ pub enum EngineKind {
     Reference,
     /// The reference, then the lowered module on the barrier machine against it.
     Lowered,
+    /// The reference, then the shader compiled to SASS and run on the SASS simulator (in
+    /// hazard mode) against it.
+    Sass,
 }
 
 impl RunArgs {
     /// The lowered engine asked for, if any.
     fn lowered(&self) -> Result<Option<LoweredEngine>, String> {
-        if self.engine_kind == EngineKind::Reference {
+        if self.engine_kind != EngineKind::Lowered {
             return Ok(None);
         }
         let scheme = Scheme::from_name(&self.lowering).ok_or_else(|| {
@@ -238,6 +247,30 @@ impl RunArgs {
         .map_err(|e| format!("--policy: {e}"))?;
         Ok(Some(LoweredEngine { scheme, policies }))
     }
+
+    /// The SASS engine asked for, if any.
+    fn sass(&self) -> Result<Option<SassEngine>, String> {
+        if self.engine_kind != EngineKind::Sass {
+            return Ok(None);
+        }
+        let scheme = Scheme::from_name(&self.lowering)
+            .ok_or_else(|| format!("--lowering {:?}: unknown", self.lowering))?;
+        let policies = tangle_sched::expand(&self.policy, "SASS simulator", &tangle_sim::SUPPORTED)
+            .map_err(|e| format!("--policy: {e}"))?;
+        let arches = if self.arch == "all" {
+            Arch::ALL.to_vec()
+        } else {
+            self.arch
+                .split(',')
+                .map(|a| a.parse::<Arch>().map_err(|e| format!("--arch: {e}")))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        Ok(Some(SassEngine {
+            arches,
+            scheme,
+            policies,
+        }))
+    }
 }
 
 /// Runs `tangle run`.
@@ -246,6 +279,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    if let Err(e) = args.sass() {
+        return usage(e);
+    }
     if let Err(e) = args.lowered() {
         return usage(e);
     }
@@ -396,6 +432,7 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
         target_env: args.target_env.clone(),
         base_dir: tangle_run::script::script_dir(path),
         lowered: args.lowered().ok().flatten(),
+        sass: args.sass().ok().flatten(),
     };
     let report = match tangle_run::run_script(&parsed, &options) {
         Ok(r) => r,
@@ -455,6 +492,24 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 }
             }
             Event::LoweredDiffers {
+                pos,
+                pipeline,
+                mismatch,
+            } => eprintln!("{name}: Line {}: RUN {pipeline}: {mismatch}", pos.line),
+            Event::SassAgreed {
+                pos,
+                pipeline,
+                runs,
+            } if args.verbose => println!(
+                "{name}: Line {}: RUN {pipeline}: sass: {runs} simulated runs (SMs x policies) \
+                 agree with the reference, no hazard",
+                pos.line
+            ),
+            Event::SassRefused { pos, pipeline, why } => println!(
+                "{name}: Line {}: RUN {pipeline}: sass: not compiled: {why}",
+                pos.line
+            ),
+            Event::SassDiffers {
                 pos,
                 pipeline,
                 mismatch,

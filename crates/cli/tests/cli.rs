@@ -181,20 +181,20 @@ fn readme_main_job_on_the_bundled_example() {
     .unwrap();
     assert!(readme.contains(
         "\ncargo run -q -p tangle-cli -- validate examples/loop_break.spvasm && \
-         cargo run -q -p tangle-cli -- ir examples/loop_break.spvasm --stage lowered && \
-         cargo run -q -p tangle-cli -- run -v examples/loop_break.amber --engine lowered --policy all\n"
+         cargo run -q -p tangle-cli -- compile examples/loop_break.spvasm --arch sm_86 && \
+         cargo run -q -p tangle-cli -- run -v examples/loop_break.amber --engine sass --arch all --policy all\n"
     ));
     let path = example("loop_break.spvasm");
     tangle().args(["validate", &path]).assert().success();
     let out = tangle()
-        .args(["ir", &path, "--stage", "lowered"])
+        .args(["compile", &path, "--arch", "sm_86"])
         .assert()
         .success();
-    let lowered = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(lowered.contains(" lowered {"), "{lowered}");
+    let sass = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(sass.starts_with("/*0000*/ "), "{sass}");
     assert!(
-        lowered.contains("bar_set") && lowered.contains("bar_sync"),
-        "{lowered}"
+        sass.contains("BSSY B0") && sass.contains("BSYNC B0") && sass.contains("VOTE.ANY"),
+        "{sass}"
     );
     let out = tangle()
         .args([
@@ -202,7 +202,9 @@ fn readme_main_job_on_the_bundled_example() {
             "-v",
             &example("loop_break.amber"),
             "--engine",
-            "lowered",
+            "sass",
+            "--arch",
+            "all",
             "--policy",
             "all",
         ])
@@ -211,7 +213,7 @@ fn readme_main_job_on_the_bundled_example() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("PASS (1 RUN, 1 EXPECT)"), "{text}");
     assert!(
-        text.contains("12 policies agree with the reference"),
+        text.contains("55 simulated runs (SMs x policies) agree with the reference, no hazard"),
         "{text}"
     );
     let out = tangle().args(["ir", &path]).assert().success();

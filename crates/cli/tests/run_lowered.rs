@@ -163,7 +163,7 @@ fn bad_engine_arguments_are_usage_errors() {
         .assert()
         .code(2);
     tangle()
-        .args(["run", "--engine", "sass"])
+        .args(["run", "--engine", "sass", "--arch", "sm_70"])
         .arg(&script)
         .assert()
         .code(2);

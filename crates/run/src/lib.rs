@@ -15,6 +15,7 @@
 pub mod device;
 pub mod lowered;
 pub mod resources;
+pub mod sass;
 pub mod script;
 pub mod source;
 pub mod spec;

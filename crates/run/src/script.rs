@@ -36,6 +36,9 @@ pub struct ScriptOptions {
     /// Also run every dispatch lowered, on the barrier machine under these policies,
     /// against the interpreter's buffers (`tangle run --engine lowered`).
     pub lowered: Option<crate::lowered::LoweredEngine>,
+    /// Also compile every dispatch to SASS and run it on the SASS simulator under these
+    /// SMs and policies, against the interpreter's buffers (`tangle run --engine sass`).
+    pub sass: Option<crate::sass::SassEngine>,
 }
 
 impl Default for ScriptOptions {
@@ -49,6 +52,7 @@ impl Default for ScriptOptions {
             target_env: "vulkan1.1".into(),
             base_dir: PathBuf::from("."),
             lowered: None,
+            sass: None,
         }
     }
 }
@@ -183,6 +187,34 @@ pub enum Event {
         /// The first policy that differed, and how.
         mismatch: crate::lowered::LoweredMismatch,
     },
+    /// The SASS engine left the reference's buffers on every SM and policy, with no hazard.
+    SassAgreed {
+        /// Where.
+        pos: Pos,
+        /// The pipeline.
+        pipeline: String,
+        /// Simulator runs compared (SMs times policies).
+        runs: usize,
+    },
+    /// The back end does not compile this dispatch (outside its subset; not a failure).
+    SassRefused {
+        /// Where.
+        pos: Pos,
+        /// The pipeline.
+        pipeline: String,
+        /// Why.
+        why: String,
+    },
+    /// The SASS engine disagreed with the reference, reported a hazard, or failed (a check
+    /// failure).
+    SassDiffers {
+        /// Where.
+        pos: Pos,
+        /// The pipeline.
+        pipeline: String,
+        /// The SM and policy that showed it, and how.
+        mismatch: crate::lowered::LoweredMismatch,
+    },
     /// An `EXPECT` held.
     Passed {
         /// Where.
@@ -226,6 +258,7 @@ impl Report {
                     | Event::Failed(_)
                     | Event::ReadUndefined { .. }
                     | Event::LoweredDiffers { .. }
+                    | Event::SassDiffers { .. }
             )
         })
     }
@@ -238,10 +271,14 @@ impl Report {
             match e {
                 Event::Ran { .. } => c.0 += 1,
                 Event::Passed { .. } => c.1 += 1,
-                Event::Failed(_) | Event::ReadUndefined { .. } | Event::LoweredDiffers { .. } => {
-                    c.2 += 1
-                }
-                Event::RunFailed { .. } | Event::LoweredAgreed { .. } => {}
+                Event::Failed(_)
+                | Event::ReadUndefined { .. }
+                | Event::LoweredDiffers { .. }
+                | Event::SassDiffers { .. } => c.2 += 1,
+                Event::RunFailed { .. }
+                | Event::LoweredAgreed { .. }
+                | Event::SassAgreed { .. }
+                | Event::SassRefused { .. } => {}
             }
         }
         c
@@ -576,7 +613,8 @@ impl Runner<'_> {
             });
             return Ok(true);
         }
-        let lowered_config = self.options.lowered.as_ref().map(|_| config.clone());
+        let lowered_config =
+            (self.options.lowered.is_some() || self.options.sass.is_some()).then(|| config.clone());
         let mut dispatch = crate::lowered::Dispatch::default();
         let mut interp =
             Interpreter::new(module, &attach.entry_point, config).map_err(interp_err)?;
@@ -648,6 +686,35 @@ impl Runner<'_> {
                     ),
                     _ => None,
                 };
+                let sass_event = match (&self.options.sass, &lowered_config) {
+                    (Some(engine), Some(config)) => Some(
+                        match crate::sass::check(
+                            module,
+                            &attach.entry_point,
+                            config,
+                            &dispatch,
+                            &outcome,
+                            engine,
+                        ) {
+                            Ok(Ok(runs)) => Event::SassAgreed {
+                                pos,
+                                pipeline: name.into(),
+                                runs,
+                            },
+                            Ok(Err(crate::sass::Refused(why))) => Event::SassRefused {
+                                pos,
+                                pipeline: name.into(),
+                                why,
+                            },
+                            Err(mismatch) => Event::SassDiffers {
+                                pos,
+                                pipeline: name.into(),
+                                mismatch,
+                            },
+                        },
+                    ),
+                    _ => None,
+                };
                 for (b, window) in pipeline.bindings.iter().zip(windows) {
                     if let Some(bytes) = outcome.buffers.get(&(b.set, b.binding)) {
                         let whole = self
@@ -686,6 +753,7 @@ impl Runner<'_> {
                     trace: outcome.trace,
                 });
                 self.report.events.extend(lowered_event);
+                self.report.events.extend(sass_event);
                 Ok(true)
             }
             Err(e @ (InterpError::Config(_) | InterpError::Unsupported { .. })) => {

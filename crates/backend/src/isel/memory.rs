@@ -1,0 +1,739 @@
+//! Memory: pointers, access chains, loads and stores of buffers (LDG/STG through each
+//! binding's 64-bit base in constant bank 0), push constants (constant bank 0), built-ins
+//! (S2R and the launch dimensions in constant bank 0), function-local variables (local
+//! memory at `R1`, the stack pointer ptxas keeps) and atomics (ATOMG).
+
+use spirv::{BuiltIn, StorageClass};
+use tangle_ir::{AtomicOp, Global, Operand, Type, TypeData};
+use tangle_sass::typed::{r, Addr, Operand as SOperand, Val, PT, RZ};
+use tangle_sass::{sreg_number, Arch, Op};
+
+use super::{Frame, Isel, MVal, Sc};
+use crate::error::CompileError;
+use crate::mir::{MInst, MOpnd, RegClass, VReg};
+
+/// A memory a pointer points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    /// A buffer whose 64-bit base is at this constant-bank-0 offset.
+    Buffer(u32),
+    /// The push constants.
+    Push,
+    /// An input built-in.
+    Builtin(BuiltIn),
+    /// The local-memory frame.
+    Local,
+    /// Workgroup (shared) memory.
+    Shared,
+}
+
+/// A pointer: a memory, a constant byte offset and a dynamic one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ptr {
+    /// The memory.
+    pub mem: Mem,
+    /// Constant byte offset.
+    pub off: u32,
+    /// Dynamic byte offset (a 32-bit register).
+    pub dyn_off: Option<VReg>,
+    /// The pointee type.
+    pub ty: Type,
+}
+
+impl Isel<'_> {
+    /// The pointer a module-level variable is.
+    pub(crate) fn global_ptr(&mut self, g: Global) -> Result<Ptr, CompileError> {
+        let d = &self.module.globals[g];
+        let ty = self
+            .module
+            .types
+            .pointer(d.ty)
+            .map(|(_, t)| t)
+            .ok_or_else(|| CompileError::Internal(format!("{g} is not a pointer")))?;
+        let mem = match d.storage {
+            StorageClass::StorageBuffer | StorageClass::Uniform => {
+                let (Some(set), Some(binding)) = (d.decorations.set, d.decorations.binding) else {
+                    return Err(self.unsupported("a buffer without set and binding"));
+                };
+                let off = self
+                    .opts
+                    .abi
+                    .buffer_offset(set, binding)
+                    .ok_or_else(|| CompileError::Internal(format!("no parameter for {g}")))?;
+                Mem::Buffer(off)
+            }
+            StorageClass::PushConstant => Mem::Push,
+            StorageClass::Input => match d.decorations.builtin {
+                Some(b) => Mem::Builtin(b),
+                None => return Err(self.unsupported("an input that is not a built-in")),
+            },
+            StorageClass::Private => return self.private_ptr(g, ty),
+            StorageClass::Workgroup => return self.shared_ptr(g, ty),
+            other => return Err(self.unsupported(format!("variables in {other:?} storage"))),
+        };
+        Ok(Ptr {
+            mem,
+            off: 0,
+            dyn_off: None,
+            ty,
+        })
+    }
+
+    /// A `Private` variable: a slot of the local-memory frame, given its initializer (if
+    /// any) at the kernel's entry.
+    fn private_ptr(&mut self, g: Global, ty: Type) -> Result<Ptr, CompileError> {
+        if let Some(p) = self.privates.get(&g) {
+            return Ok(*p);
+        }
+        let size = 4 * self.scalar_kinds(ty)?.len() as u32;
+        let p = Ptr {
+            mem: Mem::Local,
+            off: self.frame_bytes,
+            dyn_off: None,
+            ty,
+        };
+        self.frame_bytes += size;
+        self.privates.insert(g, p);
+        if let Some(init) = self.module.globals[g].init {
+            let v = self.opts.consts[init.as_u32() as usize].clone();
+            let scs = self.const_val(ty, &v)?;
+            let saved = self.cur;
+            self.cur = self.entry;
+            let r = self.store(&p, &scs);
+            self.cur = saved;
+            r?;
+        }
+        Ok(p)
+    }
+
+    /// A `Workgroup` variable: a slot of the kernel's static shared memory.
+    fn shared_ptr(&mut self, g: Global, ty: Type) -> Result<Ptr, CompileError> {
+        if let Some(p) = self.privates.get(&g) {
+            return Ok(*p);
+        }
+        let size = 4 * self.scalar_kinds(ty)?.len() as u32;
+        let p = Ptr {
+            mem: Mem::Shared,
+            off: self.shared_bytes,
+            dyn_off: None,
+            ty,
+        };
+        self.shared_bytes += size;
+        self.privates.insert(g, p);
+        if let Some(init) = self.module.globals[g].init {
+            // Every invocation stores the same initial value at the entry; a BAR.SYNC after
+            // the entry's set-up keeps any warp from running ahead of another's stores.
+            let v = self.opts.consts[init.as_u32() as usize].clone();
+            let scs = self.const_val(ty, &v)?;
+            let saved = self.cur;
+            self.cur = self.entry;
+            let r = self.store(&p, &scs);
+            self.cur = saved;
+            r?;
+            self.shared_init = true;
+        }
+        Ok(p)
+    }
+
+    /// The pointer operand `o`.
+    pub(crate) fn ptr(&mut self, o: Operand, frame: &Frame) -> Result<Ptr, CompileError> {
+        match self.val(o, frame)? {
+            MVal::Ptr(p) => Ok(p),
+            _ => Err(self.unsupported("a value where a pointer was expected")),
+        }
+    }
+
+    /// A new function-local variable of pointer type `ty` in the local-memory frame.
+    pub(crate) fn local_variable(&mut self, ptr_ty: Type) -> Result<Ptr, CompileError> {
+        let ty = self
+            .module
+            .types
+            .pointer(ptr_ty)
+            .map(|(_, t)| t)
+            .ok_or_else(|| CompileError::Internal("variable of non-pointer type".into()))?;
+        let size = 4 * self.scalar_kinds(ty)?.len() as u32;
+        let off = self.frame_bytes;
+        self.frame_bytes += size;
+        Ok(Ptr {
+            mem: Mem::Local,
+            off,
+            dyn_off: None,
+            ty,
+        })
+    }
+
+    /// Whether a memory has explicit layout (offsets and strides from decorations) rather
+    /// than tangle's own (every scalar 4 bytes, in order).
+    fn explicit(mem: Mem) -> bool {
+        matches!(mem, Mem::Buffer(_) | Mem::Push)
+    }
+
+    /// `OpAccessChain`.
+    pub(crate) fn access_chain(
+        &mut self,
+        args: &[Operand],
+        _rty: Type,
+        frame: &Frame,
+    ) -> Result<Ptr, CompileError> {
+        let mut p = self.ptr(args[0], frame)?;
+        for a in &args[1..] {
+            let idx = self.scalar(*a, frame)?;
+            let types = &self.module.types;
+            let (stride, next) = match types.get(p.ty).clone() {
+                TypeData::Struct { members, .. } => {
+                    let Sc::Imm(k) = idx else {
+                        return Err(self.unsupported("a dynamic struct index"));
+                    };
+                    let off = if Self::explicit(p.mem) {
+                        members[k as usize].offset.unwrap_or(0)
+                    } else {
+                        let mut n = 0;
+                        for m in &members[..k as usize] {
+                            n += self.scalar_kinds(m.ty)?.len() as u32;
+                        }
+                        4 * n
+                    };
+                    p.off += off;
+                    p.ty = members[k as usize].ty;
+                    continue;
+                }
+                TypeData::Array { elem, stride, .. } | TypeData::RuntimeArray { elem, stride } => {
+                    let s = match (Self::explicit(p.mem), stride) {
+                        (true, Some(s)) => s,
+                        _ => 4 * self.scalar_kinds(elem)?.len() as u32,
+                    };
+                    (s, elem)
+                }
+                TypeData::Vector { elem, .. } => (4, elem),
+                _ => return Err(self.unsupported("an access chain into a scalar")),
+            };
+            p.ty = next;
+            match idx {
+                Sc::Imm(k) => p.off = p.off.wrapping_add(k.wrapping_mul(stride)),
+                Sc::R(i) => {
+                    if matches!(p.mem, Mem::Builtin(_)) {
+                        return Err(self.unsupported("a dynamic index into a built-in"));
+                    }
+                    let d = self.r();
+                    let s = self.reg(Sc::Imm(stride))?;
+                    let c = match p.dyn_off {
+                        Some(x) => MOpnd::use_(x),
+                        None => MOpnd::Fixed(RZ.into()),
+                    };
+                    self.emit(MInst::new(Op::Imad).d(d).u(i).u(s).o(c));
+                    p.dyn_off = Some(d);
+                }
+                _ => return Err(self.unsupported("a boolean index")),
+            }
+        }
+        Ok(p)
+    }
+
+    /// The scalars of a value of type `ty` in memory `mem`, with their byte offsets.
+    fn leaves(&self, mem: Mem, ty: Type) -> Result<Vec<(u32, RegClass)>, CompileError> {
+        if !Self::explicit(mem) {
+            return Ok(self
+                .scalar_kinds(ty)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, k)| (4 * i as u32, k))
+                .collect());
+        }
+        let types = &self.module.types;
+        let mut out = Vec::new();
+        match types.get(ty).clone() {
+            TypeData::Struct { members, .. } => {
+                for m in &members {
+                    for (o, k) in self.leaves(mem, m.ty)? {
+                        out.push((o + m.offset.unwrap_or(0), k));
+                    }
+                }
+            }
+            TypeData::Array { elem, len, stride } => {
+                let s = stride.ok_or_else(|| self.unsupported("an array without stride"))?;
+                let inner = self.leaves(mem, elem)?;
+                for i in 0..len {
+                    out.extend(inner.iter().map(|(o, k)| (o + i * s, *k)));
+                }
+            }
+            TypeData::Vector { elem, count } => {
+                if let Some(k) = self.scalar_kinds(elem)?.first() {
+                    for c in 0..count as u32 {
+                        out.push((4 * c, *k));
+                    }
+                }
+            }
+            TypeData::Bool => return Err(self.unsupported("a boolean in a buffer")),
+            _ => out.extend(self.scalar_kinds(ty)?.into_iter().map(|k| (0, k))),
+        }
+        Ok(out)
+    }
+
+    /// The base register pair of the buffer whose pointer is at `cb`, loaded at the entry.
+    fn buffer_base(&mut self, cb: u32) -> VReg {
+        if let Some(v) = self.buffer_bases.get(&cb) {
+            return *v;
+        }
+        let v = self.mf.vreg(RegClass::R, 2);
+        self.emit_entry(
+            MInst::new(Op::Ldc)
+                .m(".64")
+                .d(v)
+                .f(SOperand::new(Val::CBankIdx {
+                    bank: 0,
+                    base: RZ,
+                    offset: cb as i64,
+                })),
+        );
+        self.buffer_bases.insert(cb, v);
+        v
+    }
+
+    /// The address register and constant offset of a buffer access.
+    fn global_addr(&mut self, cb: u32, dyn_off: Option<VReg>) -> VReg {
+        let base = self.buffer_base(cb);
+        match dyn_off {
+            None => base,
+            Some(d) => {
+                let a = self.mf.vreg(RegClass::R, 2);
+                self.emit(
+                    MInst::new(Op::Imad)
+                        .m(".WIDE")
+                        .m(".U32")
+                        .d(a)
+                        .u(d)
+                        .imm(1)
+                        .u(base),
+                );
+                a
+            }
+        }
+    }
+
+    /// The local-memory address register of an access with dynamic offset `dyn_off`
+    /// (`None`: the stack pointer R1 itself).
+    fn local_addr(&mut self, dyn_off: Option<VReg>) -> Option<VReg> {
+        dyn_off.map(|d| {
+            let a = self.r();
+            self.emit(MInst::new(Op::Iadd3).d(a).u(d).f(r(1)).f(RZ));
+            a
+        })
+    }
+
+    /// `OpLoad`.
+    pub(crate) fn load(&mut self, p: &Ptr, ty: Type) -> Result<MVal, CompileError> {
+        if let Mem::Builtin(b) = p.mem {
+            return self.builtin(b, p.off, ty);
+        }
+        let leaves = self.leaves(p.mem, ty)?;
+        let mut out = Vec::new();
+        match p.mem {
+            Mem::Buffer(cb) => {
+                let a = self.global_addr(cb, p.dyn_off);
+                for (o, _) in leaves {
+                    let d = self.r();
+                    self.emit(MInst::new(Op::Ldg).m(".E").d(d).o(MOpnd::Mem {
+                        base: Some(a),
+                        offset: (p.off + o) as i64,
+                    }));
+                    out.push(Sc::R(d));
+                }
+            }
+            Mem::Push => {
+                for (o, _) in leaves {
+                    let d = self.r();
+                    let byte = p.off + o;
+                    match p.dyn_off {
+                        None => {
+                            let cb = self.opts.abi.push_offset(byte).ok_or_else(|| {
+                                self.unsupported(format!(
+                                    "push constant byte {byte} past the block"
+                                ))
+                            })?;
+                            self.emit(MInst::new(Op::Mov).d(d).f(SOperand::cbank(0, cb as u16)));
+                        }
+                        Some(_) => {
+                            return Err(self.unsupported("a dynamic index into push constants"))
+                        }
+                    }
+                    out.push(Sc::R(d));
+                }
+            }
+            Mem::Local | Mem::Shared => {
+                let (a, op) = match p.mem {
+                    Mem::Local => (self.local_addr(p.dyn_off), Op::Ldl),
+                    _ => (p.dyn_off, Op::Lds),
+                };
+                for (o, k) in leaves {
+                    let d = self.r();
+                    let at = self.frame_mem(p.mem, a, p.off + o);
+                    self.emit(MInst::new(op).d(d).o(at));
+                    if k == RegClass::P {
+                        let pd = self.p();
+                        self.emit(
+                            MInst::new(Op::Isetp)
+                                .m(".NE")
+                                .m(".U32")
+                                .m(".AND")
+                                .d(pd)
+                                .f(PT)
+                                .u(d)
+                                .f(RZ)
+                                .f(PT),
+                        );
+                        out.push(Sc::P(pd));
+                    } else {
+                        out.push(Sc::R(d));
+                    }
+                }
+            }
+            Mem::Builtin(_) => unreachable!("handled above"),
+        }
+        Ok(MVal::Scalars(out))
+    }
+
+    /// `OpStore`.
+    pub(crate) fn store(&mut self, p: &Ptr, v: &[Sc]) -> Result<(), CompileError> {
+        let leaves = self.leaves(p.mem, p.ty)?;
+        if leaves.len() != v.len() {
+            return Err(CompileError::Internal(format!(
+                "{}: store of {} scalars into {} places",
+                self.at,
+                v.len(),
+                leaves.len()
+            )));
+        }
+        match p.mem {
+            Mem::Buffer(cb) => {
+                let a = self.global_addr(cb, p.dyn_off);
+                for ((o, _), s) in leaves.into_iter().zip(v) {
+                    let x = self.reg(*s)?;
+                    self.emit(
+                        MInst::new(Op::Stg)
+                            .m(".E")
+                            .o(MOpnd::Mem {
+                                base: Some(a),
+                                offset: (p.off + o) as i64,
+                            })
+                            .u(x),
+                    );
+                }
+            }
+            Mem::Local | Mem::Shared => {
+                let (a, op) = match p.mem {
+                    Mem::Local => (self.local_addr(p.dyn_off), Op::Stl),
+                    _ => (p.dyn_off, Op::Sts),
+                };
+                for ((o, k), s) in leaves.into_iter().zip(v) {
+                    let x = if k == RegClass::P {
+                        let x = self.r();
+                        let one = self.reg(Sc::Imm(1))?;
+                        let c = self.pred_opnd(*s)?;
+                        self.emit(MInst::new(Op::Sel).d(x).u(one).f(RZ).o(c));
+                        x
+                    } else {
+                        self.reg(*s)?
+                    };
+                    let at = self.frame_mem(p.mem, a, p.off + o);
+                    self.emit(MInst::new(op).o(at).u(x));
+                }
+            }
+            _ => return Err(self.unsupported("a store to read-only memory")),
+        }
+        Ok(())
+    }
+
+    /// Atomic operations on buffers.
+    pub(crate) fn atomic(
+        &mut self,
+        op: AtomicOp,
+        args: &[Operand],
+        rty: Option<Type>,
+        frame: &Frame,
+    ) -> Result<Option<MVal>, CompileError> {
+        let p = self.ptr(args[0], frame)?;
+        if !matches!(p.mem, Mem::Buffer(_) | Mem::Shared) {
+            return Err(
+                self.unsupported(format!("{} outside a buffer or shared memory", op.name()))
+            );
+        }
+        if self.module.types.bit_width(p.ty) != 32 {
+            return Err(self.unsupported(format!("{} on a non-32-bit value", op.name())));
+        }
+        match op {
+            AtomicOp::Load => return self.load(&p, p.ty).map(Some),
+            AtomicOp::Store => {
+                let v = self.scalars(args[1], frame)?;
+                self.store(&p, &v)?;
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let d = self.r();
+        let (mem, base, scope) = match p.mem {
+            Mem::Buffer(cb) => {
+                let a = self.global_addr(cb, p.dyn_off);
+                let mem = MOpnd::Mem {
+                    base: Some(a),
+                    offset: p.off as i64,
+                };
+                (mem, MInst::new(Op::Atomg).m(".E"), Some(".STRONG.GPU"))
+            }
+            _ => (
+                self.frame_mem(Mem::Shared, p.dyn_off, p.off),
+                MInst::new(Op::Atoms),
+                None,
+            ),
+        };
+        let (name, operand): (&'static str, Sc) = match op {
+            AtomicOp::IAdd => (".ADD", self.scalar(args[1], frame)?),
+            AtomicOp::ISub => {
+                let v = self.scalar(args[1], frame)?;
+                let v = self.reg(v)?;
+                let n = self.r();
+                self.emit(MInst::new(Op::Iadd3).d(n).f(RZ).o(MOpnd::neg(v)).f(RZ));
+                (".ADD", Sc::R(n))
+            }
+            AtomicOp::IIncrement => (".ADD", Sc::Imm(1)),
+            AtomicOp::IDecrement => (".ADD", Sc::Imm(u32::MAX)),
+            AtomicOp::SMin => (".MIN.S32", self.scalar(args[1], frame)?),
+            AtomicOp::UMin => (".MIN", self.scalar(args[1], frame)?),
+            AtomicOp::SMax => (".MAX.S32", self.scalar(args[1], frame)?),
+            AtomicOp::UMax => (".MAX", self.scalar(args[1], frame)?),
+            AtomicOp::And => (".AND", self.scalar(args[1], frame)?),
+            AtomicOp::Or => (".OR", self.scalar(args[1], frame)?),
+            AtomicOp::Xor => (".XOR", self.scalar(args[1], frame)?),
+            AtomicOp::Exchange => (".EXCH", self.scalar(args[1], frame)?),
+            AtomicOp::CompareExchange => {
+                // Operands: pointer, value, comparator.
+                let v = self.scalar(args[1], frame)?;
+                let c = self.scalar(args[2], frame)?;
+                let v = self.reg(v)?;
+                let c = self.reg(c)?;
+                // The CAS address prints without `.64`; pass the pair as the base.
+                self.emit(base.m(".CAS").m(".STRONG.GPU").f(PT).d(d).o(mem).u(c).u(v));
+                let _ = rty;
+                return Ok(Some(MVal::Scalars(vec![Sc::R(d)])));
+            }
+            AtomicOp::Load | AtomicOp::Store => unreachable!("handled above"),
+        };
+        let v = self.reg(operand)?;
+        let i = base.m(name);
+        let i = match scope {
+            Some(sc) => i.m(sc).f(PT),
+            None => i,
+        };
+        self.emit(i.d(d).o(mem).u(v));
+        Ok(Some(MVal::Scalars(vec![Sc::R(d)])))
+    }
+
+    /// `OpArrayLength`: (the buffer's size - the array's offset) / its stride, the size
+    /// coming from the kernel parameter [`crate::abi::Param::BufferBytes`].
+    pub(crate) fn array_length(
+        &mut self,
+        member: u32,
+        ptr: Operand,
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        let p = self.ptr(ptr, frame)?;
+        let (Mem::Buffer(cb), None) = (p.mem, p.dyn_off) else {
+            return Err(self.unsupported("array_length of something other than a buffer"));
+        };
+        let TypeData::Struct { members, .. } = self.module.types.get(p.ty).clone() else {
+            return Err(self.unsupported("array_length of a non-struct"));
+        };
+        let m = &members[member as usize];
+        let TypeData::RuntimeArray {
+            stride: Some(stride),
+            ..
+        } = self.module.types.get(m.ty).clone()
+        else {
+            return Err(self.unsupported("array_length of a member without stride"));
+        };
+        let size_cb = self
+            .opts
+            .abi
+            .size_offset(cb)
+            .ok_or_else(|| CompileError::Internal("no size parameter for a buffer".into()))?;
+        let size = self.r();
+        self.emit(
+            MInst::new(Op::Mov)
+                .d(size)
+                .f(SOperand::cbank(0, size_cb as u16)),
+        );
+        let start = self.reg(Sc::Imm(p.off + m.offset.unwrap_or(0)))?;
+        let bytes = self.r();
+        self.emit(
+            MInst::new(Op::Iadd3)
+                .d(bytes)
+                .u(size)
+                .o(MOpnd::neg(start))
+                .f(RZ),
+        );
+        let len = self.udiv_by(Sc::R(bytes), stride)?;
+        Ok(MVal::Scalars(vec![Sc::R(len)]))
+    }
+
+    /// A special register read.
+    pub(crate) fn s2r(&mut self, name: &str) -> Result<VReg, CompileError> {
+        let n = sreg_number(name, self.opts.arch)
+            .ok_or_else(|| CompileError::Internal(format!("no special register {name}")))?;
+        let d = self.r();
+        self.emit(MInst::new(Op::S2r).d(d).f(Val::SReg(n as u8)));
+        Ok(d)
+    }
+
+    /// `c[0x0][off]` in a register.
+    fn cb0(&mut self, off: u16) -> VReg {
+        let d = self.r();
+        self.emit(MInst::new(Op::Mov).d(d).f(SOperand::cbank(0, off)));
+        d
+    }
+
+    /// The local invocation index: `tid.x + ntid.x * (tid.y + ntid.y * tid.z)`.
+    pub(crate) fn local_index(&mut self) -> Result<VReg, CompileError> {
+        let [x, y, z] = [
+            self.s2r("SR_TID.X")?,
+            self.s2r("SR_TID.Y")?,
+            self.s2r("SR_TID.Z")?,
+        ];
+        let t = self.r();
+        self.emit(
+            MInst::new(Op::Imad)
+                .d(t)
+                .u(z)
+                .f(SOperand::cbank(0, 0x4))
+                .u(y),
+        );
+        let i = self.r();
+        self.emit(
+            MInst::new(Op::Imad)
+                .d(i)
+                .u(t)
+                .f(SOperand::cbank(0, 0x0))
+                .u(x),
+        );
+        Ok(i)
+    }
+
+    /// A load of built-in `b` (component offset `off` bytes), of type `ty`.
+    fn builtin(&mut self, b: BuiltIn, off: u32, ty: Type) -> Result<MVal, CompileError> {
+        let n = self.scalar_kinds(ty)?.len();
+        let first = (off / 4) as usize;
+        let axes = ["X", "Y", "Z"];
+        let mut all = Vec::new();
+        match b {
+            BuiltIn::LocalInvocationId => {
+                for a in axes {
+                    all.push(Sc::R(self.s2r(&format!("SR_TID.{a}"))?));
+                }
+            }
+            BuiltIn::WorkgroupId => {
+                for a in axes {
+                    all.push(Sc::R(self.s2r(&format!("SR_CTAID.{a}"))?));
+                }
+            }
+            BuiltIn::NumWorkgroups => {
+                for k in 0..3 {
+                    all.push(Sc::R(self.cb0(0xc + 4 * k)));
+                }
+            }
+            BuiltIn::WorkgroupSize => {
+                all.extend(self.opts.workgroup_size.map(Sc::Imm));
+            }
+            BuiltIn::GlobalInvocationId => {
+                for (k, a) in axes.iter().enumerate() {
+                    let c = self.s2r(&format!("SR_CTAID.{a}"))?;
+                    let t = self.s2r(&format!("SR_TID.{a}"))?;
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Imad)
+                            .d(d)
+                            .u(c)
+                            .f(SOperand::cbank(0, 4 * k as u16))
+                            .u(t),
+                    );
+                    all.push(Sc::R(d));
+                }
+            }
+            BuiltIn::LocalInvocationIndex => all.push(Sc::R(self.local_index()?)),
+            BuiltIn::SubgroupLocalInvocationId => all.push(Sc::R(self.s2r("SR_LANEID")?)),
+            BuiltIn::SubgroupSize => all.push(Sc::Imm(32)),
+            BuiltIn::SubgroupId => {
+                let i = self.local_index()?;
+                let d = self.r();
+                let five = self.reg(Sc::Imm(5))?;
+                self.emit(
+                    MInst::new(Op::Shf)
+                        .m(".R")
+                        .m(".U32")
+                        .m(".HI")
+                        .d(d)
+                        .f(RZ)
+                        .u(five)
+                        .u(i),
+                );
+                all.push(Sc::R(d));
+            }
+            BuiltIn::NumSubgroups => {
+                let [x, y, z] = self.opts.workgroup_size;
+                all.push(Sc::Imm((x * y * z).div_ceil(32)));
+            }
+            BuiltIn::SubgroupEqMask
+            | BuiltIn::SubgroupGeMask
+            | BuiltIn::SubgroupGtMask
+            | BuiltIn::SubgroupLeMask
+            | BuiltIn::SubgroupLtMask => {
+                let name = match b {
+                    BuiltIn::SubgroupEqMask => "SR_EQMASK",
+                    BuiltIn::SubgroupGeMask => "SR_GEMASK",
+                    BuiltIn::SubgroupGtMask => "SR_GTMASK",
+                    BuiltIn::SubgroupLeMask => "SR_LEMASK",
+                    _ => "SR_LTMASK",
+                };
+                all.push(Sc::R(self.s2r(name)?));
+                all.extend([Sc::Imm(0); 3]);
+            }
+            other => return Err(self.unsupported(format!("built-in {other:?}"))),
+        }
+        all.get(first..first + n)
+            .map(|s| MVal::Scalars(s.to_vec()))
+            .ok_or_else(|| self.unsupported(format!("a load of built-in {b:?} of this type")))
+    }
+}
+
+impl Isel<'_> {
+    /// `[a + off]` in local memory (`a` defaulting to the stack pointer R1) or shared memory
+    /// (`a` defaulting to none, an absolute address; SM90 puts the kernel's shared memory
+    /// after the 0x400 bytes it reserves).
+    fn frame_mem(&self, mem: Mem, a: Option<VReg>, off: u32) -> MOpnd {
+        let off = match (mem, self.opts.arch) {
+            (Mem::Shared, Arch::Sm90) => off + SM90_SHARED_BASE,
+            _ => off,
+        };
+        match (a, mem) {
+            (Some(a), _) => MOpnd::Mem {
+                base: Some(a),
+                offset: off as i64,
+            },
+            (None, Mem::Local) => MOpnd::Fixed(SOperand::mem(Addr::new(r(1), off as i64))),
+            (None, _) => MOpnd::Mem {
+                base: None,
+                offset: off as i64,
+            },
+        }
+    }
+}
+
+/// Where SM90 kernels' shared memory starts (`docs/sim.md`, `docs/cubin.md`).
+pub const SM90_SHARED_BASE: u32 = 0x400;
+
+/// The SM's descriptor of global memory, if its global accesses name one (SM90 prints
+/// `desc[UR4]`; SM80-SM89 read UR4 without printing it).
+pub fn global_descriptor(arch: Arch) -> Option<u16> {
+    match arch {
+        Arch::Sm75 => None,
+        Arch::Sm90 => Some(0x208),
+        _ => Some(0x118),
+    }
+}

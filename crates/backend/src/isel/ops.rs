@@ -1,0 +1,787 @@
+//! Selection of plain operations (arithmetic, logic, shifts, comparisons, selects,
+//! conversions, composites), the warp-barrier operations and the dispatch of every other
+//! instruction to its file.
+
+use tangle_ir::glsl::GlslOp;
+use tangle_ir::{Func, Operand, PlainOp, TangleOp, Value};
+use tangle_sass::typed::Operand as SOperand;
+use tangle_sass::typed::{PT, RZ};
+use tangle_sass::Op;
+
+use super::{sub_range, Frame, Isel, MVal, Sc};
+use crate::error::CompileError;
+use crate::mir::{MInst, MOpnd, RegClass, VReg};
+
+/// LOP3/PLOP3 truth-table inputs: A = 0xf0, B = 0xcc, C = 0xaa.
+const LUT_AND: i64 = 0xc0;
+const LUT_OR: i64 = 0xfc;
+const LUT_XOR: i64 = 0x3c;
+const LUT_XNOR: i64 = 0xc3;
+const LUT_NOT_A: i64 = 0x0f;
+/// `A ? B : C`.
+const LUT_MUX: i64 = 0xca;
+
+impl Isel<'_> {
+    /// Selects one instruction; returns the value of its result.
+    pub(crate) fn inst(
+        &mut self,
+        op: &tangle_ir::Op,
+        args: &[Operand],
+        result: Option<Value>,
+        func: Func,
+        frame: &Frame,
+    ) -> Result<Option<MVal>, CompileError> {
+        let rty = result.map(|r| self.module.funcs[func].value_type(r));
+        use tangle_ir::Op as I;
+        match op {
+            I::Plain(p) => self.plain(*p, args, rty, frame).map(Some),
+            I::CompositeExtract(idx) => {
+                let ty = self.module.operand_type(&self.module.funcs[func], args[0]);
+                let s = self.scalars(args[0], frame)?;
+                let (start, n, _) = sub_range(self, ty, idx)?;
+                Ok(Some(MVal::Scalars(s[start..start + n].to_vec())))
+            }
+            I::CompositeInsert(idx) => {
+                let ty = self.module.operand_type(&self.module.funcs[func], args[1]);
+                let obj = self.scalars(args[0], frame)?;
+                let mut s = self.scalars(args[1], frame)?;
+                let (start, n, _) = sub_range(self, ty, idx)?;
+                s[start..start + n].copy_from_slice(&obj);
+                Ok(Some(MVal::Scalars(s)))
+            }
+            I::VectorShuffle(sel) => {
+                let mut both = self.scalars(args[0], frame)?;
+                both.extend(self.scalars(args[1], frame)?);
+                let mut out = Vec::new();
+                for &k in sel {
+                    out.push(match both.get(k as usize) {
+                        Some(s) => *s,
+                        None => Sc::Imm(0), // 0xffffffff: an undefined component
+                    });
+                }
+                Ok(Some(MVal::Scalars(out)))
+            }
+            I::Load(_) => {
+                let ptr = self.ptr(args[0], frame)?;
+                self.load(&ptr, rty.expect("load result")).map(Some)
+            }
+            I::Store(_) => {
+                let ptr = self.ptr(args[0], frame)?;
+                let v = self.scalars(args[1], frame)?;
+                self.store(&ptr, &v)?;
+                Ok(None)
+            }
+            I::Variable(_) => {
+                let ptr = self.local_variable(rty.expect("variable type"))?;
+                if let Some(init) = args.first() {
+                    let v = self.scalars(*init, frame)?;
+                    self.store(&ptr, &v)?;
+                }
+                Ok(Some(MVal::Ptr(ptr)))
+            }
+            I::Atomic { op, .. } => self.atomic(*op, args, rty, frame),
+            I::ArrayLength(member) => self.array_length(*member, args[0], frame).map(Some),
+            I::Glsl(g) => self.glsl(*g, args, rty, frame).map(Some),
+            I::Group { op, group, .. } => self.group(*op, *group, args, rty, frame).map(Some),
+            I::ControlBarrier { exec, .. } => {
+                match exec {
+                    spirv::Scope::Workgroup => {
+                        let bar = MInst::new(Op::Bar).m(".SYNC");
+                        let bar = if self.opts.arch == tangle_sass::Arch::Sm75 {
+                            bar
+                        } else {
+                            bar.m(".DEFER_BLOCKING")
+                        };
+                        self.emit(bar.imm(0));
+                    }
+                    // A subgroup barrier orders nothing the warp does not already order:
+                    // the lanes that run it together are the tangle.
+                    spirv::Scope::Subgroup => {}
+                    _ => return Err(self.unsupported("control_barrier of this scope")),
+                }
+                Ok(None)
+            }
+            I::MemoryBarrier { .. } => {
+                // The simulator's memory is sequentially consistent, but hardware is not:
+                // order memory at the GPU scope as ptxas does for a fence.
+                self.emit(MInst::new(Op::Membar).m(".SC").m(".GPU"));
+                Ok(None)
+            }
+            I::Tangle(t) => self.tangle(*t, args, frame),
+            other => Err(self.unsupported(other.mnemonic())),
+        }
+    }
+
+    /// The warp-barrier operations, exits and tokens.
+    fn tangle(
+        &mut self,
+        t: TangleOp,
+        args: &[Operand],
+        frame: &Frame,
+    ) -> Result<Option<MVal>, CompileError> {
+        match t {
+            TangleOp::ConvEntry | TangleOp::ConvAnchor | TangleOp::ConvLoop => {
+                Ok(Some(MVal::Nothing))
+            }
+            TangleOp::BarSet => {
+                let b = self.mf.vreg(RegClass::B, 1);
+                self.emit(MInst::new(Op::Bssy).d(b).o(MOpnd::SyncOf(b)));
+                Ok(Some(MVal::Bar(b)))
+            }
+            TangleOp::BarSync => {
+                let b = self.barrier(args[0], frame)?;
+                self.emit(MInst::new(Op::Bsync).u(b));
+                Ok(None)
+            }
+            TangleOp::BarBreak => {
+                let b = self.barrier(args[0], frame)?;
+                match self.scalar(args[1], frame)? {
+                    Sc::Bool(false) => {}
+                    Sc::Bool(true) => self.emit(MInst::new(Op::Break).u(b)),
+                    c => {
+                        let p = self.pred(c)?;
+                        self.emit(MInst::new(Op::Break).u(b).guard(p, false));
+                    }
+                }
+                Ok(None)
+            }
+            TangleOp::Exit => {
+                match self.scalar(args[0], frame)? {
+                    Sc::Bool(false) => {}
+                    Sc::Bool(true) => self.emit(MInst::new(Op::Exit)),
+                    c => {
+                        let p = self.pred(c)?;
+                        self.emit(MInst::new(Op::Exit).guard(p, false));
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn barrier(&mut self, o: Operand, frame: &Frame) -> Result<VReg, CompileError> {
+        match self.val(o, frame)? {
+            MVal::Bar(b) => Ok(b),
+            _ => Err(self.unsupported("a barrier operand that is not a barrier")),
+        }
+    }
+
+    /// A new 32-bit register.
+    pub(crate) fn r(&mut self) -> VReg {
+        self.mf.vreg(RegClass::R, 1)
+    }
+
+    /// A new predicate.
+    pub(crate) fn p(&mut self) -> VReg {
+        self.mf.vreg(RegClass::P, 1)
+    }
+
+    /// Plain operations, component-wise over vectors.
+    fn plain(
+        &mut self,
+        op: PlainOp,
+        args: &[Operand],
+        rty: Option<tangle_ir::Type>,
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        use PlainOp as P;
+        let rty = rty.expect("plain op result");
+        match op {
+            // A copy of a pointer is the same pointer.
+            P::CopyObject => return self.val(args[0], frame),
+            P::Bitcast => return Ok(MVal::Scalars(self.scalars(args[0], frame)?)),
+            P::Undef => {
+                let kinds = self.scalar_kinds(rty)?;
+                return Ok(MVal::Scalars(
+                    kinds
+                        .into_iter()
+                        .map(|k| {
+                            if k == RegClass::P {
+                                Sc::Bool(false)
+                            } else {
+                                Sc::Imm(0)
+                            }
+                        })
+                        .collect(),
+                ));
+            }
+            P::CompositeConstruct => {
+                let mut out = Vec::new();
+                for a in args {
+                    out.extend(self.scalars(*a, frame)?);
+                }
+                return Ok(MVal::Scalars(out));
+            }
+            P::AccessChain => return Ok(MVal::Ptr(self.access_chain(args, rty, frame)?)),
+            P::UMulExtended | P::SMulExtended => {
+                // A struct of the low and the high words of the 64-bit product, per component.
+                let a = self.scalars(args[0], frame)?;
+                let b = self.scalars(args[1], frame)?;
+                let (mut lo, mut hi) = (Vec::new(), Vec::new());
+                for (x, y) in a.into_iter().zip(b) {
+                    let x = self.reg(x)?;
+                    let y = self.reg(y)?;
+                    let l = self.r();
+                    self.emit(MInst::new(Op::Imad).d(l).u(x).u(y).f(RZ));
+                    let h = self.r();
+                    let i = MInst::new(Op::Imad).m(".HI");
+                    let i = if op == P::UMulExtended {
+                        i.m(".U32")
+                    } else {
+                        i
+                    };
+                    self.emit(i.d(h).u(x).u(y).f(RZ));
+                    lo.push(Sc::R(l));
+                    hi.push(Sc::R(h));
+                }
+                lo.extend(hi);
+                return Ok(MVal::Scalars(lo));
+            }
+            P::VectorExtractDynamic => {
+                let v = self.scalars(args[0], frame)?;
+                let i = self.scalar(args[1], frame)?;
+                return self.extract_dynamic(&v, i).map(|s| MVal::Scalars(vec![s]));
+            }
+            _ => {}
+        }
+        // Component-wise operations.
+        let cols: Vec<Vec<Sc>> = args
+            .iter()
+            .map(|a| self.scalars(*a, frame))
+            .collect::<Result<_, _>>()?;
+        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let a: Vec<Sc> = cols
+                .iter()
+                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
+                .collect();
+            out.push(self.plain_scalar(op, &a)?);
+        }
+        Ok(MVal::Scalars(out))
+    }
+
+    /// One component of a plain operation.
+    fn plain_scalar(&mut self, op: PlainOp, a: &[Sc]) -> Result<Sc, CompileError> {
+        use PlainOp as P;
+        let d = self.r();
+        match op {
+            P::IAdd | P::ISub | P::SNegate => {
+                let (x, y, neg) = match op {
+                    P::SNegate => (Sc::Imm(0), a[0], true),
+                    _ => (a[0], a[1], op == P::ISub),
+                };
+                let x = self.reg(x)?;
+                let y = self.reg(y)?;
+                let yo = if neg { MOpnd::neg(y) } else { MOpnd::use_(y) };
+                self.emit(MInst::new(Op::Iadd3).d(d).u(x).o(yo).f(RZ));
+            }
+            P::IMul => {
+                let x = self.reg(a[0])?;
+                let y = self.reg(a[1])?;
+                self.emit(MInst::new(Op::Imad).d(d).u(x).u(y).f(RZ));
+            }
+            P::BitwiseAnd | P::BitwiseOr | P::BitwiseXor | P::Not => {
+                let lut = match op {
+                    P::BitwiseAnd => LUT_AND,
+                    P::BitwiseOr => LUT_OR,
+                    P::BitwiseXor => LUT_XOR,
+                    _ => LUT_NOT_A,
+                };
+                let x = self.reg(a[0])?;
+                let y = match a.get(1) {
+                    Some(y) => MOpnd::use_(self.reg(*y)?),
+                    None => MOpnd::Fixed(RZ.into()),
+                };
+                self.emit(
+                    MInst::new(Op::Lop3)
+                        .m(".LUT")
+                        .d(d)
+                        .u(x)
+                        .o(y)
+                        .f(RZ)
+                        .imm(lut)
+                        .f(!SOperand::from(PT)),
+                );
+            }
+            P::ShiftLeftLogical | P::ShiftRightLogical | P::ShiftRightArithmetic => {
+                let x = self.reg(a[0])?;
+                let y = self.reg(a[1])?;
+                // Vulkan leaves shifts by 32 or more undefined; SHF clamps them.
+                let i = match op {
+                    P::ShiftLeftLogical => {
+                        MInst::new(Op::Shf).m(".L").m(".U32").d(d).u(x).u(y).f(RZ)
+                    }
+                    P::ShiftRightLogical => MInst::new(Op::Shf)
+                        .m(".R")
+                        .m(".U32")
+                        .m(".HI")
+                        .d(d)
+                        .f(RZ)
+                        .u(y)
+                        .u(x),
+                    _ => MInst::new(Op::Shf)
+                        .m(".R")
+                        .m(".S32")
+                        .m(".HI")
+                        .d(d)
+                        .f(RZ)
+                        .u(y)
+                        .u(x),
+                };
+                self.emit(i);
+            }
+            P::FAdd | P::FSub | P::FMul => {
+                let x = self.reg(a[0])?;
+                let y = self.reg(a[1])?;
+                let i = match op {
+                    P::FMul => MInst::new(Op::Fmul).d(d).u(x).u(y),
+                    P::FSub => MInst::new(Op::Fadd).d(d).u(x).o(MOpnd::neg(y)),
+                    _ => MInst::new(Op::Fadd).d(d).u(x).u(y),
+                };
+                self.emit(i);
+            }
+            P::FNegate => {
+                // The sign bit flips, whatever the value (0 - x would turn -0 into +0).
+                let x = self.reg(a[0])?;
+                let m = self.reg(Sc::Imm(0x8000_0000))?;
+                self.emit(
+                    MInst::new(Op::Lop3)
+                        .m(".LUT")
+                        .d(d)
+                        .u(x)
+                        .u(m)
+                        .f(RZ)
+                        .imm(LUT_XOR)
+                        .f(!SOperand::from(PT)),
+                );
+            }
+            P::ConvertSToF | P::ConvertUToF => {
+                let x = self.reg(a[0])?;
+                let i = MInst::new(Op::I2f).d(d).u(x);
+                self.emit(if op == P::ConvertUToF { i.m(".U32") } else { i });
+            }
+            P::ConvertFToS | P::ConvertFToU => {
+                let x = self.reg(a[0])?;
+                let i = MInst::new(Op::F2i);
+                let i = if op == P::ConvertFToU { i.m(".U32") } else { i };
+                self.emit(i.m(".TRUNC").m(".NTZ").d(d).u(x));
+            }
+            P::UConvert | P::SConvert | P::FConvert => {
+                // 32 bits to 32 bits (other widths are refused with their types).
+                return Ok(a[0]);
+            }
+            P::Select => {
+                let c = a[0];
+                if matches!(a[1], Sc::P(_) | Sc::Bool(_)) {
+                    let pd = self.p();
+                    let c = self.pred_opnd(c)?;
+                    let x = self.pred_opnd(a[1])?;
+                    let y = self.pred_opnd(a[2])?;
+                    self.emit(plop3(pd, c, x, y, LUT_MUX));
+                    return Ok(Sc::P(pd));
+                }
+                let x = self.reg(a[1])?;
+                let y = self.reg(a[2])?;
+                let c = self.pred_opnd(c)?;
+                self.emit(MInst::new(Op::Sel).d(d).u(x).u(y).o(c));
+            }
+            P::LogicalAnd | P::LogicalOr | P::LogicalEqual | P::LogicalNotEqual | P::LogicalNot => {
+                let lut = match op {
+                    P::LogicalAnd => LUT_AND,
+                    P::LogicalOr => LUT_OR,
+                    P::LogicalEqual => LUT_XNOR,
+                    P::LogicalNotEqual => LUT_XOR,
+                    _ => LUT_NOT_A,
+                };
+                let pd = self.p();
+                let x = self.pred_opnd(a[0])?;
+                let y = match a.get(1) {
+                    Some(y) => self.pred_opnd(*y)?,
+                    None => MOpnd::Fixed(PT.into()),
+                };
+                self.emit(plop3(pd, x, y, MOpnd::Fixed(PT.into()), lut));
+                return Ok(Sc::P(pd));
+            }
+            P::IEqual
+            | P::INotEqual
+            | P::UGreaterThan
+            | P::SGreaterThan
+            | P::UGreaterThanEqual
+            | P::SGreaterThanEqual
+            | P::ULessThan
+            | P::SLessThan
+            | P::ULessThanEqual
+            | P::SLessThanEqual => {
+                let (cmp, unsigned) = match op {
+                    P::IEqual => (".EQ", true),
+                    P::INotEqual => (".NE", true),
+                    P::UGreaterThan => (".GT", true),
+                    P::SGreaterThan => (".GT", false),
+                    P::UGreaterThanEqual => (".GE", true),
+                    P::SGreaterThanEqual => (".GE", false),
+                    P::ULessThan => (".LT", true),
+                    P::SLessThan => (".LT", false),
+                    P::ULessThanEqual => (".LE", true),
+                    _ => (".LE", false),
+                };
+                let pd = self.p();
+                let x = self.reg(a[0])?;
+                let y = self.reg(a[1])?;
+                let i = MInst::new(Op::Isetp).m(cmp);
+                let i = if unsigned { i.m(".U32") } else { i };
+                self.emit(i.m(".AND").d(pd).f(PT).u(x).u(y).f(PT));
+                return Ok(Sc::P(pd));
+            }
+            P::FOrdEqual
+            | P::FUnordEqual
+            | P::FOrdNotEqual
+            | P::FUnordNotEqual
+            | P::FOrdLessThan
+            | P::FUnordLessThan
+            | P::FOrdGreaterThan
+            | P::FUnordGreaterThan
+            | P::FOrdLessThanEqual
+            | P::FUnordLessThanEqual
+            | P::FOrdGreaterThanEqual
+            | P::FUnordGreaterThanEqual
+            | P::IsNan => {
+                let cmp = match op {
+                    P::FOrdEqual => ".EQ",
+                    P::FUnordEqual => ".EQU",
+                    P::FOrdNotEqual => ".NE",
+                    P::FUnordNotEqual => ".NEU",
+                    P::FOrdLessThan => ".LT",
+                    P::FUnordLessThan => ".LTU",
+                    P::FOrdGreaterThan => ".GT",
+                    P::FUnordGreaterThan => ".GTU",
+                    P::FOrdLessThanEqual => ".LE",
+                    P::FUnordLessThanEqual => ".LEU",
+                    P::FOrdGreaterThanEqual => ".GE",
+                    P::FUnordGreaterThanEqual => ".GEU",
+                    _ => ".NAN",
+                };
+                let pd = self.p();
+                let x = self.reg(a[0])?;
+                let y = match a.get(1) {
+                    Some(y) => self.reg(*y)?,
+                    None => x,
+                };
+                self.emit(
+                    MInst::new(Op::Fsetp)
+                        .m(cmp)
+                        .m(".AND")
+                        .d(pd)
+                        .f(PT)
+                        .u(x)
+                        .u(y)
+                        .f(PT),
+                );
+                return Ok(Sc::P(pd));
+            }
+            P::UDiv | P::UMod => {
+                let (q, r) = self.udivmod(a[0], a[1])?;
+                return Ok(Sc::R(if op == P::UDiv { q } else { r }));
+            }
+            P::SDiv | P::SRem | P::SMod => return self.signed_div(op, a[0], a[1]).map(Sc::R),
+            other => return Err(self.unsupported(other.name())),
+        }
+        Ok(Sc::R(d))
+    }
+
+    /// Unsigned division and remainder by restoring long division, unrolled over the 32
+    /// bits (straight-line code: no branch, so no divergence to manage). A zero divisor
+    /// gives some value, as Vulkan leaves it undefined.
+    fn udivmod(&mut self, n: Sc, dv: Sc) -> Result<(VReg, VReg), CompileError> {
+        let n = self.reg(n)?;
+        let dv = self.reg(dv)?;
+        let one = self.reg(Sc::Imm(1))?;
+        let mut q = self.reg(Sc::Imm(0))?;
+        let mut r = self.reg(Sc::Imm(0))?;
+        for i in (0..32u32).rev() {
+            let ir = self.reg(Sc::Imm(i))?;
+            let sh = self.r();
+            self.emit(
+                MInst::new(Op::Shf)
+                    .m(".R")
+                    .m(".U32")
+                    .m(".HI")
+                    .d(sh)
+                    .f(RZ)
+                    .u(ir)
+                    .u(n),
+            );
+            let bit = self.r();
+            self.emit(lop3r(bit, sh, one, LUT_AND));
+            let r2 = self.r();
+            self.emit(MInst::new(Op::Iadd3).d(r2).u(r).u(r).u(bit));
+            let p = self.p();
+            self.emit(
+                MInst::new(Op::Isetp)
+                    .m(".GE")
+                    .m(".U32")
+                    .m(".AND")
+                    .d(p)
+                    .f(PT)
+                    .u(r2)
+                    .u(dv)
+                    .f(PT),
+            );
+            let r3 = self.r();
+            self.emit(MInst::new(Op::Iadd3).d(r3).u(r2).o(MOpnd::neg(dv)).f(RZ));
+            let rn = self.r();
+            self.emit(MInst::new(Op::Sel).d(rn).u(r3).u(r2).u(p));
+            let qb = self.r();
+            self.emit(MInst::new(Op::Sel).d(qb).u(one).f(RZ).u(p));
+            let qn = self.r();
+            self.emit(MInst::new(Op::Iadd3).d(qn).u(q).u(q).u(qb));
+            q = qn;
+            r = rn;
+        }
+        Ok((q, r))
+    }
+
+    /// `n / k` for a constant `k` (a shift for powers of two).
+    pub(crate) fn udiv_by(&mut self, n: Sc, k: u32) -> Result<VReg, CompileError> {
+        if k.is_power_of_two() {
+            let n = self.reg(n)?;
+            let sh = self.reg(Sc::Imm(k.trailing_zeros()))?;
+            let d = self.r();
+            self.emit(
+                MInst::new(Op::Shf)
+                    .m(".R")
+                    .m(".U32")
+                    .m(".HI")
+                    .d(d)
+                    .f(RZ)
+                    .u(sh)
+                    .u(n),
+            );
+            return Ok(d);
+        }
+        Ok(self.udivmod(n, Sc::Imm(k))?.0)
+    }
+
+    /// `(x ^ s) - s`: `x` negated where the mask `s` is all ones.
+    fn apply_sign(&mut self, x: VReg, s: VReg) -> VReg {
+        let t = self.r();
+        self.emit(lop3r(t, x, s, LUT_XOR));
+        let d = self.r();
+        self.emit(MInst::new(Op::Iadd3).d(d).u(t).o(MOpnd::neg(s)).f(RZ));
+        d
+    }
+
+    /// The sign mask of `x` (all ones when negative).
+    fn sign_mask(&mut self, x: VReg) -> Result<VReg, CompileError> {
+        let k = self.reg(Sc::Imm(31))?;
+        let d = self.r();
+        self.emit(
+            MInst::new(Op::Shf)
+                .m(".R")
+                .m(".S32")
+                .m(".HI")
+                .d(d)
+                .f(RZ)
+                .u(k)
+                .u(x),
+        );
+        Ok(d)
+    }
+
+    /// Signed division (rounding to zero), remainder (the dividend's sign) and modulo (the
+    /// divisor's sign), through the unsigned division of the magnitudes.
+    fn signed_div(&mut self, op: PlainOp, a: Sc, b: Sc) -> Result<VReg, CompileError> {
+        let a = self.reg(a)?;
+        let b = self.reg(b)?;
+        let sa = self.sign_mask(a)?;
+        let sb = self.sign_mask(b)?;
+        let ua = self.apply_sign(a, sa);
+        let ub = self.apply_sign(b, sb);
+        let (q, r) = self.udivmod(Sc::R(ua), Sc::R(ub))?;
+        if op == PlainOp::SDiv {
+            let s = self.r();
+            self.emit(lop3r(s, sa, sb, LUT_XOR));
+            return Ok(self.apply_sign(q, s));
+        }
+        let rem = self.apply_sign(r, sa);
+        if op == PlainOp::SRem {
+            return Ok(rem);
+        }
+        // Modulo: a non-zero remainder whose sign differs from the divisor's moves by it.
+        let nz = self.p();
+        self.emit(
+            MInst::new(Op::Isetp)
+                .m(".NE")
+                .m(".U32")
+                .m(".AND")
+                .d(nz)
+                .f(PT)
+                .u(rem)
+                .f(RZ)
+                .f(PT),
+        );
+        let x = self.r();
+        self.emit(lop3r(x, rem, b, LUT_XOR));
+        let differ = self.p();
+        self.emit(
+            MInst::new(Op::Isetp)
+                .m(".LT")
+                .m(".AND")
+                .d(differ)
+                .f(PT)
+                .u(x)
+                .f(RZ)
+                .u(nz),
+        );
+        let moved = self.r();
+        self.emit(MInst::new(Op::Iadd3).d(moved).u(rem).u(b).f(RZ));
+        let d = self.r();
+        self.emit(MInst::new(Op::Sel).d(d).u(moved).u(rem).u(differ));
+        Ok(d)
+    }
+
+    /// GLSL.std.450 operations of the subset: integer and float min/max/abs and clamps.
+    fn glsl(
+        &mut self,
+        g: GlslOp,
+        args: &[Operand],
+        rty: Option<tangle_ir::Type>,
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        let _ = rty;
+        let cols: Vec<Vec<Sc>> = args
+            .iter()
+            .map(|a| self.scalars(*a, frame))
+            .collect::<Result<_, _>>()?;
+        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
+        let mut out = Vec::new();
+        for k in 0..n {
+            let a: Vec<Sc> = cols
+                .iter()
+                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
+                .collect();
+            let s = match g {
+                GlslOp::UMin | GlslOp::SMin | GlslOp::UMax | GlslOp::SMax => {
+                    let d = self.r();
+                    let x = self.reg(a[0])?;
+                    let y = self.reg(a[1])?;
+                    let min = matches!(g, GlslOp::UMin | GlslOp::SMin);
+                    let unsigned = matches!(g, GlslOp::UMin | GlslOp::UMax);
+                    let i = MInst::new(Op::Imnmx);
+                    let i = if unsigned { i.m(".U32") } else { i };
+                    let sel = if min { PT.into() } else { !SOperand::from(PT) };
+                    self.emit(i.d(d).u(x).u(y).f(sel));
+                    Sc::R(d)
+                }
+                GlslOp::UClamp | GlslOp::SClamp => {
+                    // min(max(x, lo), hi), as GLSL defines clamp.
+                    let unsigned = g == GlslOp::UClamp;
+                    let x = self.reg(a[0])?;
+                    let lo = self.reg(a[1])?;
+                    let hi = self.reg(a[2])?;
+                    let m = self.r();
+                    let i = MInst::new(Op::Imnmx);
+                    let i = if unsigned { i.m(".U32") } else { i };
+                    self.emit(i.clone().d(m).u(x).u(lo).f(!SOperand::from(PT)));
+                    let d = self.r();
+                    self.emit(i.d(d).u(m).u(hi).f(PT));
+                    Sc::R(d)
+                }
+                GlslOp::SAbs => {
+                    let x = self.reg(a[0])?;
+                    let neg = self.r();
+                    self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Imnmx)
+                            .d(d)
+                            .u(x)
+                            .u(neg)
+                            .f(!SOperand::from(PT)),
+                    );
+                    Sc::R(d)
+                }
+                GlslOp::FAbs => {
+                    let x = self.reg(a[0])?;
+                    let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Lop3)
+                            .m(".LUT")
+                            .d(d)
+                            .u(x)
+                            .u(m)
+                            .f(RZ)
+                            .imm(LUT_AND)
+                            .f(!SOperand::from(PT)),
+                    );
+                    Sc::R(d)
+                }
+                GlslOp::FindUMsb => {
+                    let x = self.reg(a[0])?;
+                    let d = self.r();
+                    // FLO gives 0xffffffff for 0, GLSL's -1.
+                    self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(x));
+                    Sc::R(d)
+                }
+                other => return Err(self.unsupported(format!("glsl {}", other.name()))),
+            };
+            out.push(s);
+        }
+        Ok(MVal::Scalars(out))
+    }
+
+    /// `v[i]` for a vector of scalars and a dynamic index: a chain of selects.
+    fn extract_dynamic(&mut self, v: &[Sc], i: Sc) -> Result<Sc, CompileError> {
+        if let Sc::Imm(k) = i {
+            return Ok(v.get(k as usize).copied().unwrap_or(Sc::Imm(0)));
+        }
+        let idx = self.reg(i)?;
+        let mut acc = self.reg(v[0])?;
+        for (k, c) in v.iter().enumerate().skip(1) {
+            let p = self.p();
+            let kr = self.reg(Sc::Imm(k as u32))?;
+            self.emit(
+                MInst::new(Op::Isetp)
+                    .m(".EQ")
+                    .m(".U32")
+                    .m(".AND")
+                    .d(p)
+                    .f(PT)
+                    .u(idx)
+                    .u(kr)
+                    .f(PT),
+            );
+            let x = self.reg(*c)?;
+            let d = self.r();
+            self.emit(MInst::new(Op::Sel).d(d).u(x).u(acc).o(MOpnd::use_(p)));
+            acc = d;
+        }
+        Ok(Sc::R(acc))
+    }
+}
+
+/// `LOP3.LUT d, a, b, RZ, lut, !PT`.
+fn lop3r(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
+    MInst::new(Op::Lop3)
+        .m(".LUT")
+        .d(d)
+        .u(a)
+        .u(b)
+        .f(RZ)
+        .imm(lut)
+        .f(!SOperand::from(PT))
+}
+
+/// `PLOP3.LUT d, PT, a, b, c, lut, 0x0`.
+fn plop3(d: VReg, a: MOpnd, b: MOpnd, c: MOpnd, lut: i64) -> MInst {
+    MInst::new(Op::Plop3)
+        .m(".LUT")
+        .d(d)
+        .f(PT)
+        .o(a)
+        .o(b)
+        .o(c)
+        .imm(lut)
+        .imm(0)
+}

@@ -1,0 +1,159 @@
+//! The SASS engine: a dispatch the reference interpreter ran, compiled by the back end
+//! (`tangle-backend`: lowering, instruction selection, register assignment, control codes)
+//! for one SM, written as a cubin (`tangle-cubin`), loaded and run on the SASS warp simulator (`tangle-sim`) in hazard mode under each
+//! scheduling policy, with the same inputs; every policy must leave the buffers the
+//! reference left (its undefined bytes are wildcards) and report no hazard.
+
+use tangle_backend::{compile, CompileOptions, Param};
+use tangle_interp::{Config, Outcome};
+use tangle_ir::Module;
+use tangle_reconverge::Scheme;
+use tangle_sass::Arch;
+use tangle_sched::Policy;
+use tangle_sim::{Arg, Dim3, Launch, Options};
+
+use crate::lowered::{Dispatch, LoweredMismatch};
+
+/// Which SMs, lowering and policies the SASS engine runs.
+#[derive(Clone, Debug)]
+pub struct SassEngine {
+    /// The SMs compiled for, each run in turn.
+    pub arches: Vec<Arch>,
+    /// The lowering's barrier placement.
+    pub scheme: Scheme,
+    /// The simulator's policies.
+    pub policies: Vec<Policy>,
+}
+
+/// Why a dispatch was not run on the SASS engine (not a failure: the back end's subset
+/// does not cover it yet, or the dispatch is not one it can run).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+/// Compiles and runs one dispatch on every SM and policy of `engine`; `Ok(Err(_))` when
+/// the back end refuses the shader (an operation outside its subset, a subgroup size
+/// other than 32), `Err` on a disagreement with the reference or a failed run.
+pub fn check(
+    module: &Module,
+    entry: &str,
+    config: &Config,
+    dispatch: &Dispatch,
+    reference: &Outcome,
+    engine: &SassEngine,
+) -> Result<Result<usize, Refused>, LoweredMismatch> {
+    let mut runs = 0;
+    for &arch in &engine.arches {
+        let name = format!("sass {arch} ({})", engine.scheme);
+        let mismatch = |policy: String, message: String| LoweredMismatch {
+            engine: name.clone(),
+            policy,
+            message,
+        };
+        let opts = CompileOptions {
+            scheme: engine.scheme,
+            spec: config.spec_constants.clone(),
+            push_bytes: dispatch
+                .push_constants
+                .as_ref()
+                .map_or(0, |p| p.len() as u32),
+            subgroup_size: config.subgroup_size,
+            ..CompileOptions::new(arch)
+        };
+        let compiled = match compile(module, entry, &opts) {
+            Ok(c) => c,
+            Err(e @ tangle_backend::CompileError::Internal(_)) => {
+                return Err(mismatch("-".into(), e.to_string()))
+            }
+            Err(e) => return Ok(Err(Refused(e.to_string()))),
+        };
+        // Through the cubin, as a driver would load it: the writer's layout is checked too.
+        let kernel = compiled
+            .cubin()
+            .and_then(|bytes| {
+                tangle_sim::load(&bytes, &compiled.name).map_err(|e| {
+                    tangle_backend::CompileError::Internal(format!("loading our cubin: {e}"))
+                })
+            })
+            .map_err(|e| mismatch("-".into(), e.to_string()))?;
+        let args: Vec<Arg> = compiled
+            .abi
+            .params
+            .iter()
+            .map(|p| match *p {
+                Param::Buffer { set, binding } => Arg::Buffer(
+                    dispatch
+                        .buffers
+                        .get(&(set, binding))
+                        .map(|(b, _)| b.clone())
+                        .unwrap_or_default(),
+                ),
+                Param::BufferBytes { set, binding } => Arg::U32(
+                    dispatch
+                        .buffers
+                        .get(&(set, binding))
+                        .map_or(0, |(b, _)| b.len() as u32),
+                ),
+                Param::PushWord(off) => {
+                    let bytes = dispatch.push_constants.as_deref().unwrap_or(&[]);
+                    let mut w = [0u8; 4];
+                    for (k, x) in w.iter_mut().enumerate() {
+                        *x = bytes.get(off as usize + k).copied().unwrap_or(0);
+                    }
+                    Arg::U32(u32::from_le_bytes(w))
+                }
+            })
+            .collect();
+        let [bx, by, bz] = compiled.workgroup_size;
+        let [gx, gy, gz] = config.workgroups;
+        let launch = Launch {
+            grid: Dim3::new(gx, gy, gz),
+            block: Dim3::new(bx, by, bz),
+            dynamic_shared: 0,
+            args,
+        };
+        for &policy in &engine.policies {
+            let mut o = Options::new(policy);
+            o.hazards = true;
+            o.step_budget = config.step_budget.max(1_000_000);
+            let out = tangle_sim::run(&kernel, &launch, &o)
+                .map_err(|e| mismatch(policy.to_string(), e.to_string()))?;
+            if let Some(h) = out.hazards.first() {
+                return Err(mismatch(
+                    policy.to_string(),
+                    format!(
+                        "{} hazards, the first at {:?}: {}",
+                        out.hazards_total, h.site, h.what
+                    ),
+                ));
+            }
+            for (i, p) in compiled.abi.params.iter().enumerate() {
+                let Param::Buffer { set, binding } = *p else {
+                    continue;
+                };
+                let Some(want) = reference.buffers.get(&(set, binding)) else {
+                    continue;
+                };
+                let got = out.buffers[i].as_deref().unwrap_or(&[]);
+                let wild = reference.undefined.get(&(set, binding));
+                for (k, w) in want.iter().enumerate() {
+                    if wild.is_some_and(|m| m[k]) {
+                        continue;
+                    }
+                    let g = got.get(k).copied();
+                    if g != Some(*w) {
+                        return Err(mismatch(
+                            policy.to_string(),
+                            format!(
+                                "set {set} binding {binding} byte {k} (word {}): reference {w:#04x}, simulated {}",
+                                k / 4,
+                                g.map_or("missing".to_string(), |g| format!("{g:#04x}"))
+                            ),
+                        ));
+                    }
+                }
+            }
+            runs += 1;
+        }
+    }
+    Ok(Ok(runs))
+}
