@@ -439,6 +439,11 @@ impl<'m> Isel<'m> {
                 let Some(&from) = frames[fi].ends.get(b) else {
                     continue; // an unreachable predecessor
                 };
+                // A branch on a constant keeps only the edge it takes: a phi's operand for
+                // the edge that was dropped has no machine edge to come in on.
+                if !self.mf.blocks[from.0 as usize].succs().contains(&p.block) {
+                    continue;
+                }
                 let v = self.val(*operand, &frames[fi])?;
                 let MVal::Scalars(scs) = v else {
                     return Err(self.unsupported("phi of a pointer"));

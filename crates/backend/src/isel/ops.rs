@@ -34,6 +34,20 @@ impl Isel<'_> {
         let rty = result.map(|r| self.module.funcs[func].value_type(r));
         use tangle_ir::Op as I;
         match op {
+            // `all`/`any` of a bool vector: its components folded with AND / OR.
+            I::Plain(p @ (PlainOp::All | PlainOp::Any)) => {
+                let lut = if *p == PlainOp::All { LUT_AND } else { LUT_OR };
+                let parts = self.scalars(args[0], frame)?;
+                let mut acc = parts[0];
+                for part in &parts[1..] {
+                    let pd = self.p();
+                    let x = self.pred_opnd(acc)?;
+                    let y = self.pred_opnd(*part)?;
+                    self.emit(plop3(pd, x, y, MOpnd::Fixed(PT.into()), lut));
+                    acc = Sc::P(pd);
+                }
+                Ok(Some(MVal::Scalars(vec![acc])))
+            }
             I::Plain(p) => self.plain(*p, args, rty, frame).map(Some),
             I::CompositeExtract(idx) => {
                 let ty = self.module.operand_type(&self.module.funcs[func], args[0]);
