@@ -60,8 +60,11 @@ pub struct HazardState {
     /// Each lane's issue clock (the stall counts of the instructions its groups issued).
     pub cycle: [u64; 32],
     pending: Vec<HashMap<Loc, Pending>>,
-    /// Registers an in-flight reader protects with its read scoreboard: (sb, reader pc).
-    protected: Vec<HashMap<Loc, (u8, u32)>>,
+    /// Registers an in-flight reader protects with its read scoreboard: (sb, reader pc,
+    /// the reader's own write scoreboard). A wait on either ends the protection: a result
+    /// is written after its operands are read (ptxas overwrites the source of
+    /// `SHFL.IDX R10, R10 (R0, W2)` after waiting on SB2 alone).
+    protected: Vec<HashMap<Loc, (u8, u32, Option<u8>)>>,
 }
 
 fn file(l: Loc) -> &'static str {
@@ -143,7 +146,9 @@ impl HazardState {
                     }
                     Pending::Fixed { .. } => true,
                 });
-                self.protected[l].retain(|_, (sb, _)| ctl.wait >> *sb & 1 == 0);
+                self.protected[l].retain(|_, (sb, _, w)| {
+                    ctl.wait >> *sb & 1 == 0 && w.is_none_or(|w| ctl.wait >> w & 1 == 0)
+                });
             }
             let now = self.cycle[l];
             for &u in &i.uses {
@@ -173,7 +178,7 @@ impl HazardState {
         for l in lanes(active) {
             let now = self.cycle[l];
             for &d in &i.defs {
-                if let Some((sb, p)) = self.protected[l].get(&d) {
+                if let Some((sb, p, _)) = self.protected[l].get(&d) {
                     let m = format!(
                         "{} overwritten while its reader at {p:#06x} holds read scoreboard SB{sb}",
                         name(d)
@@ -216,7 +221,7 @@ impl HazardState {
                 // Only general registers are read late; predicates and uniform registers
                 // (the guard, the SM80-89 descriptor UR4:UR5) are read at issue.
                 for &u in i.uses.iter().filter(|u| matches!(u, Loc::R(_))) {
-                    self.protected[l].insert(u, (sb, pc));
+                    self.protected[l].insert(u, (sb, pc, ctl.write_sb));
                 }
             }
         }

@@ -228,4 +228,18 @@ fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
         hazards(&early.replace("S01] IADD3 R1", "S04] IADD3 R1")),
         Vec::<String>::new()
     );
+    // ptxas (sm_86, a fuzz program's broadcast): the shuffle's source is overwritten after
+    // a wait on the shuffle's write scoreboard alone; the result is written after the
+    // source is read, so that wait covers the read scoreboard too.
+    let shfl = "[B------:R0:W2:Y:S02] SHFL.IDX PT, R10, R10, 0x1f, 0x1f
+[B--2---:R-:W-:-:S05] SEL R10, R10, RZ, !P0
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(shfl), Vec::<String>::new());
+    // Waiting on neither is a hazard: the read may still be pending.
+    let h = hazards(&shfl.replace("[B--2---:R-:W-:-:S05] SEL", "[B------:R-:W-:-:S05] SEL"));
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R10 overwritten while its reader")),
+        "{h:?}"
+    );
 }
