@@ -64,8 +64,11 @@ pub struct HazardState {
     /// the reader's own write scoreboard). A wait on either ends the protection: a result
     /// is written after its operands are read (ptxas overwrites the source of
     /// `SHFL.IDX R10, R10 (R0, W2)` after waiting on SB2 alone).
-    protected: Vec<HashMap<Loc, (u8, u32, Option<u8>)>>,
+    protected: Vec<HashMap<Loc, Protection>>,
 }
+
+/// A pending read: the reader's read scoreboard, its pc, and its write scoreboard.
+type Protection = (u8, u32, Option<u8>);
 
 fn file(l: Loc) -> &'static str {
     match l {
