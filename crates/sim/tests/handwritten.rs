@@ -243,3 +243,32 @@ fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
         "{h:?}"
     );
 }
+
+/// `VIADD R3, R0, -UR4` (SM90, a negated uniform addend, as ptxas writes a fuzz
+/// program's loop count): each lane stores its lane id minus 5.
+#[test]
+fn viadd_negates_its_uniform_addend() {
+    let text = "S2R R0, SR_LANEID
+UMOV UR4, 0x5
+VIADD R3, R0, -UR4
+LDC.64 R4, c[0x0][0x210]
+ULDC.64 UR6, c[0x0][0x208]
+IMAD.WIDE.U32 R4, R0, 0x4, R4
+STG.E desc[UR6][R4.64], R3
+EXIT";
+    let words = assemble(Arch::Sm90, text).unwrap();
+    let k = Kernel::from_words(Arch::Sm90, "k", &words, &[8]);
+    let out = run(
+        &k,
+        &launch(vec![Arg::Buffer(vec![0; 128])]),
+        &Options::new(Policy::RoundRobin),
+    )
+    .unwrap();
+    let got: Vec<i32> = out.buffers[0]
+        .as_ref()
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (0..32).map(|l| l - 5).collect::<Vec<i32>>());
+}
