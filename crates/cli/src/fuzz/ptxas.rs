@@ -49,9 +49,10 @@ pub fn check_of(args: &FuzzArgs) -> Result<PtxasCheck, String> {
     if policies.is_empty() {
         return Err("--policies: the ptxas engine needs a policy other than exhaustive".into());
     }
+    let archs = archs_of(&args.arch)?;
     Ok(PtxasCheck {
         nvcc: nvcc::locate_nvcc()?,
-        archs: archs_of(&args.arch)?,
+        archs,
         policies,
         batch: args.ptxas_batch.max(1),
         hazards: true,
