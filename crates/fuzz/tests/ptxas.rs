@@ -57,6 +57,7 @@ fn check(archs: Vec<Arch>) -> Option<PtxasCheck> {
         batch: 16,
         hazards: true,
         work_dir: None,
+        options: None,
     })
 }
 

@@ -272,3 +272,40 @@ EXIT";
         .collect();
     assert_eq!(got, (0..32).map(|l| l - 5).collect::<Vec<i32>>());
 }
+
+/// `@P0 BRA P1, t` (ptxas's divergent switch on sm_86) is taken by the lanes where both
+/// predicates hold: lanes 8-23 store 2, the others 1.
+#[test]
+fn a_branch_with_a_source_predicate_is_taken_where_both_hold() {
+    let text = "S2R R0, SR_LANEID
+LDC.64 R2, c[0x0][0x160]
+IMAD.WIDE.U32 R2, R0, 0x4, R2
+ISETP.GE.U32.AND P0, PT, R0, 0x8, PT
+ISETP.LT.U32.AND P1, PT, R0, 0x18, PT
+MOV R5, 0x1
+@P0 BRA P1, 0x90
+STG.E [R2.64], R5
+EXIT
+MOV R5, 0x2
+STG.E [R2.64], R5
+EXIT";
+    let k = kernel(text, &[8]);
+    for p in all_policies() {
+        let out = run(
+            &k,
+            &launch(vec![Arg::Buffer(vec![0; 128])]),
+            &Options::new(p),
+        )
+        .unwrap();
+        let got: Vec<u32> = out.buffers[0]
+            .as_ref()
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let want: Vec<u32> = (0..32)
+            .map(|l| if (8..24).contains(&l) { 2 } else { 1 })
+            .collect();
+        assert_eq!(got, want, "{p}");
+    }
+}

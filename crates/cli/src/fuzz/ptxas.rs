@@ -57,6 +57,7 @@ pub fn check_of(args: &FuzzArgs) -> Result<PtxasCheck, String> {
         batch: args.ptxas_batch.max(1),
         hazards: true,
         work_dir: None,
+        options: None,
     })
 }
 
@@ -157,7 +158,7 @@ fn write_reproducer(
     d: &Departure,
 ) -> Result<(), String> {
     let program = tangle_fuzz::generate(d.seed, campaign.config_of(d.seed));
-    let small = ptxas::shrink_departure(&program, d.diff.id, d.arch, d.policy, check, 200)?;
+    let small = ptxas::shrink_departure(d.seed, &program, d.diff.id, d.arch, d.policy, check, 200)?;
     let stem = dir.join(format!("ptxas-seed-{}", d.seed));
     let source = translation_unit([(d.seed, &small, ptxas::options_of(d.seed))]);
     let io = |e: std::io::Error| format!("{}: {e}", stem.display());

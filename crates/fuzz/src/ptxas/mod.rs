@@ -50,6 +50,10 @@ pub struct PtxasCheck {
     pub hazards: bool,
     /// Where the translation units and cubins go (a fresh temporary directory if `None`).
     pub work_dir: Option<PathBuf>,
+    /// The kernels' options for every program; `None`: each program's by its tag
+    /// ([`options_of`]). Shrinking sets it to the original seed's, since the candidates'
+    /// tags are not seeds.
+    pub options: Option<CudaOptions>,
 }
 
 /// Whether the helpers of seed `seed`'s program are `__noinline__` (odd seeds), so a
@@ -166,7 +170,8 @@ pub fn check_batch(
     stem: &str,
     jobs: usize,
 ) -> Vec<Vec<Outcome>> {
-    let source = translation_unit(programs.iter().map(|(t, p)| (*t, p, options_of(*t))));
+    let opts = |t: u64| check.options.unwrap_or_else(|| options_of(t));
+    let source = translation_unit(programs.iter().map(|(t, p)| (*t, p, opts(*t))));
     let cubins = nvcc::compile_all(&check.nvcc, &source, &check.archs, dir, stem);
     // When the batch fails, each program alone, so one bad program hides no other.
     let alone: Vec<Vec<Result<Vec<u8>, String>>> = if cubins.iter().all(Result::is_ok) {
@@ -176,7 +181,7 @@ pub fn check_batch(
             .iter()
             .enumerate()
             .map(|(k, (t, p))| {
-                let src = translation_unit([(*t, p, options_of(*t))]);
+                let src = translation_unit([(*t, p, opts(*t))]);
                 nvcc::compile_all(&check.nvcc, &src, &check.archs, dir, &format!("{stem}_{k}"))
             })
             .collect()
@@ -372,11 +377,13 @@ pub fn run_ptxas_campaign(c: &Campaign, check: &PtxasCheck) -> Result<PtxasSumma
     Ok(summary)
 }
 
-/// Shrinks a program that departs on `arch` under `policy` at observation `id`: the
+/// Shrinks seed `seed`'s program that departs on `arch` under `policy` at observation
+/// `id` (every candidate is written with the seed's [`options_of`]): the
 /// one-step reductions of the current program are compiled 16 to a translation unit (one
 /// nvcc call), and the first that still shows a tangle difference at `id` there (and breaks
 /// nothing) is kept. At most `max_calls` nvcc calls.
 pub fn shrink_departure(
+    seed: u64,
     program: &Program,
     id: u32,
     arch: Arch,
@@ -388,6 +395,7 @@ pub fn shrink_departure(
     let one = PtxasCheck {
         archs: vec![arch],
         policies: vec![policy],
+        options: Some(options_of(seed)),
         ..check.clone()
     };
     let mut round = 0;
