@@ -41,6 +41,24 @@ fn loop_exit_reproducer() -> Program {
     }
 }
 
+/// Shrunk from seed 128: lane 1 falls from an empty `default` into `case 0`, where lane 0
+/// switched directly. ptxas runs the case's ballot with both lanes; the reference keeps
+/// fallthrough lanes apart by default, but the specification allows either, so the engine
+/// counts it as agreeing (the reference with merged fallthrough gives ptxas's ballots).
+fn fallthrough_reproducer() -> Program {
+    Program {
+        local_size: 2,
+        loops: 0,
+        functions: vec![],
+        body: vec![Stmt::Switch {
+            selector: Selector::LaneBits,
+            cases: vec![(0, vec![Stmt::Ballot { id: 8 }])],
+            default: Some(vec![]),
+            fallthrough: vec![true, false],
+        }],
+    }
+}
+
 fn check(archs: Vec<Arch>) -> Option<PtxasCheck> {
     let nvcc = match nvcc::locate_nvcc() {
         Ok(n) => n,
@@ -76,6 +94,7 @@ fn generated_programs_through_ptxas_break_nothing_and_the_reproducers_depart() {
         })
         .collect();
     programs.push((1000, loop_exit_reproducer()));
+    programs.push((1001, fallthrough_reproducer()));
     let refs: Vec<_> = programs.iter().map(|(_, p)| reference_words(p)).collect();
     let dir = tangle_oracle::scratch_dir();
     let outcomes = check_batch(&programs, &refs, &check, dir.path(), "smoke", 2);
@@ -87,11 +106,16 @@ fn generated_programs_through_ptxas_break_nothing_and_the_reproducers_depart() {
             to_cuda(p, *seed, CudaOptions::default())
         );
     }
-    // The reproducer: the reference's last ballot holds lanes 0 and 1; ptxas's code runs it
+    // The fallthrough: the reference's ballots are 0b01 and 0b10, ptxas's 0b11 for both,
+    // which merged fallthrough allows.
+    let n = programs.len();
+    assert_eq!(refs[n - 1].as_ref().unwrap()[0], 0b01);
+    assert_eq!(outcomes[n - 1][0], Outcome::Agree);
+    // The loop exit: the reference's last ballot holds lanes 0 and 1; ptxas's code runs it
     // with lane 0 alone (lane 1 is still in its second iteration), under both policies.
-    let reference = refs.last().unwrap().as_ref().unwrap();
+    let reference = refs[n - 2].as_ref().unwrap();
     assert_eq!(reference[0], 0b11, "the reference's ballot after the loop");
-    match &outcomes.last().unwrap()[0] {
+    match &outcomes[n - 2][0] {
         Outcome::Tangle(list) => {
             assert_eq!(list.len(), 2, "{list:?}");
             for (_, d) in list {
