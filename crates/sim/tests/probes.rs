@@ -307,8 +307,6 @@ const KNOWN_GAPS: &[(&str, &[u32], &str)] = &[
     ("k_wt", &[75], "opcode bits 0x986"),
     // `__nanosleep` (NANOSLEEP, 0x95d).
     ("k_wt", &[80, 86, 89, 90], "opcode bits 0x95d"),
-    // On SM90 the shuffle (register lane and clamp, 0x389) is a collective body.
-    ("k_shdiff", &[90], "WARPSYNC.COLLECTIVE is not a decodable"),
     // VIADDMNMX (0x446, SM90).
     ("k_jt", &[90], "opcode bits 0x446"),
     // A function-pointer table in `.nv.global` filled by relocations: not loaded.
