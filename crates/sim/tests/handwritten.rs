@@ -228,6 +228,18 @@ fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
         hazards(&early.replace("S01] IADD3 R1", "S04] IADD3 R1")),
         Vec::<String>::new()
     );
+    // IMAD.WIDE reads the high register of its 64-bit addend 2 cycles late (ptxas's SM90
+    // schedules), so R3 written 2 cycles before is in time; the low register R2 is not.
+    let wide = "[B------:R-:W-:Y:S04] MOV R2, 0x10
+[B------:R-:W-:Y:S02] MOV R3, RZ
+[B------:R-:W-:Y:S04] IMAD.WIDE.U32 R8, R5, 0x4, R2
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(wide), Vec::<String>::new());
+    let h = hazards(&wide.replace("MOV R3, RZ", "MOV R2, RZ"));
+    assert!(
+        h.iter().any(|m| m.contains("R2 read 2 cycles after")),
+        "{h:?}"
+    );
     // ptxas (sm_86, a fuzz program's broadcast): the shuffle's source is overwritten after
     // a wait on the shuffle's write scoreboard alone; the result is written after the
     // source is read, so that wait covers the read scoreboard too.
