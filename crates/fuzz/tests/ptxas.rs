@@ -60,14 +60,9 @@ fn fallthrough_reproducer() -> Program {
 }
 
 fn check(archs: Vec<Arch>) -> Option<PtxasCheck> {
-    let nvcc = match nvcc::locate_nvcc() {
-        Ok(n) => n,
-        Err(e) => {
-            assert!(!tangle_oracle::oracles_mandatory(), "{e}");
-            eprintln!("SKIPPED ptxas engine tests: {e}");
-            return None;
-        }
-    };
+    // Prints SKIPPED past the harness's capture when nvcc is missing (fails under CI).
+    tangle_oracle::require(tangle_oracle::Tool::Nvcc, "ptxas engine smoke run")?;
+    let nvcc = nvcc::locate_nvcc().expect("tangle-oracle found nvcc in the same places");
     Some(PtxasCheck {
         nvcc,
         archs,
