@@ -321,3 +321,20 @@ EXIT";
         assert_eq!(got, want, "{p}");
     }
 }
+
+/// ptxas's `UPLOP3` with bit 67 clear (the SASS layer refuses it: nvdisasm ignores the
+/// bit, so its form keeps it constant) is run as the form with the bit set.
+#[test]
+fn uplop3_with_bit_67_clear_is_run() {
+    let w = Word::parse_hex("0x000000000000789c 0x000fc40003f0f070").unwrap();
+    assert!(tangle_sass::decode(Arch::Sm86, w, 0).is_err());
+    match &tangle_sim::kernel::decode_code(Arch::Sm86, &[w])[0] {
+        tangle_sim::kernel::Slot::Inst(i) => {
+            assert_eq!(
+                i.m.text(Arch::Sm86, 0).unwrap(),
+                "UPLOP3.LUT UP0, UPT, UPT, UPT, UPT, 0x80, 0x0"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
