@@ -19,10 +19,12 @@ use tangle_fuzz::GenConfig;
 use tangle_reconverge::Scheme;
 
 use crate::run::Semantics;
+
+mod ptxas;
 use crate::{fail, EXIT_INVALID};
 
 /// The engines `--engines` knows.
-const ENGINES: [&str; 4] = ["ref", "mask", "lowered", "lowered-baseline"];
+const ENGINES: [&str; 5] = ["ref", "mask", "lowered", "lowered-baseline", "ptxas"];
 
 /// The lowered engines and their lowering schemes.
 const LOWERED: [(&str, Scheme); 2] = [
@@ -50,13 +52,24 @@ pub struct FuzzArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,32")]
     subgroup_sizes: Vec<u32>,
     /// The engines to compare with the reference `ref`, comma-separated: `mask`, `lowered`,
-    /// `lowered-baseline`.
+    /// `lowered-baseline`, `ptxas`.
     #[arg(long, value_delimiter = ',', default_value = "ref,mask")]
     engines: Vec<String>,
     /// The lowered engines' scheduling policies: a name, several joined by commas, or
     /// `all` (`exhaustive` runs only at subgroup sizes up to 8).
     #[arg(long, default_value = "all")]
     policies: String,
+    /// The `ptxas` engine's SMs: `all` (sm_75, sm_80, sm_86, sm_89, sm_90) or a
+    /// comma-separated list such as `sm_86`.
+    #[arg(long, default_value = "all")]
+    arch: String,
+    /// The `ptxas` engine's programs per translation unit (one nvcc call per batch and SM).
+    #[arg(long, default_value_t = 100)]
+    ptxas_batch: usize,
+    /// With `--out`, how many of the `ptxas` engine's departure shapes get a shrunk
+    /// reproducer (each shrink round is one nvcc call).
+    #[arg(long, default_value_t = 3)]
+    shrink_shapes: usize,
     /// The reference interpreter's semantics (a known-wrong one shows the harness catching it).
     #[arg(long, value_enum, default_value = "maximal")]
     semantics: Semantics,
@@ -160,8 +173,19 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    let ptxas_ok = if args.engines.iter().any(|e| e == "ptxas") {
+        match ptxas::run(args, &campaign) {
+            Ok(ok) => ok,
+            Err(e) => return fail(e),
+        }
+    } else {
+        true
+    };
     if !args.engines.iter().any(|e| e == "mask") {
-        return run_lowered_only(args, &campaign, &checks);
+        return match (run_lowered_only(args, &campaign, &checks), ptxas_ok) {
+            (code, true) => code,
+            (_, false) => ExitCode::from(EXIT_INVALID),
+        };
     }
     let summary = campaign::run(&campaign);
     for (seed, m) in &summary.mismatches {
@@ -207,7 +231,7 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(ok) => ok,
         Err(e) => return fail(e),
     };
-    if summary.mismatches.is_empty() && lowered_ok {
+    if summary.mismatches.is_empty() && lowered_ok && ptxas_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INVALID)

@@ -289,3 +289,50 @@ fn bad_policies_are_usage_errors() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn the_ptxas_engine_refuses_other_subgroup_sizes_and_unknown_sms() {
+    let out = tangle()
+        .args(["fuzz", "--engines", "ref,ptxas", "--subgroup-sizes", "4"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("32"), "{err}");
+    tangle()
+        .args(["fuzz", "--engines", "ref,ptxas", "--arch", "sm_70"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_ptxas_engine_runs_through_the_command() {
+    if tangle_oracle::require(
+        tangle_oracle::Tool::Nvcc,
+        "the_ptxas_engine_runs_through_the_command",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let out = tangle()
+        .args([
+            "fuzz",
+            "--seeds",
+            "0..3",
+            "--engines",
+            "ref,ptxas",
+            "--arch",
+            "sm_80",
+            "--subgroup-sizes",
+            "32",
+            "--policies",
+            "round-robin",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("ptxas: 3 programs, 3 runs") && text.contains("0 broken runs, 1 nvcc calls"),
+        "{text}"
+    );
+}

@@ -7,12 +7,15 @@
 //! - [`generate`]: the seeded generator (nesting knob, size budget);
 //! - [`build`]: the program as an IR module, through the IR builder's structured helpers;
 //! - [`glsl`]: the program as a GLSL compute shader, for glslang;
+//! - [`cuda`]: the program as a CUDA kernel, for nvcc (observations over `__activemask()`);
 //! - [`mask`]: the mask-stack simulator over the program form, the second oracle;
 //! - [`compare`]: both oracles on one program at several subgroup sizes;
 //! - [`campaign`]: many seeds on several threads, with a summary;
 //! - [`shrink`]: greedy reduction of a failing program to a small reproducer;
 //! - [`lowered`]: the lowered engines: the program lowered to barriers and run on the
-//!   barrier machine under scheduling policies, against the reference.
+//!   barrier machine under scheduling policies, against the reference;
+//! - [`ptxas`]: the `ptxas` engine: the CUDA kernels compiled by nvcc and run on the SASS
+//!   simulator under scheduling policies, judged against the reference.
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
@@ -21,10 +24,12 @@ pub mod ast;
 pub mod build;
 pub mod campaign;
 pub mod compare;
+pub mod cuda;
 pub mod generate;
 pub mod glsl;
 pub mod lowered;
 pub mod mask;
+pub mod ptxas;
 pub mod shrink;
 
 pub use ast::Program;

@@ -332,3 +332,36 @@ pub fn shrink_mismatch(
         max_checks,
     )
 }
+
+/// [`shrink`] for a predicate that is cheaper on many programs at once (one compiler call
+/// for a batch): each round hands `first_failing` the well-formed one-step reductions of
+/// the current program, `chunk` at a time in the order [`shrink`] tries them, and
+/// continues from the first it names — the same result as [`shrink`]. Stops after
+/// `max_calls` calls of `first_failing`.
+pub fn shrink_batched(
+    program: &Program,
+    mut first_failing: impl FnMut(&[Program]) -> Option<usize>,
+    chunk: usize,
+    max_calls: usize,
+) -> Program {
+    let mut best = program.clone();
+    let mut calls = 0;
+    'outer: loop {
+        let candidates: Vec<Program> = program_steps(&best)
+            .into_iter()
+            .filter(well_formed)
+            .collect();
+        for part in candidates.chunks(chunk.max(1)) {
+            if calls >= max_calls {
+                break 'outer;
+            }
+            calls += 1;
+            if let Some(k) = first_failing(part).filter(|&k| k < part.len()) {
+                best = part[k].clone();
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    best
+}

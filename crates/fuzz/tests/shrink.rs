@@ -74,3 +74,30 @@ fn no_call_reconvergence_shrinks() {
 fn break_not_split_by_iteration_shrinks() {
     check(Variant::BreakNotSplitByIteration);
 }
+
+#[test]
+fn the_batched_shrinker_gives_the_sequential_result() {
+    let variant = Variant::BreakNotSplitByIteration;
+    let (program, subgroup_size) = caught(variant);
+    let fails = |p: &Program| {
+        matches!(
+            compare(p, &[subgroup_size], variant),
+            Err(Mismatch::Words { .. })
+        )
+    };
+    let sequential = shrink(&program, fails, 20_000);
+    for chunk in [1, 3, 16] {
+        let mut calls = 0;
+        let batched = tangle_fuzz::shrink::shrink_batched(
+            &program,
+            |part| {
+                calls += 1;
+                part.iter().position(fails)
+            },
+            chunk,
+            20_000,
+        );
+        assert_eq!(batched, sequential, "chunk {chunk}");
+        assert!(calls > 0);
+    }
+}

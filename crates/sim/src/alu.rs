@@ -80,7 +80,7 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
         }
         Op::Viadd => {
             for l in lanes(a) {
-                let v = cx.rd(w, i, s[0], l)?.wrapping_add(cx.rd(w, i, s[1], l)?);
+                let v = (int_src(cx, w, i, s[0], l)? + int_src(cx, w, i, s[1], l)?) as u32;
                 write(w, i, d[0], l, &[v]);
             }
         }

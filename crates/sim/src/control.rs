@@ -191,6 +191,23 @@ pub fn step(
             | Op::Break
             | Op::Warpsync
     );
+    // `@Pg BRA Pp, t`: taken by the lanes where both hold. Inferred from ptxas's switch
+    // lowering (a divergent `switch (lane & 3)` on sm_86: `@P0 BRA P1, case` with P0 the
+    // selector's test and P1 its range check, and the fall-through path recomputing P0
+    // before `@!P0 EXIT`); the `ptxas` fuzz campaign's strict comparison holds it. Other
+    // control instructions keep refusing a real source predicate (§(d) 9).
+    let a = match (op, i.m.operands.first().map(|o| (o.val, o.not))) {
+        (Op::Bra, Some((Val::Pred(p), not))) if p.0 != 7 && !i.m.form.uniform_guard => {
+            let v = run.warps[wi].p[p.0 as usize];
+            a & if not { !v } else { v }
+        }
+        _ => a,
+    };
+    let sp = if op == Op::Bra && sp.is_none() && !i.m.form.uniform_guard {
+        Some(true)
+    } else {
+        sp
+    };
     if is_control && sp.is_none() {
         return Err(unsupported(
             run,

@@ -60,9 +60,15 @@ pub struct HazardState {
     /// Each lane's issue clock (the stall counts of the instructions its groups issued).
     pub cycle: [u64; 32],
     pending: Vec<HashMap<Loc, Pending>>,
-    /// Registers an in-flight reader protects with its read scoreboard: (sb, reader pc).
-    protected: Vec<HashMap<Loc, (u8, u32)>>,
+    /// Registers an in-flight reader protects with its read scoreboard: (sb, reader pc,
+    /// the reader's own write scoreboard). A wait on either ends the protection: a result
+    /// is written after its operands are read (ptxas overwrites the source of
+    /// `SHFL.IDX R10, R10 (R0, W2)` after waiting on SB2 alone).
+    protected: Vec<HashMap<Loc, Protection>>,
 }
+
+/// A pending read: the reader's read scoreboard, its pc, and its write scoreboard.
+type Protection = (u8, u32, Option<u8>);
 
 fn file(l: Loc) -> &'static str {
     match l {
@@ -101,6 +107,26 @@ fn file_minimum(t: &latency::Table, f: &str) -> Option<u32> {
         .filter(|m| m.file == f && m.kind == latency::Kind::Fixed)
         .filter_map(|m| m.min)
         .min()
+}
+
+/// How much later `IMAD.WIDE` reads the high register of its 64-bit addend than its other
+/// sources, in cycles. Inferred from ptxas's SM90 schedules (found by the `ptxas` fuzz
+/// engine): `MOV R3, UR5` (stall 2), one more instruction (stall 1), then
+/// `IMAD.WIDE.U32 R8, R5, 0x4, R2` reads R3 3 cycles after its producer, and
+/// `IMAD.U32 R9, RZ, RZ, UR5` (stall 2) then `IMAD.WIDE.U32 R22, R19, 0x4, R8` reads R9 2
+/// cycles after it, where every fixed-latency result otherwise needs 4.
+const HIGH_ADDEND_SLACK: u64 = 2;
+
+/// The high register of `IMAD.WIDE`'s 64-bit addend (its third source), read late.
+fn late_high_addend(i: &Inst) -> Option<Loc> {
+    if i.op() != tangle_sass::Op::Imad || !i.has("WIDE") {
+        return None;
+    }
+    let k = *i.srcs.get(2)?;
+    match i.m.operands[k].val {
+        tangle_sass::typed::Val::Reg(r) if r.0 < 254 => Some(Loc::R(r.0 + 1)),
+        _ => None,
+    }
 }
 
 impl HazardState {
@@ -143,12 +169,20 @@ impl HazardState {
                     }
                     Pending::Fixed { .. } => true,
                 });
-                self.protected[l].retain(|_, (sb, _)| ctl.wait >> *sb & 1 == 0);
+                self.protected[l].retain(|_, (sb, _, w)| {
+                    ctl.wait >> *sb & 1 == 0 && w.is_none_or(|w| ctl.wait >> w & 1 == 0)
+                });
             }
             let now = self.cycle[l];
+            let late = late_high_addend(i);
             for &u in &i.uses {
+                let slack = if Some(u) == late {
+                    HIGH_ADDEND_SLACK
+                } else {
+                    0
+                };
                 let msg = match self.pending[l].get(&u) {
-                    Some(Pending::Fixed { ready, pc: p, lat }) if *ready > now => Some(format!(
+                    Some(Pending::Fixed { ready, pc: p, lat }) if *ready > now + slack => Some(format!(
                         "{} read {} cycles after its producer at {p:#06x}, whose latency is {lat}",
                         name(u),
                         now + *lat as u64 - ready
@@ -173,7 +207,7 @@ impl HazardState {
         for l in lanes(active) {
             let now = self.cycle[l];
             for &d in &i.defs {
-                if let Some((sb, p)) = self.protected[l].get(&d) {
+                if let Some((sb, p, _)) = self.protected[l].get(&d) {
                     let m = format!(
                         "{} overwritten while its reader at {p:#06x} holds read scoreboard SB{sb}",
                         name(d)
@@ -216,7 +250,7 @@ impl HazardState {
                 // Only general registers are read late; predicates and uniform registers
                 // (the guard, the SM80-89 descriptor UR4:UR5) are read at issue.
                 for &u in i.uses.iter().filter(|u| matches!(u, Loc::R(_))) {
-                    self.protected[l].insert(u, (sb, pc));
+                    self.protected[l].insert(u, (sb, pc, ctl.write_sb));
                 }
             }
         }

@@ -168,12 +168,17 @@ pub fn decode_code(arch: Arch, words: &[Word]) -> Vec<Slot> {
 /// register of SM80-SM89 (which nvdisasm does not print, so the SASS layer refuses words
 /// whose descriptor is not UR4: bits 32-37 of loads, 64-69 of stores, reductions and
 /// atomics) and the memory order and scope (bits 77-80: `.STRONG.SYS` of `volatile`
-/// accesses; the simulator's memory is sequentially consistent whatever they say).
+/// accesses; the simulator's memory is sequentially consistent whatever they say). Also
+/// bit 67 of `UPLOP3` (0x89c), which nvdisasm 13.5 ignores on every SM (the text is the
+/// same set or clear, so the SASS layer keeps it constant) and ptxas leaves clear at times
+/// (a `ptxas` fuzz campaign program, seed 433 on sm_86): in `PLOP3` it marks the third
+/// source as a uniform predicate, which every source of `UPLOP3` is.
 fn relaxed_bits(opcode: u64) -> u128 {
     let order = 0xf << 77;
     match opcode {
         0x381 | 0x981 => order | (0x3f << 32),
         0x386 | 0x986 | 0x98e | 0x9a8 | 0x3a9 => order | (0x3f << 64),
+        0x89c => 1 << 67,
         _ => 0,
     }
 }

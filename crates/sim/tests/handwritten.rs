@@ -228,4 +228,113 @@ fn hazard_mode_follows_scoreboards_latencies_and_in_order_memory() {
         hazards(&early.replace("S01] IADD3 R1", "S04] IADD3 R1")),
         Vec::<String>::new()
     );
+    // IMAD.WIDE reads the high register of its 64-bit addend 2 cycles late (ptxas's SM90
+    // schedules), so R3 written 2 cycles before is in time; the low register R2 is not.
+    let wide = "[B------:R-:W-:Y:S04] MOV R2, 0x10
+[B------:R-:W-:Y:S02] MOV R3, RZ
+[B------:R-:W-:Y:S04] IMAD.WIDE.U32 R8, R5, 0x4, R2
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(wide), Vec::<String>::new());
+    let h = hazards(&wide.replace("MOV R3, RZ", "MOV R2, RZ"));
+    assert!(
+        h.iter().any(|m| m.contains("R2 read 2 cycles after")),
+        "{h:?}"
+    );
+    // ptxas (sm_86, a fuzz program's broadcast): the shuffle's source is overwritten after
+    // a wait on the shuffle's write scoreboard alone; the result is written after the
+    // source is read, so that wait covers the read scoreboard too.
+    let shfl = "[B------:R0:W2:Y:S02] SHFL.IDX PT, R10, R10, 0x1f, 0x1f
+[B--2---:R-:W-:-:S05] SEL R10, R10, RZ, !P0
+[B------:R-:W-:Y:S05] EXIT";
+    assert_eq!(hazards(shfl), Vec::<String>::new());
+    // Waiting on neither is a hazard: the read may still be pending.
+    let h = hazards(&shfl.replace("[B--2---:R-:W-:-:S05] SEL", "[B------:R-:W-:-:S05] SEL"));
+    assert!(
+        h.iter()
+            .any(|m| m.contains("R10 overwritten while its reader")),
+        "{h:?}"
+    );
+}
+
+/// `VIADD R3, R0, -UR4` (SM90, a negated uniform addend, as ptxas writes a fuzz
+/// program's loop count): each lane stores its lane id minus 5.
+#[test]
+fn viadd_negates_its_uniform_addend() {
+    let text = "S2R R0, SR_LANEID
+UMOV UR4, 0x5
+VIADD R3, R0, -UR4
+LDC.64 R4, c[0x0][0x210]
+ULDC.64 UR6, c[0x0][0x208]
+IMAD.WIDE.U32 R4, R0, 0x4, R4
+STG.E desc[UR6][R4.64], R3
+EXIT";
+    let words = assemble(Arch::Sm90, text).unwrap();
+    let k = Kernel::from_words(Arch::Sm90, "k", &words, &[8]);
+    let out = run(
+        &k,
+        &launch(vec![Arg::Buffer(vec![0; 128])]),
+        &Options::new(Policy::RoundRobin),
+    )
+    .unwrap();
+    let got: Vec<i32> = out.buffers[0]
+        .as_ref()
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (0..32).map(|l| l - 5).collect::<Vec<i32>>());
+}
+
+/// `@P0 BRA P1, t` (ptxas's divergent switch on sm_86) is taken by the lanes where both
+/// predicates hold: lanes 8-23 store 2, the others 1.
+#[test]
+fn a_branch_with_a_source_predicate_is_taken_where_both_hold() {
+    let text = "S2R R0, SR_LANEID
+LDC.64 R2, c[0x0][0x160]
+IMAD.WIDE.U32 R2, R0, 0x4, R2
+ISETP.GE.U32.AND P0, PT, R0, 0x8, PT
+ISETP.LT.U32.AND P1, PT, R0, 0x18, PT
+MOV R5, 0x1
+@P0 BRA P1, 0x90
+STG.E [R2.64], R5
+EXIT
+MOV R5, 0x2
+STG.E [R2.64], R5
+EXIT";
+    let k = kernel(text, &[8]);
+    for p in all_policies() {
+        let out = run(
+            &k,
+            &launch(vec![Arg::Buffer(vec![0; 128])]),
+            &Options::new(p),
+        )
+        .unwrap();
+        let got: Vec<u32> = out.buffers[0]
+            .as_ref()
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let want: Vec<u32> = (0..32)
+            .map(|l| if (8..24).contains(&l) { 2 } else { 1 })
+            .collect();
+        assert_eq!(got, want, "{p}");
+    }
+}
+
+/// ptxas's `UPLOP3` with bit 67 clear (the SASS layer refuses it: nvdisasm ignores the
+/// bit, so its form keeps it constant) is run as the form with the bit set.
+#[test]
+fn uplop3_with_bit_67_clear_is_run() {
+    let w = Word::parse_hex("0x000000000000789c 0x000fc40003f0f070").unwrap();
+    assert!(tangle_sass::decode(Arch::Sm86, w, 0).is_err());
+    match &tangle_sim::kernel::decode_code(Arch::Sm86, &[w])[0] {
+        tangle_sim::kernel::Slot::Inst(i) => {
+            assert_eq!(
+                i.m.text(Arch::Sm86, 0).unwrap(),
+                "UPLOP3.LUT UP0, UPT, UPT, UPT, UPT, 0x80, 0x0"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
 }

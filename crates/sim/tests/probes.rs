@@ -67,6 +67,23 @@ fn input_deep() -> Vec<i32> {
     ints(256, |i| (i * 97) % 60)
 }
 
+/// `k_shdiff`: both arms' full-mask shuffles meet in one warp-wide exchange (ptxas routes
+/// them through one shared `WARPSYNC; SHFL` subroutine on SM75-89), so lane `t` reads
+/// what its source lane offered in *its* arm: `a[l]` in the odd arm, `a[l + 32]` in the
+/// even one.
+fn ref_shdiff(a: &[i32]) -> Vec<i32> {
+    let mut out = a.to_vec();
+    let offered = |l: usize| if a[l] & 1 != 0 { a[l] } else { a[l + 32] };
+    for (t, o) in out.iter_mut().enumerate().take(32) {
+        *o = if a[t] & 1 != 0 {
+            offered(0) + 1
+        } else {
+            offered(1) * 2
+        };
+    }
+    out
+}
+
 fn ref_ifelse(a: &[i32], n: i32) -> Vec<i32> {
     let mut a = a.to_vec();
     let mut v = [0i32; 32];
@@ -271,7 +288,11 @@ fn probes() -> Vec<Probe> {
         p("k_retloop", vec![buf(&small), Arg::I32(3)], Check::Finishes),
         p("k_sibspin", vec![zero(16), zero(1024)], Check::Finishes),
         p("k_swdiff", vec![buf(&small)], Check::Finishes),
-        p("k_shdiff", vec![buf(&small)], Check::Finishes),
+        p(
+            "k_shdiff",
+            vec![buf(&small)],
+            Check::Equal(ref_shdiff(&small)),
+        ),
         p("k_wt", vec![buf(&q), zero(1024)], Check::Finishes),
     ]
 }
@@ -286,9 +307,6 @@ const KNOWN_GAPS: &[(&str, &[u32], &str)] = &[
     ("k_wt", &[75], "opcode bits 0x986"),
     // `__nanosleep` (NANOSLEEP, 0x95d).
     ("k_wt", &[80, 86, 89, 90], "opcode bits 0x95d"),
-    // SHFL with register lane and clamp (0x389); on SM90 it is a collective body.
-    ("k_shdiff", &[75, 80, 86, 89], "opcode bits 0x389"),
-    ("k_shdiff", &[90], "WARPSYNC.COLLECTIVE is not a decodable"),
     // VIADDMNMX (0x446, SM90).
     ("k_jt", &[90], "opcode bits 0x446"),
     // A function-pointer table in `.nv.global` filled by relocations: not loaded.

@@ -110,16 +110,31 @@ pub(super) fn control_flow(v: &mut Vec<Form>) {
     );
     // WARPSYNC with a register mask: bits 32-39 before SM90, bits 24-31 on SM90 (where
     // bit 85 prints .EXCLUSIVE; the other
-    // byte is ignored by nvdisasm there, so it is a constant of the form).
+    // byte is ignored by nvdisasm there, so it is a constant of the form). On SM80-SM89
+    // bit 86 prints .EXCLUSIVE (ptxas's `__reduce_add_sync` fallback, `WARPSYNC.EXCLUSIVE
+    // R9`; nvdisasm 13.5 ignores that bit on SM75, so it stays a constant there).
     v.push(
         Form::new(
             "WARPSYNC",
             0x348,
-            PRE90,
+            &[Sm75],
             0x0000000000007348,
             0x0000000003800000,
         )
         .no_sb()
+        .o(p(87).not(90).hide(7))
+        .o(r(32)),
+    );
+    v.push(
+        Form::new(
+            "WARPSYNC",
+            0x348,
+            SM80_89,
+            0x0000000000007348,
+            0x0000000003800000,
+        )
+        .no_sb()
+        .m(86, 1, &[(0, ""), (1, ".EXCLUSIVE")])
         .o(p(87).not(90).hide(7))
         .o(r(32)),
     );

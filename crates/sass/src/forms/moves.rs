@@ -31,7 +31,7 @@ pub(super) fn moves(v: &mut Vec<Form>) {
     v.push(
         Form::new("MOV", 0x202, ALL, 0x0000000000007202, 0x0000000000000f00)
             .o(r(16))
-            .o(r(32)),
+            .o(r(32).reuse(1)),
     );
     v.push(
         Form::new("MOV", 0x802, ALL, 0x0000000000007802, 0x0000000000000f00)

@@ -231,11 +231,13 @@ pub(super) fn uniform_alu(v: &mut Vec<Form>) {
     );
     // SM90 R2UR [Pd,] URd, A (0x2ca): Pd 81-83 hidden when PT; bit 84 (.OR, which prints
     // Pd) is a constant 0. The guard is an ordinary predicate.
+    // The source's reuse flag (bit 122) prints `.reuse` on SM90 only (nvdisasm ignores it
+    // before, so the SM75-89 form keeps it a constant).
     v.push(
         fs("R2UR", &[Sm90], 0x00000000022972ca, 0x00000000000e0000)
             .o(p(81).hide(7))
             .o(ur(16))
-            .o(r(24)),
+            .o(r(24).reuse(0)),
     );
     // PLOP3.LUT with bit 67 set: its third source is a uniform predicate (68-70, ! 71).
     v.push(

@@ -101,11 +101,12 @@ pub(super) fn integer_variants(v: &mut Vec<Form>) {
             .o(b)
             .o(c),
     );
-    // VIADD Rd, A, URb (SM90, 0xc36): B a uniform register at 32.
+    // VIADD Rd, A, URb (SM90, 0xc36): B a uniform register at 32, negated by bit 63
+    // (`VIADD R16, R16, -UR4`, from a fuzz program's loop count).
     v.push(
         fs("VIADD", &[Sm90], 0x0000002800057c36, 0x002fe40008000000)
             .o(r(16))
             .o(r(24).reuse(0))
-            .o(ur(32)),
+            .o(ur(32).neg(63)),
     );
 }

@@ -6,16 +6,20 @@ use super::*;
 pub(super) fn warp(v: &mut Vec<Form>) {
     // SHFL.mode Pd, Rd, A, lane, clamp: mode 58-59 (0 IDX, 1 UP, 2 DOWN, 3 BFLY), Pd 81-83
     // (always printed), A 24. 0xf89: lane immediate 53-57, clamp immediate 40-52;
-    // 0x989: lane immediate, clamp register 64; 0x589: lane register 32, clamp immediate.
+    // 0x989: lane immediate, clamp register 64; 0x589: lane register 32, clamp immediate;
+    // 0x389: lane register 32, clamp register 64 (sm_75's shuffle loops over
+    // `__activemask()`: `SHFL.IDX PT, R4, R6, R19, R4`).
     let modes = [(0, ".IDX"), (1, ".UP"), (2, ".DOWN"), (3, ".BFLY")];
     for (lo, hi) in [
         (0x0c201f0000077f89u64, 0x00006200000e0000u64),
         (0x0420000003087989, 0x000e6200000000ff),
         (0x00001f0609067589, 0x000e2400000e0000),
+        (0x0000001306047389, 0x00006200000e0004),
     ] {
         let (lane, clamp) = match lo & 0xf00 {
             0xf00 => (uimm(53, 5), uimm(40, 13)),
             0x900 => (uimm(53, 5), r(64)),
+            0x300 => (r(32), r(64)),
             _ => (r(32), uimm(40, 13)),
         };
         v.push(
