@@ -46,15 +46,20 @@ struct Node<'a, 'm> {
 impl Node<'_, '_> {
     /// The next option to try: neither tried nor asleep.
     fn next(&self) -> Option<usize> {
-        (0..self.options.len())
-            .find(|&i| !self.tried[i] && !self.sleep.iter().any(|z| crate::step::same_group(z, &self.options[i])))
+        (0..self.options.len()).find(|&i| {
+            !self.tried[i]
+                && !self
+                    .sleep
+                    .iter()
+                    .any(|z| crate::step::same_group(z, &self.options[i]))
+        })
     }
 
     /// The sleep set of the child through option `i`: what slept here, and the siblings
     /// already explored, as long as they commute with the step taken (judged in this
     /// state: a sleeping group's step as it stands here).
     fn child_sleep(&self, ctx: &SearchCtx, i: usize) -> Vec<Step> {
-        if ctx.every_step() {
+        if ctx.full() {
             return Vec::new();
         }
         let taken = &self.options[i];
@@ -93,6 +98,16 @@ pub(crate) struct Tally {
     pub(crate) conflicting_words: u64,
 }
 
+/// How one run ended.
+enum Leaf<'a, 'm> {
+    /// Every ready group sleeps: equivalent to a run explored.
+    Pruned,
+    /// It failed (deadlock, livelock, an undefined value, ...).
+    Failed(MachineError),
+    /// It reached the end of the dispatch (or was cut off, `path.cut`).
+    Done(Box<Run<'a, 'm>>),
+}
+
 /// How the exploration from one root ended.
 enum Ended {
     /// Its whole tree.
@@ -103,8 +118,9 @@ enum Ended {
     Bound,
 }
 
-/// Receives every complete run's outcome with the choices that led to it.
-type Sink<'s> = dyn FnMut(Outcome, String) -> R<()> + 's;
+/// Receives every complete or failing run's outcome with the choices that led to it; an
+/// error it returns ends the search.
+type Sink<'s> = dyn FnMut(R<Outcome>, String) -> R<()> + 's;
 
 /// Searches the interleavings of `machine`'s dispatch under `reduction`, handing every
 /// complete run's outcome to `sink`.
@@ -171,8 +187,8 @@ fn explore<'a, 'm>(
             return Ok(Ended::Bound);
         }
         // Run to the next choice point or the end.
-        let ended: Option<Run<'a, 'm>> = match run.drive(resume.take()) {
-            Ok(Drive::Done) => Some(run),
+        let leaf = match run.drive(resume.take()) {
+            Ok(Drive::Done) => Leaf::Done(Box::new(run)),
             Ok(Drive::Root(options)) => match first_awake(&options, &run.path.pending) {
                 Some(i) => {
                     let unit = (options[i].workgroup, options[i].subgroup);
@@ -180,7 +196,7 @@ fn explore<'a, 'm>(
                     resume = Some(options[i].mask);
                     continue;
                 }
-                None => None,
+                None => Leaf::Pruned,
             },
             Ok(Drive::Choice(options)) => {
                 let sleep = std::mem::take(&mut run.path.pending);
@@ -205,20 +221,20 @@ fn explore<'a, 'm>(
                         stack.push(node);
                         continue;
                     }
-                    None => None,
+                    None => Leaf::Pruned,
                 }
             }
-            Err(MachineError::Pruned) => None,
-            Err(e) => return Err(e),
+            Err(MachineError::Pruned) => Leaf::Pruned,
+            Err(e) => Leaf::Failed(e),
         };
         tally.runs += 1;
-        match ended {
-            None => tally.pruned += 1,
-            Some(r) if r.path.cut => tally.cut_off += 1,
-            Some(r) => {
+        match leaf {
+            Leaf::Pruned => tally.pruned += 1,
+            Leaf::Failed(e) => sink(Err(e), choices(&stack))?,
+            Leaf::Done(r) if r.path.cut => tally.cut_off += 1,
+            Leaf::Done(r) => {
                 tally.completed += 1;
-                let choices: Vec<String> = stack.iter().map(|n| n.chosen.to_string()).collect();
-                sink(r.finish(), format!("[{}]", choices.join(",")))?;
+                sink(Ok(r.finish()), choices(&stack))?;
             }
         }
         if ctx.shared.borrow_mut().take_news() {
@@ -248,12 +264,19 @@ fn explore<'a, 'm>(
     }
 }
 
+/// The choices that led to the current run: the option taken at each choice point.
+fn choices(stack: &[Node<'_, '_>]) -> String {
+    let cs: Vec<String> = stack.iter().map(|n| n.chosen.to_string()).collect();
+    format!("[{}]", cs.join(","))
+}
+
 /// Runs every interleaving of `machine`'s dispatch within its bound: run 0's outcome with
 /// the search's counts when every run completed and all agree.
 pub(crate) fn exhaustive(machine: &Machine<'_>) -> R<Outcome> {
     let mut first: Option<Outcome> = None;
     let mut seen = 0u64;
     let tally = search(machine, Reduction::Reduced, &mut |o, choices| {
+        let o = o?;
         seen += 1;
         match &first {
             None => first = Some(o),
@@ -301,20 +324,27 @@ pub(crate) type Final = (
     std::collections::BTreeMap<(u32, u32), Vec<bool>>,
 );
 
-/// Every distinct final state of the complete runs of the search under `reduction`
-/// (checked against [`Reduction::Full`] in the tests), with its counts.
+/// Every distinct end of the runs of the search under `reduction` (checked against
+/// [`Reduction::Full`] in the tests): the final buffers of complete runs, the text of
+/// failing runs' errors; with its counts.
 #[cfg(test)]
 pub(crate) fn outcomes(
     machine: &Machine<'_>,
     reduction: Reduction,
-) -> R<(std::collections::BTreeSet<Final>, Tally)> {
+) -> R<(std::collections::BTreeSet<Result<Final, String>>, Tally)> {
     let mut set = std::collections::BTreeSet::new();
     let tally = search(machine, reduction, &mut |o, _| {
-        set.insert((o.buffers, o.undefined));
+        set.insert(
+            o.map(|o| (o.buffers, o.undefined))
+                .map_err(|e| e.to_string()),
+        );
         Ok(())
     })?;
     Ok((set, tally))
 }
+
+#[cfg(test)]
+mod tests;
 
 /// What differs between two runs' buffers and undefined bytes, if anything.
 fn difference(a: &Outcome, b: &Outcome) -> Option<String> {

@@ -130,7 +130,6 @@ impl Run<'_, '_> {
         let policy = self.machine.config.policy;
         let budget = self.machine.config.step_budget;
         let searching = self.ctx.is_some();
-        let every_step = self.ctx.is_some_and(|c| c.every_step());
         let mut current: Option<Group> = resume
             .and_then(|m| sg.groups.iter().position(|g| g.mask == m))
             .map(|i| sg.groups.swap_remove(i));
@@ -164,7 +163,7 @@ impl Run<'_, '_> {
             let issued = self.issue(sg, g)?;
             if let Some(c) = issued.cont {
                 // The search also switches before every step another group sees.
-                let seen_next = searching && (every_step || self.step_of(sg, &c).is_some());
+                let seen_next = searching && self.step_of(sg, &c).is_some();
                 if c.status == Status::Ready && !policy.switches_at(issued.event) && !seen_next {
                     current = Some(c);
                 } else {

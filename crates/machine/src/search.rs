@@ -23,15 +23,18 @@ use std::cell::{Cell, RefCell};
 use crate::error::{MachineError, R};
 use crate::shared::SharedWords;
 use crate::state::{Group, Run, Status, Subgroup};
-use crate::step::{independent, same_group, Step, StepKind};
+#[cfg(test)]
+use crate::step::StepKind;
+use crate::step::{independent, same_group, Step};
 
 /// How much the search reduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Reduction {
     /// Every reduction of this module.
     Reduced,
-    /// None: every step of every ready group is a choice point, nothing sleeps, every
-    /// subgroup branches. The brute force the reduced search is checked against.
+    /// None: every step another group could see (every access to memory other lanes can
+    /// reach, every barrier step and end of lanes) is a choice point, nothing sleeps,
+    /// every subgroup branches. The brute force the reduced search is checked against.
     Full,
     /// A reduction made wrong on purpose, which the check against [`Reduction::Full`] must
     /// catch.
@@ -88,8 +91,8 @@ impl SearchCtx {
         }
     }
 
-    /// Whether every step is a choice point ([`Reduction::Full`]).
-    pub(crate) fn every_step(&self) -> bool {
+    /// Whether the search enumerates without reduction ([`Reduction::Full`]).
+    pub(crate) fn full(&self) -> bool {
         self.reduction == Reduction::Full
     }
 
@@ -107,9 +110,11 @@ impl SearchCtx {
     pub(crate) fn independent(&self, a: &Step, b: &Step) -> bool {
         #[cfg(test)]
         match (self.reduction, &a.kind, &b.kind) {
-            (Reduction::Mutant(Mutant::WritesCommute), StepKind::Mem { .. }, StepKind::Mem { .. }) => {
-                return true
-            }
+            (
+                Reduction::Mutant(Mutant::WritesCommute),
+                StepKind::Mem { .. },
+                StepKind::Mem { .. },
+            ) => return true,
             (
                 Reduction::Mutant(Mutant::ArrivalsCommute),
                 StepKind::Sync { .. },
@@ -155,22 +160,13 @@ pub(crate) fn fresh<'s>(s: &'s Step, now: &'s [Step]) -> &'s Step {
 
 impl Run<'_, '_> {
     /// The next steps of the ready groups `ready` of `sg` (lowest lane first), or the
-    /// index in `ready` of the first whose step only its own lanes see (it runs without a
-    /// choice; under [`Reduction::Full`] it is an option like any other).
+    /// index in `ready` of the first whose step only its own lanes see: it commutes with
+    /// everything, and runs without a choice.
     pub(crate) fn options(&self, sg: &Subgroup, ready: &[usize]) -> Result<Vec<Step>, usize> {
-        let full = self.ctx.is_some_and(SearchCtx::every_step);
         let mut options = Vec::with_capacity(ready.len());
         for (k, &i) in ready.iter().enumerate() {
-            let g = &sg.groups[i];
-            match self.step_of(sg, g) {
+            match self.step_of(sg, &sg.groups[i]) {
                 Some(s) => options.push(s),
-                None if full => options.push(Step {
-                    workgroup: self.workgroup,
-                    subgroup: sg.index,
-                    mask: g.mask,
-                    frames: g.frames.clone(),
-                    kind: StepKind::Local,
-                }),
                 None => return Err(k),
             }
         }
@@ -222,7 +218,7 @@ impl Run<'_, '_> {
                 let mut shared = ctx.shared.borrow_mut();
                 for &(lane, mem, lo, hi) in &a.lanes {
                     if mem != u32::MAX {
-                        shared.log(self.cursor.wg_index, sg.index, lane, mem, lo, hi, a.write);
+                        shared.log((self.cursor.wg_index, sg.index, lane), mem, lo, hi, a.write);
                     }
                 }
             }

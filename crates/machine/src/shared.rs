@@ -29,6 +29,9 @@ use std::collections::{HashMap, HashSet};
 /// A word of shared memory: (region, byte offset / 4).
 pub(crate) type Word = (u32, u64);
 
+/// A lane: (workgroup index, subgroup, lane).
+pub(crate) type Accessor = (u64, u32, u32);
+
 /// Who touched a word first in a workgroup, and how it has been touched since.
 #[derive(Clone, Copy, Debug)]
 struct Touch {
@@ -64,9 +67,9 @@ impl SharedWords {
         !self.conflicting.is_empty() && words(lo, hi).any(|w| self.conflicting.contains(&(mem, w)))
     }
 
-    /// Logs an access to bytes `lo..hi` of region `mem` by `lane` of subgroup `subgroup`
-    /// in workgroup `wg`.
-    pub(crate) fn log(&mut self, wg: u64, subgroup: u32, lane: u32, mem: u32, lo: u64, hi: u64, write: bool) {
+    /// Logs an access to bytes `lo..hi` of region `mem` by `who`.
+    pub(crate) fn log(&mut self, who: Accessor, mem: u32, lo: u64, hi: u64, write: bool) {
+        let (wg, subgroup, lane) = who;
         let who = (subgroup, lane);
         for w in words(lo, hi) {
             let word = (mem, w);
@@ -121,22 +124,22 @@ mod tests {
     fn a_word_conflicts_when_two_lanes_touch_it_and_one_writes() {
         let mut s = SharedWords::default();
         // Reads by many lanes: no conflict.
-        s.log(0, 0, 0, 1, 0, 4, false);
-        s.log(0, 0, 1, 1, 0, 4, false);
+        s.log((0, 0, 0), 1, 0, 4, false);
+        s.log((0, 0, 1), 1, 0, 4, false);
         assert!(!s.conflicts(1, 0, 4) && !s.take_news());
         // The first reader writes after another lane read: a conflict.
-        s.log(0, 0, 0, 1, 0, 4, true);
+        s.log((0, 0, 0), 1, 0, 4, true);
         assert!(s.conflicts(1, 0, 4) && s.conflicts(1, 3, 5) && !s.conflicts(1, 4, 8));
         assert!(s.take_news() && !s.take_news() && !s.coupled());
         // One lane reading and writing its own word: none.
-        s.log(0, 0, 2, 1, 8, 12, false);
-        s.log(0, 0, 2, 1, 8, 12, true);
+        s.log((0, 0, 2), 1, 8, 12, false);
+        s.log((0, 0, 2), 1, 8, 12, true);
         assert!(!s.conflicts(1, 8, 12));
         // Another workgroup's lanes never interleave with these.
-        s.log(1, 0, 3, 1, 8, 12, true);
+        s.log((1, 0, 3), 1, 8, 12, true);
         assert!(!s.conflicts(1, 8, 12) && !s.take_news());
         // A lane of another subgroup writing a word a lane read: coupled.
-        s.log(0, 1, 0, 1, 8, 10, true);
+        s.log((0, 1, 0), 1, 8, 10, true);
         assert!(s.conflicts(1, 8, 12) && s.coupled() && s.take_news());
         assert_eq!(s.conflicting_words(), 2);
     }

@@ -50,9 +50,6 @@ pub(crate) enum StepKind {
         ranges: Vec<(u32, u64, u64)>,
         write: bool,
     },
-    /// A step only the group's own lanes see: a choice point only when the search
-    /// enumerates every interleaving without reduction (`Reduction::Full`).
-    Local,
 }
 
 /// A memory access of a group: per lane, (lane, region, first byte, end), where the region
@@ -103,7 +100,7 @@ pub(crate) fn independent(a: &Step, b: &Step) -> bool {
                     })
                 })
         }
-        (Mem { .. } | Local, _) | (_, Mem { .. } | Local) => true,
+        (Mem { .. }, _) | (_, Mem { .. }) => true,
         // Barriers, break flags and exits belong to one subgroup.
         _ if !same_subgroup => true,
         (End, _) | (_, End) => false,
@@ -170,7 +167,7 @@ impl Run<'_, '_> {
                         let seen = a.lanes.iter().any(|&(_, mem, lo, hi)| {
                             mem == u32::MAX || shared.conflicts(mem, lo, hi)
                         });
-                        if !seen {
+                        if !seen && !ctx.full() {
                             return None;
                         }
                         StepKind::Mem {
@@ -227,7 +224,10 @@ impl Run<'_, '_> {
                     if self.private.get(mem as usize).copied().unwrap_or(false) {
                         continue;
                     }
-                    let len = self.mems.get(mem as usize).map_or(0, |r| r.bytes.len() as u64);
+                    let len = self
+                        .mems
+                        .get(mem as usize)
+                        .map_or(0, |r| r.bytes.len() as u64);
                     let end = width.map_or(len, |w| off + w.max(1)).max(off + 1);
                     lanes.push((lane as u32, mem, off, end));
                 }
