@@ -243,7 +243,7 @@ fn ends(
         step_budget: 100_000,
         record_trace: false,
         bound: tangle_sched::ExhaustiveBound {
-            max_runs: 200_000,
+            max_runs: 1_000_000,
             max_depth: 10_000,
         },
         ..MachineConfig::default()
@@ -251,7 +251,10 @@ fn ends(
     let mut machine = Machine::new(&m, "main", config).expect("machine");
     machine.bind_buffer(0, 0, vec![0; OUT_WORDS * 4]);
     let (set, tally) = outcomes(&machine, reduction).expect("search");
-    assert!(!tally.unexplored && tally.cut_off == 0, "{tally:?}");
+    assert!(
+        !tally.unexplored && tally.cut_off == 0,
+        "{reduction:?} at subgroup size {subgroup_size}: {tally:?}\n{text}"
+    );
     (set, tally)
 }
 
