@@ -291,6 +291,12 @@ fn run_lowered(
                 "shard": [campaign.shard.0, campaign.shard.1],
                 "programs": summary.programs,
                 "seconds": summary.elapsed.as_secs_f64(),
+                "exhaustive": {
+                    "searches": summary.searches.searches,
+                    "runs": summary.searches.runs,
+                    "pruned": summary.searches.pruned,
+                    "restarts": summary.searches.restarts,
+                },
                 "mismatches": summary.mismatches.iter().map(|(seed, m)| json!({
                     "seed": seed,
                     "nesting": campaign.config_of(*seed).nesting,

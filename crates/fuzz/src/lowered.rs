@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use tangle_interp::Variant;
 use tangle_ir::Module;
-use tangle_machine::{Machine, MachineConfig, Policy, EXHAUSTIVE_MAX_SUBGROUP};
+use tangle_machine::{Machine, MachineConfig, Policy, SearchSummary, EXHAUSTIVE_MAX_SUBGROUP};
 use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
@@ -123,13 +123,14 @@ pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, LoweredMismatch>
     })
 }
 
-/// The output buffer (`words` words) of `lowered` on the barrier machine.
+/// The output buffer (`words` words) of `lowered` on the barrier machine, with the
+/// exhaustive search's counts under that policy.
 pub fn run_lowered(
     lowered: &Module,
     subgroup_size: u32,
     words: usize,
     policy: Policy,
-) -> Result<Vec<u32>, String> {
+) -> Result<(Vec<u32>, Option<SearchSummary>), String> {
     let config = MachineConfig {
         subgroup_size,
         policy,
@@ -140,11 +141,12 @@ pub fn run_lowered(
     m.bind_buffer(0, 0, vec![0; words.max(1) * 4]);
     m.bind_buffer(0, 1, INPUT.iter().flat_map(|w| w.to_le_bytes()).collect());
     let outcome = m.run().map_err(|e| e.to_string())?;
-    Ok(outcome.buffers[&(0, 0)]
+    let got = outcome.buffers[&(0, 0)]
         .chunks(4)
         .take(words)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+        .collect();
+    Ok((got, outcome.search))
 }
 
 /// How a lowered program that agreed was run.
@@ -155,6 +157,31 @@ pub struct Agreed {
     /// switched to the case directly (`tangle_reconverge::lower::fallthrough`), and merging
     /// groups at one point would run them as one tangle.
     pub opportunistic_skipped: bool,
+    /// The exhaustive searches it passed (one per subgroup size up to 8), summed.
+    pub searches: SearchCounts,
+}
+
+/// Counts of the exhaustive searches of a campaign (each search passed: every run
+/// complete and agreeing; a search cut off by its bound is a mismatch instead).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounts {
+    /// Searches that passed.
+    pub searches: u64,
+    /// Complete runs they explored.
+    pub runs: u64,
+    /// Runs they abandoned as equivalent to one explored (sleep sets).
+    pub pruned: u64,
+    /// Times a search started again after finding a conflicting shared word.
+    pub restarts: u64,
+}
+
+impl std::ops::AddAssign for SearchCounts {
+    fn add_assign(&mut self, o: SearchCounts) {
+        self.searches += o.searches;
+        self.runs += o.runs;
+        self.pruned += o.pruned;
+        self.restarts += o.restarts;
+    }
 }
 
 /// Builds and lowers `program`, and compares the machine under every policy of `check`
@@ -168,6 +195,7 @@ pub fn compare_lowered(
     let lowered = lower(&module, check.scheme)?;
     let skip_opportunistic = check.policies.contains(&Policy::Opportunistic)
         && !divergent_fallthroughs(&module).is_empty();
+    let mut searches = SearchCounts::default();
     for &subgroup_size in subgroup_sizes {
         let words = simulate(program, subgroup_size).words.len();
         let reference =
@@ -183,13 +211,22 @@ pub fn compare_lowered(
             {
                 continue;
             }
-            let got = run_lowered(&lowered, subgroup_size, words, policy).map_err(|message| {
-                LoweredMismatch::Machine {
-                    subgroup_size,
-                    policy: policy.to_string(),
-                    message,
-                }
-            })?;
+            let (got, search) =
+                run_lowered(&lowered, subgroup_size, words, policy).map_err(|message| {
+                    LoweredMismatch::Machine {
+                        subgroup_size,
+                        policy: policy.to_string(),
+                        message,
+                    }
+                })?;
+            if let Some(s) = search {
+                searches += SearchCounts {
+                    searches: 1,
+                    runs: s.runs,
+                    pruned: s.pruned,
+                    restarts: s.restarts,
+                };
+            }
             if let Some(word) = (0..words).find(|&i| got[i] != reference[i]) {
                 let per_record = program.local_size as usize * RECORD_WORDS as usize;
                 return Err(LoweredMismatch::Words {
@@ -206,6 +243,7 @@ pub fn compare_lowered(
     }
     Ok(Agreed {
         opportunistic_skipped: skip_opportunistic,
+        searches,
     })
 }
 
@@ -241,6 +279,8 @@ pub struct LoweredSummary {
     pub mismatches: Vec<(u64, LoweredMismatch)>,
     /// Programs that agreed without `opportunistic` ([`Agreed::opportunistic_skipped`]).
     pub opportunistic_skipped: u64,
+    /// The exhaustive searches of the programs that agreed.
+    pub searches: SearchCounts,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -263,6 +303,14 @@ impl std::fmt::Display for LoweredSummary {
                 self.opportunistic_skipped
             )?;
         }
+        let s = &self.searches;
+        if s.searches > 0 {
+            write!(
+                f,
+                "; exhaustive: {} searches passed, {} runs completed, {} pruned, {} restarts",
+                s.searches, s.runs, s.pruned, s.restarts
+            )?;
+        }
         Ok(())
     }
 }
@@ -274,6 +322,7 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
     let next = AtomicU64::new(c.seeds.start);
     let mismatches = Mutex::new(Vec::new());
     let skipped = AtomicU64::new(0);
+    let searches = Mutex::new(SearchCounts::default());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
             s.spawn(|| loop {
@@ -290,6 +339,7 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
                         if a.opportunistic_skipped {
                             skipped.fetch_add(1, Ordering::Relaxed);
                         }
+                        *searches.lock().expect("no worker panics") += a.searches;
                     }
                     Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
                 }
@@ -304,6 +354,7 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
         programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
         mismatches,
         opportunistic_skipped: skipped.into_inner(),
+        searches: searches.into_inner().expect("no worker panics"),
         elapsed: start.elapsed(),
     }
 }

@@ -11,6 +11,13 @@
 //! phi itself or one other value) are removed until none is left, which makes the result
 //! minimal on reducible graphs.
 //!
+//! Two things keep a repair linear in what it touches rather than in the function. The
+//! backward search of a variable whose definitions all lie inside loops or after some
+//! point stops at blocks none of its definitions can reach (*reach floors*, below): the
+//! variable is undefined there, which is what the search would have found at the entry,
+//! after walking the whole function above. And trivial phis are removed with a worklist of
+//! their users, not by sweeps until nothing changes (a chain of `n` phis took `n` sweeps).
+//!
 //! A use that no definition reaches (only possible in unreachable code, or in a function
 //! that was not in SSA form before) gets an `undef` of the variable's type. With a single
 //! definition, `repair` also mends a definition that no longer dominates its uses: paths
@@ -20,7 +27,8 @@
 use std::collections::HashMap;
 
 use crate::builder::InsertAt;
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, DomTree};
+use crate::entity::SecondaryMap;
 use crate::module::{Block, Function, Inst, Operand, Terminator, Value, ValueDef};
 use crate::ops::{Op, PlainOp};
 use crate::types::TypeTable;
@@ -55,6 +63,84 @@ struct Repair<'f, 'c> {
     replaced: HashMap<Value, Operand>,
     undef: Option<Value>,
     ty: crate::types::Type,
+    /// Where the backward search stops ([`ReachFloors`]).
+    floors: &'c ReachFloors,
+    /// The least reach floor of the variable's definitions: blocks before it in reverse
+    /// post-order are reached by none of them.
+    floor: usize,
+}
+
+/// For each reachable block, a bound on where in reverse post-order the blocks reachable
+/// from it start: the position of the header of the outermost loop containing it, or its
+/// own position when no loop contains it. In a reducible graph a path from `d` to a block
+/// earlier in reverse post-order than `d` takes a back edge of a loop containing `d`, so no
+/// block before `d`'s floor is reachable from `d`. Irreducible graphs get floor 0 (no
+/// bound).
+struct ReachFloors {
+    rpo: SecondaryMap<Block, Option<usize>>,
+    floor: SecondaryMap<Block, usize>,
+}
+
+impl ReachFloors {
+    fn new(func: &Function, cfg: &Cfg) -> ReachFloors {
+        let dom = DomTree::new(func, cfg);
+        let order = dom.rpo();
+        let mut rpo = SecondaryMap::with_default(None);
+        for (i, &b) in order.iter().enumerate() {
+            rpo.set(b, Some(i));
+        }
+        let mut floor = SecondaryMap::with_default(0);
+        // Back edges by header; any retreating edge to a non-dominator: irreducible.
+        let mut latches: HashMap<Block, Vec<Block>> = HashMap::new();
+        for (i, &b) in order.iter().enumerate() {
+            for &s in cfg.succs(b) {
+                let Some(si) = *rpo.get(s) else { continue };
+                if si <= i {
+                    if !dom.dominates(s, b) {
+                        return ReachFloors { rpo, floor };
+                    }
+                    latches.entry(s).or_default().push(b);
+                }
+            }
+        }
+        for (i, &b) in order.iter().enumerate() {
+            floor.set(b, i);
+        }
+        // Headers outer first (an outer loop's header comes first in reverse post-order):
+        // each loop's body is collected by a backward walk from its latches; a block
+        // already taken belongs to an enclosing loop, and so does this whole loop.
+        let mut taken = SecondaryMap::with_default(false);
+        for (h_pos, &h) in order.iter().enumerate() {
+            let Some(ls) = latches.get(&h) else { continue };
+            if *taken.get(h) {
+                continue;
+            }
+            taken.set(h, true);
+            let mut stack: Vec<Block> = ls.iter().copied().filter(|&l| l != h).collect();
+            while let Some(b) = stack.pop() {
+                if *taken.get(b) || rpo.get(b).is_none() {
+                    continue;
+                }
+                taken.set(b, true);
+                floor.set(b, h_pos);
+                stack.extend(cfg.preds(b).iter().copied().filter(|&p| p != h));
+            }
+        }
+        ReachFloors { rpo, floor }
+    }
+
+    /// The reach floor of `b` (0 for unreachable blocks: no bound).
+    fn of(&self, b: Block) -> usize {
+        match self.rpo.get(b) {
+            Some(_) => *self.floor.get(b),
+            None => 0,
+        }
+    }
+
+    /// Whether `b` comes before `floor` in reverse post-order.
+    fn below(&self, b: Block, floor: usize) -> bool {
+        self.rpo.get(b).is_some_and(|i| i < floor)
+    }
 }
 
 /// Rewrites every use of the values in `defs` (one variable's definitions, all of one type)
@@ -72,6 +158,7 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
 /// to stay linear. Returns the phis added per group.
 pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
+    let floors = ReachFloors::new(func, &cfg);
     let mut group_of: HashMap<Value, usize> = HashMap::new();
     for (g, defs) in groups.iter().enumerate() {
         for &v in defs {
@@ -147,6 +234,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
         for list in by_block.values_mut() {
             list.sort_unstable();
         }
+        let floor = by_block.keys().map(|&b| floors.of(b)).min().unwrap_or(0);
         let is_def = |o: &Operand| matches!(o, Operand::Value(v) if group_of.get(v) == Some(&g));
         let mut r = Repair {
             func: &mut *func,
@@ -157,6 +245,8 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             replaced: HashMap::new(),
             undef: undefs.get(&ty).copied(),
             ty,
+            floors: &floors,
+            floor,
         };
         // Find every use's reaching definition before changing anything.
         let reaching: Vec<Operand> = sites[g]
@@ -351,7 +441,11 @@ impl Repair<'_, '_> {
                 break v;
             }
             let preds = self.cfg.preds(cur).to_vec();
-            if Some(cur) == self.func.entry() || preds.is_empty() {
+            if Some(cur) == self.func.entry()
+                || preds.is_empty()
+                || self.floors.below(cur, self.floor)
+            {
+                // Nothing defines it on the way here: no definition reaches this block.
                 break Operand::Value(self.undef());
             }
             if let [p] = preds[..] {
@@ -423,51 +517,84 @@ impl Repair<'_, '_> {
     }
 
     /// Removes new phis whose operands are all the phi itself or one other value, until
-    /// none is left; their uses are rewritten to that value.
+    /// none is left; their uses are rewritten to that value. A worklist: removing a phi
+    /// puts the phis that use it back on the list.
     fn remove_trivial_phis(&mut self) {
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for k in 0..self.new_phis.len() {
-                let (inst, phi, _) = self.new_phis[k];
-                if self.replaced.contains_key(&phi) {
-                    continue;
-                }
-                let args: Vec<Operand> = self.func.insts[inst]
-                    .args
-                    .iter()
-                    .map(|&a| self.resolve(a))
-                    .collect();
-                let mut same: Option<Operand> = None;
-                let mut trivial = true;
-                for a in &args {
-                    if *a == Operand::Value(phi) || Some(*a) == same {
-                        continue;
-                    }
-                    if same.is_some() {
-                        trivial = false;
-                        break;
-                    }
-                    same = Some(*a);
-                }
-                if trivial {
-                    // A phi with no other operand is only reached from itself: undefined.
-                    let to = match same {
-                        Some(v) => v,
-                        None => Operand::Value(self.undef()),
-                    };
-                    self.replaced.insert(phi, to);
-                    // The phi's block is known: remove it there, not by a search.
-                    let b = self.new_phis[k].2;
-                    self.func.blocks[b].insts.retain(|&i| i != inst);
-                    if let Some(r) = self.func.insts[inst].result {
-                        self.func.values[r].def = ValueDef::Unused;
-                    }
-                    changed = true;
-                } else {
-                    self.func.insts[inst].args = args;
+        let n = self.new_phis.len();
+        let index: HashMap<Value, usize> = self
+            .new_phis
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.1, k))
+            .collect();
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, &(inst, _, _)) in self.new_phis.iter().enumerate() {
+            for a in &self.func.insts[inst].args {
+                if let Some(&j) = index.get(&match a {
+                    Operand::Value(v) => *v,
+                    _ => continue,
+                }) {
+                    users[j].push(k);
                 }
             }
+        }
+        let mut work: Vec<usize> = (0..n).rev().collect();
+        let mut queued = vec![true; n];
+        let mut removed: HashMap<Block, std::collections::HashSet<Inst>> = HashMap::new();
+        while let Some(k) = work.pop() {
+            queued[k] = false;
+            let (inst, phi, b) = self.new_phis[k];
+            if self.replaced.contains_key(&phi) {
+                continue;
+            }
+            let args: Vec<Operand> = self.func.insts[inst]
+                .args
+                .iter()
+                .map(|&a| self.resolve(a))
+                .collect();
+            let mut same: Option<Operand> = None;
+            let mut trivial = true;
+            for a in &args {
+                if *a == Operand::Value(phi) || Some(*a) == same {
+                    continue;
+                }
+                if same.is_some() {
+                    trivial = false;
+                    break;
+                }
+                same = Some(*a);
+            }
+            if !trivial {
+                self.func.insts[inst].args = args;
+                continue;
+            }
+            // A phi with no other operand is only reached from itself: undefined.
+            let to = match same {
+                Some(v) => v,
+                None => Operand::Value(self.undef()),
+            };
+            self.replaced.insert(phi, to);
+            removed.entry(b).or_default().insert(inst);
+            if let Some(r) = self.func.insts[inst].result {
+                self.func.values[r].def = ValueDef::Unused;
+            }
+            let mine = std::mem::take(&mut users[k]);
+            for &u in &mine {
+                if !queued[u] {
+                    queued[u] = true;
+                    work.push(u);
+                }
+            }
+            // Its users now use what replaced it.
+            if let Operand::Value(t) = to {
+                if let Some(&j) = index.get(&t) {
+                    users[j].extend(mine);
+                }
+            }
+        }
+        // The removed phis leave their blocks, one pass per block.
+        for (b, gone) in removed {
+            self.func.blocks[b].insts.retain(|i| !gone.contains(i));
         }
         // Operands of the phis that stay may name phis removed after they were resolved.
         for k in 0..self.new_phis.len() {

@@ -24,7 +24,8 @@
 //! a workgroup; `schedule.rs` picks groups, merges, handles workgroup barriers and
 //! reports stuck runs; `exec.rs` issues instructions, `control.rs` terminators,
 //! `barrier.rs` the warp-barrier operations and their release rule, `memory.rs` memory
-//! instructions; `search.rs` is the exhaustive search.
+//! instructions; `explore.rs` is the exhaustive search over copies of the
+//! state, `search.rs` its part inside a run, `shared.rs` the memory words it interleaves at.
 
 mod barrier;
 mod config;
@@ -33,11 +34,13 @@ mod decode;
 mod dispatch;
 mod error;
 mod exec;
+mod explore;
 mod machine;
 mod memory;
 mod outcome;
 mod schedule;
 mod search;
+mod shared;
 mod state;
 mod step;
 

@@ -12,8 +12,9 @@ use crate::config::{MachineConfig, EXHAUSTIVE_MAX_SUBGROUP};
 use crate::decode::FuncFacts;
 use crate::error::{MachineError, R};
 use crate::outcome::{BarrierStats, Outcome};
-use crate::search::Script;
-use crate::state::Run;
+use crate::schedule::Drive;
+use crate::search::{Path, SearchCtx};
+use crate::state::{Cursor, Run};
 
 /// A compute dispatch of one entry point of a module in lowered form, on the barrier
 /// machine. The same shape as the reference interpreter's `Interpreter`, so a runner can
@@ -125,13 +126,15 @@ impl<'m> Machine<'m> {
     /// disagreement or any failing run is an error.
     pub fn run(&self) -> R<Outcome> {
         if self.config.policy == Policy::Exhaustive {
-            return crate::search::exhaustive(self);
+            return crate::explore::exhaustive(self);
         }
-        self.run_once(None)
+        self.run_once()
     }
 
-    /// One run, following `script`'s choices when searching.
-    pub(crate) fn run_once(&self, script: Option<&mut Script>) -> R<Outcome> {
+    /// A run at the start of the dispatch (`ctx` when searching): the bound buffers and
+    /// push constants in memory, no workgroup set up yet.
+    pub(crate) fn start<'a>(&'a self, ctx: Option<&'a SearchCtx>) -> Run<'a, 'm> {
+        let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();
         let mut run = Run {
             machine: self,
             mems: Vec::new(),
@@ -145,40 +148,54 @@ impl<'m> Machine<'m> {
             stats: BarrierStats::default(),
             workgroup: [0; 3],
             chooser: Chooser::new(self.config.policy),
-            script,
+            keys,
+            cursor: Cursor::default(),
+            ctx,
+            path: Path::default(),
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
-        let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();
-        for k in &keys {
-            run.push_region(self.bindings[k].clone(), false);
+        for k in run.keys.clone() {
+            run.push_region(self.bindings[&k].clone(), false);
         }
         run.push_region(Region::defined(self.push_constants.clone()), false);
-        let [gx, gy, gz] = self.config.workgroups;
-        for z in 0..gz {
-            for y in 0..gy {
-                for x in 0..gx {
-                    run.workgroup([x, y, z], &keys)?;
-                }
-            }
+        run
+    }
+
+    /// One run under a policy that makes no choice of its own.
+    fn run_once(&self) -> R<Outcome> {
+        let mut run = self.start(None);
+        match run.drive(None)? {
+            Drive::Done => Ok(run.finish()),
+            Drive::Choice(_) | Drive::Root(_) => Err(MachineError::Internal {
+                at: run.position(run.cursor.sgs[run.cursor.sg_pos].groups[0].pc()),
+                what: "a choice point outside the exhaustive search".into(),
+            }),
         }
+    }
+}
+
+impl Run<'_, '_> {
+    /// The outcome of a run that reached the end of the dispatch.
+    pub(crate) fn finish(self) -> Outcome {
+        let keys = &self.keys;
         let buffers = keys
             .iter()
             .enumerate()
-            .map(|(i, k)| (*k, run.mems[i].bytes.clone()))
+            .map(|(i, k)| (*k, self.mems[i].bytes.clone()))
             .collect();
         let undefined = keys
             .iter()
             .enumerate()
-            .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
+            .filter_map(|(i, k)| Some((*k, self.mems[i].undefined_mask()?)))
             .collect();
-        Ok(Outcome {
+        Outcome {
             buffers,
             undefined,
-            trace: run.trace,
-            steps: run.steps,
-            lane_steps: run.lane_steps,
-            stats: run.stats,
+            trace: self.trace,
+            steps: self.steps,
+            lane_steps: self.lane_steps,
+            stats: self.stats,
             search: None,
-        })
+        }
     }
 }

@@ -52,6 +52,12 @@ pub struct SearchSummary {
     pub pruned: u64,
     /// The most choice points one run had.
     pub deepest: u32,
+    /// Times the search started again from the beginning after a run showed two lanes
+    /// conflicting on a word of shared memory it had taken as private (`docs/machine.md`).
+    pub restarts: u64,
+    /// Words of shared memory two lanes were seen to conflict on: the accesses the search
+    /// interleaves (the others run as the group's own steps).
+    pub conflicting_words: u64,
 }
 
 /// The result of a run.

@@ -3,13 +3,29 @@
 //! reports.
 //!
 //! Subgroups of a workgroup run in turn, each until none of its groups can issue, as in
-//! the reference interpreter; within a subgroup the policy decides.
+//! the reference interpreter; within a subgroup the policy decides. The run loop can stop
+//! at a choice point of the exhaustive search and go on from a copy of its state
+//! ([`Drive`], [`crate::state::Cursor`]).
 
-use tangle_sched::{Candidate, Policy};
+use tangle_lanes::Mask;
+use tangle_sched::Candidate;
 
 use crate::error::{GroupReport, GroupState, MachineError, Stuck, R};
-use crate::search::Pruned;
+use crate::search::Decision;
 use crate::state::{Group, Run, Status, Subgroup};
+use crate::step::Step;
+
+/// Where a dispatch stopped.
+pub(crate) enum Drive {
+    /// At its end: every lane of every workgroup has ended.
+    Done,
+    /// At a choice point of the exhaustive search: the next steps of the ready groups of
+    /// the running subgroup, lowest lane first. It goes on with the group the search picks.
+    Choice(Vec<Step>),
+    /// At the first choice point of a subgroup the search does not explore yet: the search
+    /// keeps a copy of the state to explore that subgroup from here later, and picks.
+    Root(Vec<Step>),
+}
 
 /// Why a subgroup stopped issuing.
 enum Stop {
@@ -17,24 +33,72 @@ enum Stop {
     Idle,
     /// The step budget ran out.
     Budget,
+    /// The exhaustive search must choose.
+    Choice(Drive),
+}
+
+/// Which group issues next.
+enum Pick {
+    /// The ready group at this index of the subgroup's groups.
+    Group(usize),
+    /// None is ready.
+    Idle,
+    /// The search chooses ([`Drive::Choice`] or [`Drive::Root`]).
+    Choice(Drive),
 }
 
 impl Run<'_, '_> {
-    /// Runs workgroup `wg` until every lane has ended.
-    pub(crate) fn workgroup(&mut self, wg: [u32; 3], keys: &[(u32, u32)]) -> R<()> {
-        self.workgroup = wg;
-        let mut sgs = self.subgroups(wg, keys)?;
+    /// Runs the dispatch from where it stands until it ends or the exhaustive search has a
+    /// choice to make. `resume`: the lanes of the group the search picked at the choice
+    /// point the run stopped at.
+    pub(crate) fn drive(&mut self, mut resume: Option<Mask>) -> R<Drive> {
+        let [gx, gy, gz] = self.machine.config.workgroups;
+        let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
         loop {
-            let mut ran = false;
-            for sg in sgs.iter_mut() {
-                if sg.groups.iter().any(|g| g.status == Status::Ready) {
-                    ran = true;
-                    if let Stop::Budget = self.run_subgroup(sg)? {
-                        return Err(self.out_of_budget(&sgs));
+            if self.cursor.sgs.is_empty() {
+                let i = self.cursor.wg_index;
+                if i == total {
+                    return Ok(Drive::Done);
+                }
+                let (gx, gy) = (u64::from(gx), u64::from(gy));
+                let wg = [i % gx, i / gx % gy, i / (gx * gy)].map(|c| c as u32);
+                self.workgroup = wg;
+                let keys = std::mem::take(&mut self.keys);
+                let sgs = self.subgroups(wg, &keys);
+                self.keys = keys;
+                self.cursor.sgs = sgs?;
+                self.cursor.sg_pos = 0;
+                self.cursor.ran = false;
+            }
+            let mut sgs = std::mem::take(&mut self.cursor.sgs);
+            match self.round(&mut sgs, &mut resume)? {
+                Some(d) => {
+                    self.cursor.sgs = sgs;
+                    return Ok(d);
+                }
+                None => self.cursor.wg_index += 1,
+            }
+        }
+    }
+
+    /// Runs the subgroups of the current workgroup in turn until every lane has ended
+    /// (`None`) or the search must choose.
+    fn round(&mut self, sgs: &mut [Subgroup], resume: &mut Option<Mask>) -> R<Option<Drive>> {
+        loop {
+            while self.cursor.sg_pos < sgs.len() {
+                let sg = &mut sgs[self.cursor.sg_pos];
+                if resume.is_some() || sg.groups.iter().any(|g| g.status == Status::Ready) {
+                    self.cursor.ran = true;
+                    match self.run_subgroup(sg, resume.take())? {
+                        Stop::Idle => {}
+                        Stop::Budget => return Err(self.out_of_budget(sgs)),
+                        Stop::Choice(d) => return Ok(Some(d)),
                     }
                 }
+                self.cursor.sg_pos += 1;
             }
-            if ran {
+            self.cursor.sg_pos = 0;
+            if std::mem::take(&mut self.cursor.ran) {
                 continue;
             }
             let live: u32 = sgs
@@ -42,7 +106,7 @@ impl Run<'_, '_> {
                 .map(|s| s.lanes.iter().filter(|l| !l.exited).count() as u32)
                 .sum();
             if live == 0 {
-                return Ok(());
+                return Ok(None);
             }
             let at_barrier: u32 = sgs
                 .iter()
@@ -56,21 +120,26 @@ impl Run<'_, '_> {
                 }
                 continue;
             }
-            return Err(MachineError::Deadlock(Box::new(self.stuck(&sgs, None))));
+            return Err(MachineError::Deadlock(Box::new(self.stuck(sgs, None))));
         }
     }
 
-    /// Issues groups of `sg` under the policy until none is ready or the budget runs out.
-    fn run_subgroup(&mut self, sg: &mut Subgroup) -> R<Stop> {
+    /// Issues groups of `sg` under the policy until none is ready, the budget runs out or
+    /// the search must choose; first the group of lanes `resume` when the search chose it.
+    fn run_subgroup(&mut self, sg: &mut Subgroup, resume: Option<Mask>) -> R<Stop> {
         let policy = self.machine.config.policy;
         let budget = self.machine.config.step_budget;
-        let mut current: Option<Group> = None;
+        let searching = self.ctx.is_some();
+        let mut current: Option<Group> = resume
+            .and_then(|m| sg.groups.iter().position(|g| g.mask == m))
+            .map(|i| sg.groups.swap_remove(i));
         loop {
             let mut g = match current.take() {
                 Some(g) => g,
                 None => match self.pick(sg)? {
-                    Some(i) => sg.groups.swap_remove(i),
-                    None => return Ok(Stop::Idle),
+                    Pick::Group(i) => sg.groups.swap_remove(i),
+                    Pick::Idle => return Ok(Stop::Idle),
+                    Pick::Choice(d) => return Ok(Stop::Choice(d)),
                 },
             };
             if policy.merges_at_same_point() {
@@ -88,18 +157,8 @@ impl Run<'_, '_> {
                 sg.groups.push(g);
                 return Ok(Stop::Budget);
             }
-            let searching = policy == Policy::Exhaustive;
             if searching {
-                if let Some(step) = self.step_of(sg, &g) {
-                    let now: Vec<_> = sg
-                        .groups
-                        .iter()
-                        .filter(|o| o.status == Status::Ready)
-                        .filter_map(|o| self.step_of(sg, o))
-                        .collect();
-                    let script = self.script.as_mut().expect("a search has a script");
-                    script.executed(&step, &now);
-                }
+                self.before_issue(sg, &g);
             }
             let issued = self.issue(sg, g)?;
             if let Some(c) = issued.cont {
@@ -114,34 +173,30 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The index in `sg.groups` of the ready group to issue next.
-    fn pick(&mut self, sg: &Subgroup) -> R<Option<usize>> {
+    /// The ready group of `sg` to issue next, or the search's choice point.
+    fn pick(&mut self, sg: &Subgroup) -> R<Pick> {
         let mut ready: Vec<usize> = (0..sg.groups.len())
             .filter(|&i| sg.groups[i].status == Status::Ready)
             .collect();
-        let searching = self.machine.config.policy == Policy::Exhaustive;
-        if ready.len() <= 1 && !searching {
-            return Ok(ready.first().copied());
+        if ready.is_empty() {
+            return Ok(Pick::Idle);
+        }
+        let searching = self.ctx.is_some();
+        if ready.len() == 1 && !searching {
+            return Ok(Pick::Group(ready[0]));
         }
         ready.sort_by_key(|&i| sg.groups[i].mask.trailing_zeros());
         if searching {
-            // A group whose next step only its own lanes see commutes with every other
-            // group: it runs without a choice. Only when every ready group is about to do
-            // something others see does the search branch (`search.rs`).
-            let mut options = Vec::with_capacity(ready.len());
-            for &i in &ready {
-                match self.step_of(sg, &sg.groups[i]) {
-                    None => return Ok(Some(i)),
-                    Some(s) => options.push(s),
-                }
-            }
-            if options.is_empty() {
-                return Ok(None);
-            }
-            let script = self.script.as_mut().expect("a search has a script");
-            return match script.choose(options) {
-                Ok(c) => Ok(Some(ready[c])),
-                Err(Pruned) => Err(MachineError::Pruned),
+            let options = match self.options(sg, &ready) {
+                Ok(options) => options,
+                // A group whose next step only its own lanes see commutes with every
+                // other group: it runs without a choice.
+                Err(i) => return Ok(Pick::Group(ready[i])),
+            };
+            return match self.decide(options)? {
+                Decision::Take(c) => Ok(Pick::Group(ready[c])),
+                Decision::Choice(options) => Ok(Pick::Choice(Drive::Choice(options))),
+                Decision::Root(options) => Ok(Pick::Choice(Drive::Root(options))),
             };
         }
         let candidates: Vec<Candidate> = ready
@@ -151,7 +206,10 @@ impl Run<'_, '_> {
                 last_issued: sg.groups[i].last_issued,
             })
             .collect();
-        Ok(self.chooser.pick(&candidates).map(|c| ready[c]))
+        Ok(self
+            .chooser
+            .pick(&candidates)
+            .map_or(Pick::Idle, |c| Pick::Group(ready[c])))
     }
 
     /// The budget error: a livelock when some lanes wait, or starve, while others run.

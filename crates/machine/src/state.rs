@@ -8,7 +8,7 @@ use tangle_lanes::Mask;
 use crate::error::{MachineError, Position, UndefinedUse, R};
 use crate::machine::Machine;
 use crate::outcome::{BarrierStats, TraceEntry};
-use crate::search::Script;
+use crate::search::{Path, SearchCtx};
 
 /// A program point in one call frame: instruction `idx` of `block` (`idx` equal to the
 /// block's length is its terminator).
@@ -107,6 +107,7 @@ impl Group {
 }
 
 /// A subgroup (warp): its lanes and its groups.
+#[derive(Clone)]
 pub(crate) struct Subgroup {
     pub(crate) index: u32,
     pub(crate) lanes: Vec<Lane>,
@@ -120,7 +121,25 @@ impl Subgroup {
     }
 }
 
-/// The state of a running dispatch.
+/// Where a dispatch stands between two issues: the workgroup being run, its subgroups,
+/// and the next subgroup of the current round (subgroups run in turn, each until none of
+/// its groups can issue). What lets a run stop at a choice point of the exhaustive search
+/// and go on later from a copy.
+#[derive(Clone, Default)]
+pub(crate) struct Cursor {
+    /// The linear index of the workgroup being run (x fastest, then y, then z).
+    pub(crate) wg_index: u64,
+    /// Its subgroups; empty until it is set up.
+    pub(crate) sgs: Vec<Subgroup>,
+    /// The subgroup of the current round that runs next.
+    pub(crate) sg_pos: usize,
+    /// Whether any subgroup issued in the current round.
+    pub(crate) ran: bool,
+}
+
+/// The state of a running dispatch. A clone is a snapshot the exhaustive search goes back
+/// to (`search.rs`): everything a run changes lives here.
+#[derive(Clone)]
 pub(crate) struct Run<'a, 'm> {
     pub(crate) machine: &'a Machine<'m>,
     pub(crate) mems: Vec<Region>,
@@ -138,8 +157,14 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) stats: BarrierStats,
     pub(crate) workgroup: [u32; 3],
     pub(crate) chooser: tangle_sched::Chooser,
-    /// The exhaustive search's choices, when searching.
-    pub(crate) script: Option<&'a mut Script>,
+    /// The bound buffers' (set, binding) keys, in the order of their regions.
+    pub(crate) keys: Vec<(u32, u32)>,
+    /// Where the dispatch stands.
+    pub(crate) cursor: Cursor,
+    /// The exhaustive search's state shared by every run, when searching.
+    pub(crate) ctx: Option<&'a SearchCtx>,
+    /// This run's own part of the search's state (its sleep set and depth).
+    pub(crate) path: Path,
 }
 
 impl Run<'_, '_> {

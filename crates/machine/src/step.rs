@@ -6,7 +6,9 @@
 //! A step is *seen* when it is a `bar_sync` (an arrival can release waiters, and its own
 //! release depends on others), a `bar_break` (break flags), a `bar_set` that clears a break
 //! flag (rule 3 reads it), an end of lanes (`exit` and its kin: rule 2), or an access to
-//! memory another lane can reach. Everything else — arithmetic, branches, calls, subgroup
+//! a word of memory two lanes have been seen to conflict on (`shared.rs`; the search
+//! learns these words as it goes, and starts again when it finds a new one). Everything
+//! else — arithmetic, branches, calls, subgroup
 //! operations over the group itself, its own variables, workgroup barriers (which release
 //! only when nothing else can run, whatever the order of arrival) — changes only the
 //! group's own lanes.
@@ -48,6 +50,13 @@ pub(crate) enum StepKind {
         ranges: Vec<(u32, u64, u64)>,
         write: bool,
     },
+}
+
+/// A memory access of a group: per lane, (lane, region, first byte, end), where the region
+/// is one other lanes can reach; and whether it writes.
+pub(crate) struct Access {
+    pub(crate) lanes: Vec<(u32, u32, u64, u64)>,
+    pub(crate) write: bool,
 }
 
 /// Whether `a` and `b` are steps of the same group (the same lanes at the same point):
@@ -109,7 +118,8 @@ pub(crate) fn independent(a: &Step, b: &Step) -> bool {
 
 impl Run<'_, '_> {
     /// `g`'s next step if another group can see it; `None` when it changes only `g`'s
-    /// own lanes.
+    /// own lanes. A memory access is seen when it touches a word the search has found two
+    /// lanes to conflict on (`shared.rs`), or a place it cannot tell.
     pub(crate) fn step_of(&self, sg: &Subgroup, g: &Group) -> Option<Step> {
         let pc = g.pc();
         let m = self.machine.module;
@@ -147,11 +157,23 @@ impl Run<'_, '_> {
                     },
                     Op::Tangle(TangleOp::BarBreak) => StepKind::Break(barrier()?),
                     Op::Tangle(TangleOp::Exit) => StepKind::End,
-                    Op::Load(_) => self.memory(sg, g, id.args[0], id.result, false)?,
-                    Op::Store(_) => self.memory(sg, g, id.args[0], None, true)?,
-                    Op::Atomic { .. } => self.memory(sg, g, id.args[0], None, true)?,
-                    Op::Glsl(tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp) => {
-                        self.memory(sg, g, id.args[1], None, true)?
+                    Op::Load(_)
+                    | Op::Store(_)
+                    | Op::Atomic { .. }
+                    | Op::Glsl(tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp) => {
+                        let a = self.access(sg, g)?;
+                        let ctx = self.ctx?;
+                        let shared = ctx.shared.borrow();
+                        let seen = a.lanes.iter().any(|&(_, mem, lo, hi)| {
+                            mem == u32::MAX || shared.conflicts(mem, lo, hi)
+                        });
+                        if !seen && !ctx.full() {
+                            return None;
+                        }
+                        StepKind::Mem {
+                            ranges: a.lanes.iter().map(|&(_, m, lo, hi)| (m, lo, hi)).collect(),
+                            write: a.write,
+                        }
                     }
                     _ => return None,
                 }
@@ -166,20 +188,21 @@ impl Run<'_, '_> {
         })
     }
 
-    /// The memory step of an access through `pointer` by `g`'s lanes (`loaded` the loaded
-    /// value, whose type gives the width), or `None` when only the lanes' own memory is
-    /// touched.
-    fn memory(
-        &self,
-        sg: &Subgroup,
-        g: &Group,
-        pointer: Operand,
-        loaded: Option<Value>,
-        write: bool,
-    ) -> Option<StepKind> {
+    /// `g`'s next instruction's access to memory other lanes can reach, if it is one.
+    pub(crate) fn access(&self, sg: &Subgroup, g: &Group) -> Option<Access> {
         let m = self.machine.module;
         let pc = g.pc();
         let func = &m.funcs[pc.func];
+        let &inst = func.blocks[pc.block].insts.get(pc.idx)?;
+        let id = &func.insts[inst];
+        let (pointer, loaded, write) = match &id.op {
+            Op::Load(_) => (id.args[0], id.result, false),
+            Op::Store(_) | Op::Atomic { .. } => (id.args[0], None, true),
+            Op::Glsl(tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp) => {
+                (id.args[1], None, true)
+            }
+            _ => return None,
+        };
         let pointee = match pointer {
             Operand::Value(v) => m.types.pointer(func.values[v].ty).map(|(_, t)| t),
             Operand::Global(gl) => m.types.pointer(m.globals[gl].ty).map(|(_, t)| t),
@@ -194,22 +217,23 @@ impl Run<'_, '_> {
             }
             _ => Some(value::size_align(&m.types, t).0),
         });
-        let mut ranges = Vec::new();
+        let mut lanes = Vec::new();
         for lane in lanes_of(g.mask) {
             match self.operand(sg, pc, lane, pointer) {
                 Ok(Val::Ptr { mem, off }) => {
                     if self.private.get(mem as usize).copied().unwrap_or(false) {
                         continue;
                     }
-                    let end = width.map_or(u64::MAX, |w| off + w.max(1));
-                    ranges.push((mem, off, end));
+                    let len = self
+                        .mems
+                        .get(mem as usize)
+                        .map_or(0, |r| r.bytes.len() as u64);
+                    let end = width.map_or(len, |w| off + w.max(1)).max(off + 1);
+                    lanes.push((lane as u32, mem, off, end));
                 }
-                _ => ranges.push((u32::MAX, 0, u64::MAX)),
+                _ => lanes.push((lane as u32, u32::MAX, 0, u64::MAX)),
             }
         }
-        if ranges.is_empty() {
-            return None;
-        }
-        Some(StepKind::Mem { ranges, write })
+        (!lanes.is_empty()).then_some(Access { lanes, write })
     }
 }

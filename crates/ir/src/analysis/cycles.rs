@@ -81,12 +81,33 @@ impl CycleInfo {
             innermost: SecondaryMap::with_default(None),
             preorder,
         };
-        let all: Vec<usize> = (0..n).collect();
-        // Work list of (member blocks, parent cycle).
-        let mut work: Vec<(Vec<bool>, Option<CycleId>)> = vec![(vec![true; n], None)];
-        while let Some((member, parent)) = work.pop() {
+        // Work list of (member blocks, ascending, parent cycle). Each list's components are
+        // found on the subgraph of its members alone, renumbered 0..k, so the work is the
+        // sum of the cycles' sizes, not the function's size once per cycle.
+        let mut work: Vec<(Vec<usize>, Option<CycleId>)> = vec![((0..n).collect(), None)];
+        let mut local = vec![usize::MAX; n];
+        while let Some((members, parent)) = work.pop() {
+            for (i, &v) in members.iter().enumerate() {
+                local[v] = i;
+            }
+            let sub: Vec<Vec<usize>> = members
+                .iter()
+                .map(|&v| {
+                    succs[v]
+                        .iter()
+                        .filter(|&&s| local[s] != usize::MAX)
+                        .map(|&s| local[s])
+                        .collect()
+                })
+                .collect();
+            for &v in &members {
+                local[v] = usize::MAX;
+            }
+            let k = members.len();
+            let starts: Vec<usize> = (0..k).collect();
             let mut found = Vec::new();
-            for mut comp in strongly_connected(&succs, &member, &all) {
+            for comp in strongly_connected(&sub, &vec![true; k], &starts) {
+                let mut comp: Vec<usize> = comp.into_iter().map(|i| members[i]).collect();
                 let is_cycle = comp.len() > 1 || succs[comp[0]].contains(&comp[0]);
                 if !is_cycle {
                     continue;
@@ -112,11 +133,8 @@ impl CycleInfo {
                     children: Vec::new(),
                     depth,
                 });
-                let mut inner = vec![false; n];
-                for &v in &comp {
-                    inner[v] = v != header;
-                }
                 found.push((header, id));
+                let inner: Vec<usize> = comp.iter().copied().filter(|&v| v != header).collect();
                 work.push((inner, Some(id)));
             }
             found.sort_unstable();
