@@ -107,7 +107,7 @@ fn execute(p: &Program) -> (HashMap<String, Vec<u8>>, u64) {
         let pipeline = p.script.pipeline(&run.pipeline).expect("pipeline");
         let attach = &pipeline.attachments[0];
         let module = &p.modules[&attach.shader];
-        let mut config = Config {
+        let config = Config {
             record_trace: false,
             workgroups: run.groups,
             spec_constants: attach
@@ -117,17 +117,18 @@ fn execute(p: &Program) -> (HashMap<String, Vec<u8>>, u64) {
                 .collect(),
             ..Config::default()
         };
-        let local_size = Interpreter::new(module, &attach.entry_point, config.clone())
-            .expect("interpreter")
-            .local_size();
+        let mut interp = Interpreter::new(module, &attach.entry_point, config).expect("interp");
+        let local_size = interp.local_size();
         let control = pipeline
             .subgroups
             .iter()
             .find(|s| s.shader == attach.shader);
-        config.subgroup_size = device
+        let subgroup_size = device
             .subgroup_size(control, local_size, module.version >= (1, 6))
             .expect("subgroup size");
-        let mut interp = Interpreter::new(module, &attach.entry_point, config).expect("interp");
+        interp
+            .set_subgroup_size(subgroup_size)
+            .expect("subgroup size");
         for b in &pipeline.bindings {
             interp.bind_buffer(b.set, b.binding, buffers[&b.buffer].clone());
         }
