@@ -19,6 +19,8 @@ pub struct Interpreter<'m> {
     pub(crate) config: Config,
     pub(crate) local_size: [u32; 3],
     pub(crate) consts: Vec<Val>,
+    /// The constants as the engine reads operands (`slot.rs`).
+    pub(crate) const_slots: Vec<crate::slot::Slot>,
     pub(crate) bindings: BTreeMap<(u32, u32), Region>,
     pub(crate) push_constants: Vec<u8>,
     /// Operand and result types and phi counts, per function (see `decode.rs`).
@@ -81,6 +83,7 @@ impl<'m> Interpreter<'m> {
             push_constants: Vec::new(),
             facts,
             var_slots,
+            const_slots: consts.iter().cloned().map(crate::slot::Slot::of).collect(),
             consts,
         })
     }
@@ -164,6 +167,7 @@ impl<'m> Interpreter<'m> {
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
             scratch: Vec::new(),
+            slot_scratch: Vec::new(),
             group_scratch: Vec::new(),
             trace: Vec::new(),
             steps: 0,
