@@ -164,6 +164,22 @@ impl Run<'_, '_> {
                 advance(t);
                 return Ok(());
             }
+            Fast::StoreVec {
+                bytes,
+                count,
+                stride,
+            } => {
+                self.store_vec(sg, t, d, bytes, count, stride)?;
+                advance(t);
+                return Ok(());
+            }
+            Fast::Elect | Fast::Ballot => {
+                if self.group_fast(sg, t, d)? {
+                    self.record_group(sg, fr.func, inst, t.mask);
+                    advance(t);
+                    return Ok(());
+                }
+            }
             fast => {
                 let res = d.result.expect("fast paths have results");
                 for lane in lanes_of(t.mask) {
@@ -223,15 +239,7 @@ impl Run<'_, '_> {
                     let v = self.settle(t, lane, v)?;
                     sg.set_value(fi, res, lane, v);
                 }
-                if self.it.config.record_trace {
-                    self.trace.push(TraceEntry {
-                        workgroup: self.workgroup,
-                        subgroup: sg.index,
-                        func: fr.func,
-                        inst,
-                        mask: t.mask,
-                    });
-                }
+                self.record_group(sg, fr.func, inst, t.mask);
             }
             Op::ControlBarrier { exec, .. } => {
                 advance(t);
@@ -294,6 +302,59 @@ impl Run<'_, '_> {
         }
         advance(t);
         Ok(())
+    }
+
+    /// Records a subgroup operation in the trace (when asked to).
+    #[inline]
+    fn record_group(
+        &mut self,
+        sg: &Subgroup,
+        func: tangle_ir::Func,
+        inst: Inst,
+        mask: crate::Mask,
+    ) {
+        if self.it.config.record_trace {
+            self.trace.push(TraceEntry {
+                workgroup: self.workgroup,
+                subgroup: sg.index,
+                func,
+                inst,
+                mask,
+            });
+        }
+    }
+
+    /// `group_elect` and `group_ballot` at subgroup scope without the general path's
+    /// per-lane operand vectors and results: `false` (nothing done) when a lane's ballot
+    /// predicate is not a defined boolean, which the general path (`tangle_lanes::group`)
+    /// handles. Results are those of `group::execute`: elect is true for the tangle's
+    /// lowest lane; a ballot has the bits of the lanes whose predicate holds.
+    fn group_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<bool> {
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
+        let res = d.result.expect("fast paths have results");
+        match d.fast {
+            Fast::Elect => {
+                let first = t.mask.trailing_zeros() as usize;
+                for lane in lanes_of(t.mask) {
+                    sg.set_slot(fi, res, lane, Slot::Bool(lane == first));
+                }
+            }
+            Fast::Ballot => {
+                let mut m: crate::Mask = 0;
+                for lane in lanes_of(t.mask) {
+                    match self.arg(sg, t, lane, d.args[0])? {
+                        Slot::Bool(true) => m |= 1 << lane,
+                        Slot::Bool(false) => {}
+                        _ => return Ok(false),
+                    }
+                }
+                for lane in lanes_of(t.mask) {
+                    sg.slot_mut(fi, res, lane).put_ballot(m);
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The general path of a per-lane value instruction for one lane: its operands

@@ -274,6 +274,57 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// A store of a vector of `count` integer or float components of `bytes` bytes,
+    /// `stride` apart, for every lane of `t` in lane order: straight into the bytes where
+    /// the pointer is defined, every component is defined and the whole vector is in
+    /// bounds; otherwise that lane takes the general path (which writes component by
+    /// component and reports the first out-of-bounds one).
+    pub(crate) fn store_vec(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        d: &DInst,
+        bytes: u8,
+        count: u8,
+        stride: u64,
+    ) -> R<()> {
+        let it = self.it;
+        let types = &it.module.types;
+        let (n, count) = (u64::from(bytes), usize::from(count));
+        for lane in lanes_of(t.mask) {
+            let p = self.arg(sg, t, lane, d.args[0])?;
+            let v = self.arg(sg, t, lane, d.args[1])?;
+            if let (&Slot::Ptr { mem, off }, Slot::Boxed(b)) = (p, v) {
+                if let (Val::Comp(c), Some(r)) = (&**b, self.mems.get_mut(mem as usize)) {
+                    let end = (count as u64)
+                        .checked_sub(1)
+                        .and_then(|k| k.checked_mul(stride))
+                        .and_then(|k| k.checked_add(n))
+                        .and_then(|k| k.checked_add(off));
+                    if c.len() == count
+                        && end.is_some_and(|e| e <= r.len() as u64)
+                        && c.iter().all(|x| matches!(x, Val::Bits(_)))
+                    {
+                        for (i, x) in c.iter().enumerate() {
+                            let written =
+                                r.store_defined_bits(off + i as u64 * stride, n as usize, x.bits());
+                            debug_assert!(written, "checked in bounds");
+                        }
+                        continue;
+                    }
+                }
+            }
+            let (p, v) = (
+                p.get().expect("arg gives set slots"),
+                v.get().expect("arg gives set slots"),
+            );
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
+                return Err(self.mem_fail(t, lane, e));
+            }
+        }
+        Ok(())
+    }
+
     /// GLSL.std.450 `Modf` / `Frexp`: the result is the fraction or significand; the whole
     /// part or exponent is stored through the pointer operand. An undefined operand makes
     /// both parts undefined.

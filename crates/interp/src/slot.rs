@@ -8,6 +8,7 @@
 //! values are boxed, and overwriting a boxed slot with another boxed value reuses the box.
 
 use crate::value::Val;
+use crate::Mask;
 
 /// One lane's value, or [`Slot::Unset`] before it is defined.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -47,6 +48,25 @@ impl Slot {
             (Slot::Boxed(old), v) => **old = v,
             (s, v) => *s = Slot::Boxed(Box::new(v)),
         }
+    }
+
+    /// Stores the ballot (`u32x4`) of lane mask `m`, as [`crate::group::ballot_val`] makes
+    /// it, writing the words in place when the slot already holds a four-component vector
+    /// (a ballot executed again: no allocation).
+    #[inline]
+    pub(crate) fn put_ballot(&mut self, m: Mask) {
+        let word = |i: usize| Val::Bits(((m >> (32 * i)) as u64) & 0xffff_ffff);
+        if let Slot::Boxed(b) = self {
+            if let Val::Comp(c) = &mut **b {
+                if c.len() == 4 {
+                    for (i, w) in c.iter_mut().enumerate() {
+                        *w = word(i);
+                    }
+                    return;
+                }
+            }
+        }
+        self.put(crate::group::ballot_val(m));
     }
 
     /// The value held, or `None` when unset.
@@ -109,5 +129,22 @@ mod tests {
             }
         }
         assert_eq!(Slot::Unset.get(), None);
+    }
+
+    #[test]
+    fn a_ballot_in_place_is_the_ballot_value() {
+        let masks: [Mask; 4] = [0, 1, 0x8000_0000_0000_0001, Mask::MAX];
+        for &m in &masks {
+            for start in [
+                Slot::Unset,
+                Slot::Bits(3),
+                Slot::of(crate::group::ballot_val(0x1234)),
+                Slot::of(Val::Comp(vec![Val::Bits(1); 3])),
+            ] {
+                let mut s = start;
+                s.put_ballot(m);
+                assert_eq!(s.get(), Some(crate::group::ballot_val(m)));
+            }
+        }
     }
 }

@@ -173,6 +173,13 @@ impl Subgroup {
         self.values[func].vals[v as usize * w + lane].put(val);
     }
 
+    /// Lane `lane`'s slot of value `v` of function `func`, to write in place.
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, func: usize, v: u32, lane: usize) -> &mut Slot {
+        let w = self.width;
+        &mut self.values[func].vals[v as usize * w + lane]
+    }
+
     /// Sets lane `lane`'s value `v` of function `func` to a slot.
     #[inline]
     pub(crate) fn set_slot(&mut self, func: usize, v: u32, lane: usize, slot: Slot) {
