@@ -184,7 +184,14 @@ impl Subgroup {
     #[inline]
     pub(crate) fn set_slot(&mut self, func: usize, v: u32, lane: usize, slot: Slot) {
         let w = self.width;
-        self.values[func].vals[v as usize * w + lane] = slot;
+        let old = std::mem::replace(&mut self.values[func].vals[v as usize * w + lane], slot);
+        // Only a boxed slot owns anything; skipping the drop of the others keeps an
+        // out-of-line drop call off every scalar result.
+        if matches!(old, Slot::Boxed(_)) {
+            drop(old);
+        } else {
+            std::mem::forget(old);
+        }
     }
 
     /// The block lane `lane` came from in function `func`.
