@@ -377,16 +377,14 @@ fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast
         Op::Store(_) => match atys.get(1).and_then(|t| scalar_bytes(types, *t)) {
             Some(n) => Fast::StoreBits(n),
             None => match atys.get(1).map(|t| (*t, types.get(*t))) {
-                Some((vty, TypeData::Vector { elem, count })) => {
-                    match (scalar_bytes(types, *elem), u8::try_from(*count)) {
-                        (Some(bytes), Ok(count)) => Fast::StoreVec {
-                            bytes,
-                            count,
-                            stride: tangle_lanes::value::array_stride(types, vty),
-                        },
-                        _ => Fast::None,
-                    }
-                }
+                Some((vty, TypeData::Vector { elem, count })) => match scalar_bytes(types, *elem) {
+                    Some(bytes) => Fast::StoreVec {
+                        bytes,
+                        count: *count,
+                        stride: tangle_lanes::value::array_stride(types, vty),
+                    },
+                    None => Fast::None,
+                },
                 _ => Fast::None,
             },
         },
