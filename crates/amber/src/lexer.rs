@@ -2,6 +2,7 @@
 //! inline shader text.
 
 use crate::error::{AmberError, ErrorKind, Pos};
+use crate::model::Literal;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,13 +133,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Reads plain decimal numbers (ASCII digits only, at most 19 of them, each followed by
-    /// a blank, the line end or the end of the file) on the current line, handing each to
-    /// `take`, which returns `false` to leave it unread. Stops before anything else (a
-    /// sign, a fraction, a word, a comment, the line end), leaving it for [`Self::next`].
-    /// A fast path for long value lists: the tokens it reads are exactly the words `next`
-    /// would return, at the same positions.
-    pub fn decimal_run(&mut self, mut take: impl FnMut(u64) -> bool) {
+    /// Reads plain numbers on the current line: decimals (ASCII digits only, at most 19 of
+    /// them) and hexadecimals (`0x` or `0X` then 1 to 16 hex digits), each followed by a
+    /// blank, the line end or the end of the file, handing each to `take` as the
+    /// [`Literal`] that [`Literal::parse`] makes of the same word (`Int`, `Hex`); `take`
+    /// returns `false` to leave it unread. Stops before anything else (a sign, a fraction,
+    /// a word, a comment, the line end), leaving it for [`Self::next`]. A fast path for
+    /// long value lists: the tokens it reads are exactly the words `next` would return, at
+    /// the same positions.
+    pub fn number_run(&mut self, mut take: impl FnMut(Literal) -> bool) {
         if self.peeked.is_some() {
             return;
         }
@@ -151,13 +154,35 @@ impl<'a> Lexer<'a> {
             }
             let start = self.at;
             let mut at = start;
+            let hex =
+                bytes.get(at) == Some(&b'0') && matches!(bytes.get(at + 1), Some(b'x' | b'X'));
             let mut v = 0u64;
-            while at < bytes.len() && at - start < 19 && bytes[at].is_ascii_digit() {
-                v = v * 10 + u64::from(bytes[at] - b'0');
-                at += 1;
-            }
+            let literal = if hex {
+                at += 2;
+                let digits = at;
+                while at < bytes.len() && at - digits < 16 {
+                    let d = match bytes[at] {
+                        b @ b'0'..=b'9' => b - b'0',
+                        b @ b'a'..=b'f' => b - b'a' + 10,
+                        b @ b'A'..=b'F' => b - b'A' + 10,
+                        _ => break,
+                    };
+                    v = v << 4 | u64::from(d);
+                    at += 1;
+                }
+                if at == digits {
+                    return;
+                }
+                Literal::Hex(v)
+            } else {
+                while at < bytes.len() && at - start < 19 && bytes[at].is_ascii_digit() {
+                    v = v * 10 + u64::from(bytes[at] - b'0');
+                    at += 1;
+                }
+                Literal::Int(i128::from(v))
+            };
             let ends = at == bytes.len() || blank(bytes[at]) || bytes[at] == b'\n';
-            if at == start || !ends || !take(v) {
+            if at == start || !ends || !take(literal) {
                 return;
             }
             self.col += (at - start) as u32;
@@ -306,27 +331,31 @@ impl<'a> Lexer<'a> {
 mod tests {
     use super::*;
 
-    /// Every token as `(text or kind, line, column)`, reading plain decimals through
-    /// `decimal_run` where `fast` (each value rendered back as text).
+    /// Every token as `(text or kind, line, column)`, reading plain numbers through
+    /// `number_run` where `fast`; a number (either way) is shown as its `Literal`.
     fn tokens(src: &str, fast: bool) -> Vec<(String, u32, u32)> {
         let mut lx = Lexer::new(src);
         let mut out = Vec::new();
+        let skip = Literal::Int(99);
         loop {
             if fast {
                 let mut values = Vec::new();
                 let before = Pos::new(lx.line, lx.col);
-                lx.decimal_run(|v| {
+                lx.number_run(|v| {
                     values.push(v);
-                    v != 99
+                    v != skip
                 });
                 // Positions of fast values are not kept; record them with the run's start.
-                for v in values.into_iter().filter(|v| *v != 99) {
-                    out.push((v.to_string(), before.line, 0));
+                for v in values.into_iter().filter(|v| *v != skip) {
+                    out.push((format!("{v:?}"), before.line, 0));
                 }
             }
             let t = lx.next();
             let text = match t.kind {
-                TokKind::Word => t.text.to_string(),
+                TokKind::Word => match Literal::parse(t.text) {
+                    Some(l @ (Literal::Int(_) | Literal::Hex(_))) => format!("{l:?}"),
+                    _ => t.text.to_string(),
+                },
                 TokKind::Eol => "<eol>".to_string(),
                 TokKind::Eof => "<eof>".to_string(),
             };
@@ -337,29 +366,34 @@ mod tests {
         }
     }
 
-    /// The decimal fast path reads exactly the words the ordinary tokens would, leaves
+    /// The number fast path reads exactly the words the ordinary tokens would, leaves
     /// everything else (and what `take` refuses) to them, and keeps later positions.
     #[test]
-    fn decimal_runs_read_what_tokens_would() {
-        let src = "EXPECT b IDX 0 EQ 1 22  333\t4 -5 6.0 7 0x8 99 10 # c 11\n  12 12345678901234567890 13a 14\nEND";
+    fn number_runs_read_what_tokens_would() {
+        let src = "EXPECT b IDX 0 EQ 1 22  333\t4 -5 6.0 7 0x8 99 10 # c 11\n  12 \
+                   12345678901234567890 13a 14 0XfF 0x 0x1G 0x+5 0x00000000000000001 \
+                   0xffffffffffffffff 0x1#c\nEND";
         let slow = tokens(src, false);
         let fast = tokens(src, true);
-        // Same token texts in the same order.
+        // Same tokens in the same order.
         let texts = |v: &[(String, u32, u32)]| v.iter().map(|t| t.0.clone()).collect::<Vec<_>>();
         assert_eq!(texts(&slow), texts(&fast));
         // Tokens the fast path left have the ordinary positions.
         for t in fast.iter().filter(|t| t.2 != 0) {
             assert!(slow.contains(t), "{t:?} not among {slow:?}");
         }
-        // What a run reads: plain decimals only, stopping at a sign.
-        let mut lx = Lexer::new("1 22 333 -5 6");
+        // What a run reads: plain decimals and hexadecimals, stopping at a sign.
+        let mut lx = Lexer::new("1 0x2A 333 -5 6");
         let mut seen = Vec::new();
-        lx.decimal_run(|v| {
+        lx.number_run(|v| {
             seen.push(v);
             true
         });
-        assert_eq!(seen, vec![1, 22, 333]);
+        assert_eq!(
+            seen,
+            vec![Literal::Int(1), Literal::Hex(42), Literal::Int(333)]
+        );
         let t = lx.next();
-        assert_eq!((t.text, t.pos.column), ("-5", 10));
+        assert_eq!((t.text, t.pos.column), ("-5", 12));
     }
 }

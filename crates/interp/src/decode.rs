@@ -90,6 +90,13 @@ pub(crate) enum Fast {
     LoadBits(u8),
     /// A store of an integer or float scalar of this many bytes.
     StoreBits(u8),
+    /// A store of a vector of `count` integer or float components of `bytes` bytes each,
+    /// `stride` bytes apart (the vector type's stride, as the general write uses it).
+    StoreVec { bytes: u8, count: u8, stride: u64 },
+    /// `group_elect` at subgroup scope.
+    Elect,
+    /// `group_ballot` at subgroup scope.
+    Ballot,
     /// An access chain whose struct indices are constants: its steps are in
     /// [`DInst::chain`] (constant indices checked at decode time against fixed sizes).
     Chain,
@@ -369,7 +376,26 @@ fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast
         },
         Op::Store(_) => match atys.get(1).and_then(|t| scalar_bytes(types, *t)) {
             Some(n) => Fast::StoreBits(n),
-            None => Fast::None,
+            None => match atys.get(1).map(|t| (*t, types.get(*t))) {
+                Some((vty, TypeData::Vector { elem, count })) => match scalar_bytes(types, *elem) {
+                    Some(bytes) => Fast::StoreVec {
+                        bytes,
+                        count: *count,
+                        stride: tangle_lanes::value::array_stride(types, vty),
+                    },
+                    None => Fast::None,
+                },
+                _ => Fast::None,
+            },
+        },
+        Op::Group {
+            op,
+            scope: spirv::Scope::Subgroup,
+            group: None,
+        } => match op {
+            tangle_ir::GroupOp::Elect if rty.is_some() => Fast::Elect,
+            tangle_ir::GroupOp::Ballot if rty.is_some() && atys.len() == 1 => Fast::Ballot,
+            _ => Fast::None,
         },
         _ => Fast::None,
     }

@@ -4,8 +4,8 @@ use spirv::StorageClass;
 use tangle_lanes::builtins::Invocation;
 
 use crate::error::{InterpError, R};
+use crate::slot::Slot;
 use crate::state::{lanes_below, FuncValues, Lane, Run, Subgroup, TFrame, Tangle};
-use crate::value::Val;
 
 impl Run<'_, '_> {
     /// Runs one workgroup to completion.
@@ -85,7 +85,10 @@ impl Run<'_, '_> {
                 lanes.push(Lane {
                     globals: globals
                         .into_iter()
-                        .map(|g| g.map(|mem| Val::Ptr { mem, off: 0 }))
+                        .map(|g| match g {
+                            Some(mem) => Slot::Ptr { mem, off: 0 },
+                            None => Slot::Unset,
+                        })
                         .collect(),
                     alive: true,
                 });
@@ -95,7 +98,7 @@ impl Run<'_, '_> {
             let mut values = vec![FuncValues::default(); m.funcs.len()];
             let fi = it.entry.as_u32() as usize;
             values[fi] = FuncValues {
-                vals: vec![None; it.facts[fi].values * ssize as usize],
+                vals: vec![Slot::Unset; it.facts[fi].values * ssize as usize],
                 prev: vec![None; ssize as usize],
             };
             let mut sg = Subgroup {

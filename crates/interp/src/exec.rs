@@ -9,28 +9,18 @@ use tangle_ir::{Inst, Op};
 use crate::decode::{BoolOp, DInst, Fast, IntBin, IntCmp};
 use crate::error::R;
 use crate::group;
+use crate::slot::Slot;
 use crate::state::{lanes_of, Kind, Run, Subgroup, TFrame, Tangle};
 use crate::trace::TraceEntry;
 use crate::value::{sext, OpFail, Val};
 
-/// A defined scalar's bits (booleans as 0/1), or `None` for anything the general path
-/// must handle.
-#[inline(always)]
-fn bits(v: &Val) -> Option<u64> {
-    match v {
-        Val::Bits(b) => Some(*b),
-        Val::Bool(b) => Some(u64::from(*b)),
-        _ => None,
-    }
-}
-
 /// The fast path's result for defined scalar operands `a` (and `b`, `c`), or `None`.
 #[inline(always)]
-fn fast_value(fast: Fast, a: &Val, b: Option<&Val>, c: Option<&Val>) -> Option<Val> {
+fn fast_value(fast: Fast, a: &Slot, b: Option<&Slot>, c: Option<&Slot>) -> Option<Slot> {
     Some(match fast {
         Fast::Int(op, m) => {
-            let (x, y) = (bits(a)?, bits(b?)?);
-            Val::Bits(
+            let (x, y) = (a.bits()?, b?.bits()?);
+            Slot::Bits(
                 match op {
                     IntBin::Add => x.wrapping_add(y),
                     IntBin::Sub => x.wrapping_sub(y),
@@ -42,9 +32,9 @@ fn fast_value(fast: Fast, a: &Val, b: Option<&Val>, c: Option<&Val>) -> Option<V
             )
         }
         Fast::Cmp(op, w) => {
-            let (x, y) = (bits(a)?, bits(b?)?);
+            let (x, y) = (a.bits()?, b?.bits()?);
             let (sx, sy) = (sext(x, w), sext(y, w));
-            Val::Bool(match op {
+            Slot::Bool(match op {
                 IntCmp::Eq => x == y,
                 IntCmp::Ne => x != y,
                 IntCmp::UGt => x > y,
@@ -58,10 +48,10 @@ fn fast_value(fast: Fast, a: &Val, b: Option<&Val>, c: Option<&Val>) -> Option<V
             })
         }
         Fast::Bool(op) => {
-            let (Val::Bool(x), Val::Bool(y)) = (a, b?) else {
+            let (Slot::Bool(x), Slot::Bool(y)) = (a, b?) else {
                 return None;
             };
-            Val::Bool(match op {
+            Slot::Bool(match op {
                 BoolOp::And => *x && *y,
                 BoolOp::Or => *x || *y,
                 BoolOp::Eq => x == y,
@@ -69,20 +59,20 @@ fn fast_value(fast: Fast, a: &Val, b: Option<&Val>, c: Option<&Val>) -> Option<V
             })
         }
         Fast::Not => {
-            let Val::Bool(x) = a else { return None };
-            Val::Bool(!x)
+            let Slot::Bool(x) = a else { return None };
+            Slot::Bool(!x)
         }
         Fast::Select => {
-            let Val::Bool(cond) = a else { return None };
+            let Slot::Bool(cond) = a else { return None };
             let (x, y) = (b?, c?);
             let pick = if *cond { x } else { y };
-            Val::Bits(match pick {
-                Val::Bits(v) => *v,
+            Slot::Bits(match pick {
+                Slot::Bits(v) => *v,
                 _ => return None,
             })
         }
-        Fast::Copy => Val::Bits(match a {
-            Val::Bits(v) => *v,
+        Fast::Copy => Slot::Bits(match a {
+            Slot::Bits(v) => *v,
             _ => return None,
         }),
         _ => return None,
@@ -101,7 +91,7 @@ impl Run<'_, '_> {
         let n = facts.phis(block);
         if n > 0 {
             let edges = &facts.edges[block.as_u32() as usize];
-            let mut vals = std::mem::take(&mut self.scratch);
+            let mut vals = std::mem::take(&mut self.slot_scratch);
             for lane in lanes_of(t.mask) {
                 let prev = sg.prev(fi, lane);
                 let edge = edges
@@ -119,10 +109,10 @@ impl Run<'_, '_> {
                     vals.push(self.arg(sg, t, lane, src)?.clone());
                 }
                 for (&(res, _), v) in edge.copies.iter().zip(vals.drain(..)) {
-                    sg.set_value(fi, res, lane, v);
+                    sg.set_slot(fi, res, lane, v);
                 }
             }
-            self.scratch = vals;
+            self.slot_scratch = vals;
             if self.observer.is_some() {
                 let f = &self.it.module.funcs[func];
                 for &i in &f.blocks[block].insts[..n] {
@@ -174,6 +164,22 @@ impl Run<'_, '_> {
                 advance(t);
                 return Ok(());
             }
+            Fast::StoreVec {
+                bytes,
+                count,
+                stride,
+            } => {
+                self.store_vec(sg, t, d, bytes, count, stride)?;
+                advance(t);
+                return Ok(());
+            }
+            Fast::Elect | Fast::Ballot => {
+                if self.group_fast(sg, t, d)? {
+                    self.record_group(sg, fr.func, inst, t.mask);
+                    advance(t);
+                    return Ok(());
+                }
+            }
             fast => {
                 let res = d.result.expect("fast paths have results");
                 for lane in lanes_of(t.mask) {
@@ -186,11 +192,13 @@ impl Run<'_, '_> {
                         Some(s) => Some(self.arg(sg, t, lane, *s)?),
                         None => None,
                     };
-                    let v = match fast_value(fast, a, b, c) {
-                        Some(v) => v,
-                        None => self.general(sg, t, lane, id, d)?,
-                    };
-                    sg.set_value(fi, res, lane, v);
+                    match fast_value(fast, a, b, c) {
+                        Some(v) => sg.set_slot(fi, res, lane, v),
+                        None => {
+                            let v = self.general(sg, t, lane, id, d)?;
+                            sg.set_value(fi, res, lane, v);
+                        }
+                    }
                 }
                 advance(t);
                 return Ok(());
@@ -210,7 +218,7 @@ impl Run<'_, '_> {
                 args.iter_mut().for_each(Vec::clear);
                 for lane in lanes_of(t.mask) {
                     for o in &d.args {
-                        let v = self.arg(sg, t, lane, *o)?.clone();
+                        let v = self.arg_val(sg, t, lane, *o)?;
                         args[lane].push(v);
                     }
                 }
@@ -231,15 +239,7 @@ impl Run<'_, '_> {
                     let v = self.settle(t, lane, v)?;
                     sg.set_value(fi, res, lane, v);
                 }
-                if self.it.config.record_trace {
-                    self.trace.push(TraceEntry {
-                        workgroup: self.workgroup,
-                        subgroup: sg.index,
-                        func: fr.func,
-                        inst,
-                        mask: t.mask,
-                    });
-                }
+                self.record_group(sg, fr.func, inst, t.mask);
             }
             Op::ControlBarrier { exec, .. } => {
                 advance(t);
@@ -270,7 +270,7 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     for (p, a) in cf.params.iter().zip(&d.args) {
                         let v = self.arg(sg, t, lane, *a)?.clone();
-                        sg.set_value(ci, p.as_u32(), lane, v);
+                        sg.set_slot(ci, p.as_u32(), lane, v);
                     }
                 }
                 Self::push_instance(sg, t, Kind::Call { dest: id.result });
@@ -304,6 +304,59 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// Records a subgroup operation in the trace (when asked to).
+    #[inline]
+    fn record_group(
+        &mut self,
+        sg: &Subgroup,
+        func: tangle_ir::Func,
+        inst: Inst,
+        mask: crate::Mask,
+    ) {
+        if self.it.config.record_trace {
+            self.trace.push(TraceEntry {
+                workgroup: self.workgroup,
+                subgroup: sg.index,
+                func,
+                inst,
+                mask,
+            });
+        }
+    }
+
+    /// `group_elect` and `group_ballot` at subgroup scope without the general path's
+    /// per-lane operand vectors and results: `false` (nothing done) when a lane's ballot
+    /// predicate is not a defined boolean, which the general path (`tangle_lanes::group`)
+    /// handles. Results are those of `group::execute`: elect is true for the tangle's
+    /// lowest lane; a ballot has the bits of the lanes whose predicate holds.
+    fn group_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<bool> {
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
+        let res = d.result.expect("fast paths have results");
+        match d.fast {
+            Fast::Elect => {
+                let first = t.mask.trailing_zeros() as usize;
+                for lane in lanes_of(t.mask) {
+                    sg.set_slot(fi, res, lane, Slot::Bool(lane == first));
+                }
+            }
+            Fast::Ballot => {
+                let mut m: crate::Mask = 0;
+                for lane in lanes_of(t.mask) {
+                    match self.arg(sg, t, lane, d.args[0])? {
+                        Slot::Bool(true) => m |= 1 << lane,
+                        Slot::Bool(false) => {}
+                        _ => return Ok(false),
+                    }
+                }
+                for lane in lanes_of(t.mask) {
+                    sg.slot_mut(fi, res, lane).put_ballot(m);
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// The general path of a per-lane value instruction for one lane: its operands
     /// cloned, the op through `tangle_lanes`, the result settled (poison stamped).
     fn general(
@@ -317,7 +370,7 @@ impl Run<'_, '_> {
         let mut args = std::mem::take(&mut self.scratch);
         args.clear();
         for o in &d.args {
-            args.push(self.arg(sg, t, lane, *o)?.clone());
+            args.push(self.arg_val(sg, t, lane, *o)?);
         }
         let r = match &id.op {
             Op::ArrayLength(member) => self.array_length(&args, &d.atys, *member),

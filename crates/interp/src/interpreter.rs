@@ -19,6 +19,8 @@ pub struct Interpreter<'m> {
     pub(crate) config: Config,
     pub(crate) local_size: [u32; 3],
     pub(crate) consts: Vec<Val>,
+    /// The constants as the engine reads operands (`slot.rs`).
+    pub(crate) const_slots: Vec<crate::slot::Slot>,
     pub(crate) bindings: BTreeMap<(u32, u32), Region>,
     pub(crate) push_constants: Vec<u8>,
     /// Operand and result types and phi counts, per function (see `decode.rs`).
@@ -62,12 +64,7 @@ impl<'m> Interpreter<'m> {
                 }
             }
         }
-        let s = config.subgroup_size;
-        if !(1..=128).contains(&s) || !s.is_power_of_two() {
-            return Err(InterpError::Config(format!(
-                "subgroup size {s} is not a power of two in 1..=128"
-            )));
-        }
+        check_subgroup_size(config.subgroup_size)?;
         let consts = tangle_lanes::constants::evaluate(module, &config.spec_constants)
             .map_err(InterpError::Config)?;
         let local_size = tangle_lanes::builtins::workgroup_size(module, ep, &consts)
@@ -86,6 +83,7 @@ impl<'m> Interpreter<'m> {
             push_constants: Vec::new(),
             facts,
             var_slots,
+            const_slots: consts.iter().cloned().map(crate::slot::Slot::of).collect(),
             consts,
         })
     }
@@ -93,6 +91,26 @@ impl<'m> Interpreter<'m> {
     /// The workgroup size after specialization.
     pub fn local_size(&self) -> [u32; 3] {
         self.local_size
+    }
+
+    /// Changes the subgroup size of the prepared dispatch. Nothing prepared depends on it
+    /// (constants, the workgroup size and the decoded functions do not), so a runner that
+    /// picks the size from [`Interpreter::local_size`] prepares once instead of twice; the
+    /// size is checked as [`Interpreter::new`] checks it.
+    pub fn set_subgroup_size(&mut self, size: u32) -> R<()> {
+        check_subgroup_size(size)?;
+        self.config.subgroup_size = size;
+        Ok(())
+    }
+
+    /// Changes how many workgroups the dispatch runs (checked as [`Interpreter::new`] checks
+    /// it: none may be zero).
+    pub fn set_workgroups(&mut self, workgroups: [u32; 3]) -> R<()> {
+        if workgroups.contains(&0) {
+            return Err(InterpError::Config("empty workgroup or dispatch".into()));
+        }
+        self.config.workgroups = workgroups;
+        Ok(())
     }
 
     /// Binds the bytes of the buffer at (set, binding).
@@ -149,6 +167,7 @@ impl<'m> Interpreter<'m> {
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
             scratch: Vec::new(),
+            slot_scratch: Vec::new(),
             group_scratch: Vec::new(),
             trace: Vec::new(),
             steps: 0,
@@ -191,4 +210,14 @@ impl<'m> Interpreter<'m> {
             lane_steps: run.lane_steps,
         })
     }
+}
+
+/// The error for a subgroup size the engine does not run (a power of two in 1..=128).
+fn check_subgroup_size(s: u32) -> R<()> {
+    if !(1..=128).contains(&s) || !s.is_power_of_two() {
+        return Err(InterpError::Config(format!(
+            "subgroup size {s} is not a power of two in 1..=128"
+        )));
+    }
+    Ok(())
 }

@@ -11,7 +11,8 @@
 //! sets up a workgroup's subgroups; `schedule.rs` picks tangles and handles barriers,
 //! deadlock and the step budget; `exec.rs` and `terminator.rs` execute instructions and
 //! terminators; `construct.rs` holds construct instances and reconvergence; `memory.rs`
-//! loads, stores and atomics; `state.rs` the engine state. Per-invocation semantics (values,
+//! loads, stores and atomics; `state.rs` the engine state, `slot.rs` how it holds one
+//! lane's value. Per-invocation semantics (values,
 //! undefined values, per-lane ops, subgroup ops, memory, built-ins, constants) are shared
 //! with the other engines in `tangle-lanes`; only control flow is this crate's own.
 
@@ -30,6 +31,7 @@ mod interpreter;
 mod memory;
 mod observe;
 mod schedule;
+mod slot;
 mod state;
 mod terminator;
 mod trace;

@@ -10,6 +10,7 @@ use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
 use crate::decode::{DInst, Step};
 use crate::error::{InterpError, UndefinedUse, R};
+use crate::slot::Slot;
 use crate::state::{lanes_of, Run, Subgroup, Tangle};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
 
@@ -83,7 +84,7 @@ impl Run<'_, '_> {
         let (width, slots) = (sg.width, self.it.var_slots);
         for lane in lanes_of(t.mask) {
             let init = match d.args.first() {
-                Some(a) => Some(self.arg(sg, t, lane, *a)?.clone()),
+                Some(a) => Some(self.arg_val(sg, t, lane, *a)?),
                 None => None,
             };
             let key = (sg.index as usize * width + lane) * slots + slot;
@@ -104,7 +105,7 @@ impl Run<'_, '_> {
                     mem
                 }
             };
-            Self::set(sg, t, lane, res, Val::Ptr { mem, off: 0 });
+            Self::set(sg, t, lane, res, Slot::Ptr { mem, off: 0 });
         }
         Ok(())
     }
@@ -118,12 +119,12 @@ impl Run<'_, '_> {
         for lane in lanes_of(t.mask) {
             vals.clear();
             for o in &d.args[1..] {
-                vals.push(self.arg(sg, t, lane, *o)?.clone());
+                vals.push(self.arg_val(sg, t, lane, *o)?);
             }
-            let base = self.arg(sg, t, lane, d.args[0])?;
-            let p = lanes_memory::access_chain(types, base, atys[0], &vals, &atys[1..])
+            let base = self.arg_val(sg, t, lane, d.args[0])?;
+            let p = lanes_memory::access_chain(types, &base, atys[0], &vals, &atys[1..])
                 .map_err(|e| self.mem_fail(t, lane, e))?;
-            Self::set(sg, t, lane, res, p);
+            Self::set(sg, t, lane, res, Slot::of(p));
         }
         self.scratch = vals;
         Ok(())
@@ -137,17 +138,18 @@ impl Run<'_, '_> {
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         for lane in lanes_of(t.mask) {
             match self.chain_lane(sg, t, d, lane)? {
-                Some(p) => sg.set_value(fi, res, lane, p),
+                Some(p) => sg.set_slot(fi, res, lane, p),
                 None => {
                     let types = &self.it.module.types;
                     let mut vals = std::mem::take(&mut self.scratch);
                     vals.clear();
                     for o in &d.args[1..] {
-                        vals.push(self.arg(sg, t, lane, *o)?.clone());
+                        vals.push(self.arg_val(sg, t, lane, *o)?);
                     }
-                    let base = self.arg(sg, t, lane, d.args[0])?;
-                    let p = lanes_memory::access_chain(types, base, d.atys[0], &vals, &d.atys[1..])
-                        .map_err(|e| self.mem_fail(t, lane, e))?;
+                    let base = self.arg_val(sg, t, lane, d.args[0])?;
+                    let p =
+                        lanes_memory::access_chain(types, &base, d.atys[0], &vals, &d.atys[1..])
+                            .map_err(|e| self.mem_fail(t, lane, e))?;
                     self.scratch = vals;
                     sg.set_value(fi, res, lane, p);
                 }
@@ -158,8 +160,8 @@ impl Run<'_, '_> {
 
     /// One lane's pointer through the pre-decoded steps, or `None` for the general path.
     #[inline]
-    fn chain_lane(&self, sg: &Subgroup, t: &Tangle, d: &DInst, lane: usize) -> R<Option<Val>> {
-        let &Val::Ptr { mem, mut off } = self.arg(sg, t, lane, d.args[0])? else {
+    fn chain_lane(&self, sg: &Subgroup, t: &Tangle, d: &DInst, lane: usize) -> R<Option<Slot>> {
+        let &Slot::Ptr { mem, mut off } = self.arg(sg, t, lane, d.args[0])? else {
             return Ok(None);
         };
         for step in &d.chain {
@@ -171,7 +173,7 @@ impl Run<'_, '_> {
                     stride,
                     bound,
                 } => {
-                    let &Val::Bits(b) = self.arg(sg, t, lane, d.args[arg])? else {
+                    let &Slot::Bits(b) = self.arg(sg, t, lane, d.args[arg])? else {
                         return Ok(None);
                     };
                     let i = value::sext(b, width);
@@ -182,7 +184,7 @@ impl Run<'_, '_> {
                 }
             }
         }
-        Ok(Some(Val::Ptr { mem, off }))
+        Ok(Some(Slot::Ptr { mem, off }))
     }
 
     /// `load` for every lane of `t`.
@@ -190,11 +192,11 @@ impl Run<'_, '_> {
         let types = &self.it.module.types;
         let res = d.result.expect("result");
         for lane in lanes_of(t.mask) {
-            let p = self.arg(sg, t, lane, d.args[0])?;
-            let v = lanes_memory::load(types, &self.mems, p, rty)
+            let p = self.arg_val(sg, t, lane, d.args[0])?;
+            let v = lanes_memory::load(types, &self.mems, &p, rty)
                 .map_err(|e| self.mem_fail(t, lane, e))?;
             let v = self.settle(t, lane, v)?;
-            Self::set(sg, t, lane, res, v);
+            Self::set(sg, t, lane, res, Slot::of(v));
         }
         Ok(())
     }
@@ -208,18 +210,18 @@ impl Run<'_, '_> {
         let n = usize::from(n);
         for lane in lanes_of(t.mask) {
             let fast = match self.arg(sg, t, lane, d.args[0])? {
-                &Val::Ptr { mem, off } => self
+                &Slot::Ptr { mem, off } => self
                     .mems
                     .get(mem as usize)
                     .and_then(|r| r.defined_bits(off, n)),
                 _ => None,
             };
             match fast {
-                Some(b) => sg.set_value(fi, res, lane, Val::Bits(b)),
+                Some(b) => sg.set_slot(fi, res, lane, Slot::Bits(b)),
                 None => {
                     let types = &self.it.module.types;
-                    let p = self.arg(sg, t, lane, d.args[0])?;
-                    let v = lanes_memory::load(types, &self.mems, p, d.rty.expect("result"))
+                    let p = self.arg_val(sg, t, lane, d.args[0])?;
+                    let v = lanes_memory::load(types, &self.mems, &p, d.rty.expect("result"))
                         .map_err(|e| self.mem_fail(t, lane, e))?;
                     let v = self.settle(t, lane, v)?;
                     sg.set_value(fi, res, lane, v);
@@ -234,8 +236,8 @@ impl Run<'_, '_> {
         let it = self.it;
         let types = &it.module.types;
         for lane in lanes_of(t.mask) {
-            let p = self.arg(sg, t, lane, d.args[0])?.clone();
-            let v = self.arg(sg, t, lane, d.args[1])?.clone();
+            let p = self.arg_val(sg, t, lane, d.args[0])?;
+            let v = self.arg_val(sg, t, lane, d.args[1])?;
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));
             }
@@ -254,14 +256,68 @@ impl Run<'_, '_> {
         for lane in lanes_of(t.mask) {
             let p = self.arg(sg, t, lane, d.args[0])?;
             let v = self.arg(sg, t, lane, d.args[1])?;
-            if let (&Val::Ptr { mem, off }, &Val::Bits(b)) = (p, v) {
+            if let (&Slot::Ptr { mem, off }, &Slot::Bits(b)) = (p, v) {
                 if let Some(r) = self.mems.get_mut(mem as usize) {
                     if r.store_defined_bits(off, n, b) {
                         continue;
                     }
                 }
             }
-            let (p, v) = (p.clone(), v.clone());
+            let (p, v) = (
+                p.get().expect("arg gives set slots"),
+                v.get().expect("arg gives set slots"),
+            );
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
+                return Err(self.mem_fail(t, lane, e));
+            }
+        }
+        Ok(())
+    }
+
+    /// A store of a vector of `count` integer or float components of `bytes` bytes,
+    /// `stride` apart, for every lane of `t` in lane order: straight into the bytes where
+    /// the pointer is defined, every component is defined and the whole vector is in
+    /// bounds; otherwise that lane takes the general path (which writes component by
+    /// component and reports the first out-of-bounds one).
+    pub(crate) fn store_vec(
+        &mut self,
+        sg: &mut Subgroup,
+        t: &Tangle,
+        d: &DInst,
+        bytes: u8,
+        count: u8,
+        stride: u64,
+    ) -> R<()> {
+        let it = self.it;
+        let types = &it.module.types;
+        let (n, count) = (u64::from(bytes), usize::from(count));
+        for lane in lanes_of(t.mask) {
+            let p = self.arg(sg, t, lane, d.args[0])?;
+            let v = self.arg(sg, t, lane, d.args[1])?;
+            if let (&Slot::Ptr { mem, off }, Slot::Boxed(b)) = (p, v) {
+                if let (Val::Comp(c), Some(r)) = (&**b, self.mems.get_mut(mem as usize)) {
+                    let end = (count as u64)
+                        .checked_sub(1)
+                        .and_then(|k| k.checked_mul(stride))
+                        .and_then(|k| k.checked_add(n))
+                        .and_then(|k| k.checked_add(off));
+                    if c.len() == count
+                        && end.is_some_and(|e| e <= r.len() as u64)
+                        && c.iter().all(|x| matches!(x, Val::Bits(_)))
+                    {
+                        for (i, x) in c.iter().enumerate() {
+                            let written =
+                                r.store_defined_bits(off + i as u64 * stride, n as usize, x.bits());
+                            debug_assert!(written, "checked in bounds");
+                        }
+                        continue;
+                    }
+                }
+            }
+            let (p, v) = (
+                p.get().expect("arg gives set slots"),
+                v.get().expect("arg gives set slots"),
+            );
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));
             }
@@ -290,8 +346,8 @@ impl Run<'_, '_> {
         };
         let ew = value::num_width_of(types, pointee).map_err(|e| self.fail(t, e))?;
         for lane in lanes_of(t.mask) {
-            let x = self.arg(sg, t, lane, d.args[0])?.clone();
-            let p = self.arg(sg, t, lane, d.args[1])?.clone();
+            let x = self.arg_val(sg, t, lane, d.args[0])?;
+            let p = self.arg_val(sg, t, lane, d.args[1])?;
             let (first, second) = match value::first_poison(std::slice::from_ref(&x)) {
                 Some(poison) => (
                     value::undef_like(types, atys[0], poison),
@@ -305,7 +361,7 @@ impl Run<'_, '_> {
                 return Err(self.mem_fail(t, lane, e));
             }
             if let Some(res) = d.result {
-                Self::set(sg, t, lane, res, first);
+                Self::set(sg, t, lane, res, Slot::of(first));
             }
         }
         Ok(())
@@ -323,14 +379,14 @@ impl Run<'_, '_> {
         let types = &it.module.types;
         let (_, pty) = types.pointer(d.atys[0]).expect("pointer");
         for lane in lanes_of(t.mask) {
-            let p = self.arg(sg, t, lane, d.args[0])?.clone();
+            let p = self.arg_val(sg, t, lane, d.args[0])?;
             let vals = self.operands(sg, t, lane, &d.args[1..])?;
             let old = match lanes_memory::atomic(types, &mut self.mems, op, &p, pty, &vals) {
                 Ok(old) => old,
                 Err(e) => return Err(self.mem_fail(t, lane, e)),
             };
             if let Some(r) = d.result {
-                Self::set(sg, t, lane, r, old);
+                Self::set(sg, t, lane, r, Slot::of(old));
             }
         }
         Ok(())

@@ -71,8 +71,7 @@ impl crate::state::Run<'_, '_> {
                         sg.values
                             .get(func.as_u32() as usize)
                             .and_then(|f| f.vals.get(v.as_u32() as usize * sg.width + lane))
-                            .cloned()
-                            .flatten()
+                            .and_then(crate::slot::Slot::get)
                     })
                     .collect::<Option<Vec<Val>>>()
                     .map(|vals| (v, vals))

@@ -5,6 +5,7 @@ use tangle_ir::{Block, Func, Module, Operand, Value};
 use crate::decode::Src;
 use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
+use crate::slot::Slot;
 use crate::trace::TraceEntry;
 use crate::value::{OpFail, Region, Val};
 use crate::Mask;
@@ -23,7 +24,7 @@ pub(crate) struct TFrame {
 /// a function: a call resets the callee's values of the calling lanes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FuncValues {
-    pub(crate) vals: Vec<Option<Val>>,
+    pub(crate) vals: Vec<Slot>,
     pub(crate) prev: Vec<Option<Block>>,
 }
 
@@ -31,8 +32,8 @@ pub(crate) struct FuncValues {
 #[derive(Clone, Debug)]
 pub(crate) struct Lane {
     /// Pointer to the memory region of each global for this lane (buffers, shared,
-    /// private, input); `None` for a global without memory.
-    pub(crate) globals: Vec<Option<Val>>,
+    /// private, input); [`Slot::Unset`] for a global without memory.
+    pub(crate) globals: Vec<Slot>,
     pub(crate) alive: bool,
 }
 
@@ -161,7 +162,7 @@ impl Tangle {
 impl Subgroup {
     /// Lane `lane`'s value `v` of function `func`.
     #[inline]
-    pub(crate) fn value(&self, func: usize, v: u32, lane: usize) -> &Option<Val> {
+    pub(crate) fn value(&self, func: usize, v: u32, lane: usize) -> &Slot {
         &self.values[func].vals[v as usize * self.width + lane]
     }
 
@@ -169,7 +170,28 @@ impl Subgroup {
     #[inline]
     pub(crate) fn set_value(&mut self, func: usize, v: u32, lane: usize, val: Val) {
         let w = self.width;
-        self.values[func].vals[v as usize * w + lane] = Some(val);
+        self.values[func].vals[v as usize * w + lane].put(val);
+    }
+
+    /// Lane `lane`'s slot of value `v` of function `func`, to write in place.
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, func: usize, v: u32, lane: usize) -> &mut Slot {
+        let w = self.width;
+        &mut self.values[func].vals[v as usize * w + lane]
+    }
+
+    /// Sets lane `lane`'s value `v` of function `func` to a slot.
+    #[inline]
+    pub(crate) fn set_slot(&mut self, func: usize, v: u32, lane: usize, slot: Slot) {
+        let w = self.width;
+        let old = std::mem::replace(&mut self.values[func].vals[v as usize * w + lane], slot);
+        // Only a boxed slot owns anything; skipping the drop of the others keeps an
+        // out-of-line drop call off every scalar result.
+        if matches!(old, Slot::Boxed(_)) {
+            drop(old);
+        } else {
+            std::mem::forget(old);
+        }
     }
 
     /// The block lane `lane` came from in function `func`.
@@ -184,7 +206,7 @@ impl Subgroup {
         let w = self.width;
         let fv = &mut self.values[func];
         if fv.vals.is_empty() {
-            fv.vals = vec![None; values * w];
+            fv.vals = vec![Slot::Unset; values * w];
             fv.prev = vec![None; w];
             return;
         }
@@ -192,7 +214,7 @@ impl Subgroup {
             fv.prev[lane] = None;
             let mut i = lane;
             while i < fv.vals.len() {
-                fv.vals[i] = None;
+                fv.vals[i] = Slot::Unset;
                 i += w;
             }
         }
@@ -240,6 +262,8 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) variable_poison: Vec<Option<std::sync::Arc<crate::value::Poison>>>,
     /// A reused buffer for one lane's operand values.
     pub(crate) scratch: Vec<Val>,
+    /// A reused buffer for one lane's phi values.
+    pub(crate) slot_scratch: Vec<Slot>,
     /// Reused per-lane operand buffers for subgroup operations.
     pub(crate) group_scratch: Vec<Vec<Val>>,
     pub(crate) trace: Vec<TraceEntry>,
@@ -306,11 +330,12 @@ impl<'a, 'm> Run<'a, 'm> {
         o: Operand,
         what: &str,
     ) -> R<u64> {
-        match self.arg(sg, t, lane, Src::of(o))? {
-            Val::Bool(b) => Ok(u64::from(*b)),
-            Val::Bits(b) => Ok(*b),
-            v => {
-                let v = self.defined(t, lane, what, v.clone())?;
+        let slot = self.arg(sg, t, lane, Src::of(o))?;
+        match slot.bits() {
+            Some(b) => Ok(b),
+            None => {
+                let v = slot.get().expect("arg gives set slots");
+                let v = self.defined(t, lane, what, v)?;
                 v.scalar().map_err(|e| self.fail(t, e))
             }
         }
@@ -330,16 +355,12 @@ impl<'a, 'm> Run<'a, 'm> {
         Ok(v)
     }
 
-    /// The value of operand `o` for `lane`.
-    pub(crate) fn operand(&self, sg: &Subgroup, t: &Tangle, lane: usize, o: Operand) -> R<Val> {
-        self.arg(sg, t, lane, Src::of(o)).cloned()
-    }
-
-    /// The value of operand `src` for `lane` of tangle `t` (in its innermost function).
-    /// The reference borrows the subgroup (and the interpreter's constants), not the run,
-    /// so memory can be written while it is held.
+    /// The slot of operand `src` for `lane` of tangle `t` (in its innermost function),
+    /// never [`Slot::Unset`] (reading an unset value or a global without memory is an
+    /// error). The reference borrows the subgroup (and the interpreter's constants), not
+    /// the run, so memory can be written while it is held.
     #[inline(always)]
-    pub(crate) fn arg<'s>(&self, sg: &'s Subgroup, t: &Tangle, lane: usize, src: Src) -> R<&'s Val>
+    pub(crate) fn arg<'s>(&self, sg: &'s Subgroup, t: &Tangle, lane: usize, src: Src) -> R<&'s Slot>
     where
         'a: 's,
     {
@@ -348,16 +369,25 @@ impl<'a, 'm> Run<'a, 'm> {
             Src::Value(v) => {
                 let func = t.frames.last().expect("frame").func.as_u32() as usize;
                 match sg.value(func, v, lane) {
-                    Some(val) => Ok(val),
-                    None => Err(self.unset(t, v)),
+                    Slot::Unset => Err(self.unset(t, v)),
+                    slot => Ok(slot),
                 }
             }
-            Src::Const(c) => Ok(&it.consts[c as usize]),
+            Src::Const(c) => Ok(&it.const_slots[c as usize]),
             Src::Global(g) => match &sg.lanes[lane].globals[g as usize] {
-                Some(p) => Ok(p),
-                None => Err(no_memory(g)),
+                Slot::Unset => Err(no_memory(g)),
+                p => Ok(p),
             },
         }
+    }
+
+    /// The value of operand `src` for `lane` (see [`Run::arg`]), as a [`Val`].
+    #[inline]
+    pub(crate) fn arg_val(&self, sg: &Subgroup, t: &Tangle, lane: usize, src: Src) -> R<Val> {
+        Ok(self
+            .arg(sg, t, lane, src)?
+            .get()
+            .expect("arg gives set slots"))
     }
 
     /// The error for a value read before it is set.
@@ -377,15 +407,13 @@ impl<'a, 'm> Run<'a, 'm> {
         lane: usize,
         ops: &[Src],
     ) -> R<Vec<Val>> {
-        ops.iter()
-            .map(|o| self.arg(sg, t, lane, *o).cloned())
-            .collect()
+        ops.iter().map(|o| self.arg_val(sg, t, lane, *o)).collect()
     }
 
     /// Sets `lane`'s value `v` in tangle `t`'s innermost function.
     #[inline]
-    pub(crate) fn set(sg: &mut Subgroup, t: &Tangle, lane: usize, v: u32, val: Val) {
+    pub(crate) fn set(sg: &mut Subgroup, t: &Tangle, lane: usize, v: u32, slot: Slot) {
         let func = t.frames.last().expect("frame").func.as_u32() as usize;
-        sg.set_value(func, v, lane, val);
+        sg.set_slot(func, v, lane, slot);
     }
 }

@@ -146,8 +146,8 @@ impl Run<'_, '_> {
                 let caller = t.frames[t.frames.len() - 2].func.as_u32() as usize;
                 if let (Some(d), Terminator::ReturnValue(o)) = (dest, &bd.term) {
                     for lane in lanes_of(t.mask) {
-                        let v = self.operand(sg, &t, lane, *o)?;
-                        sg.set_value(caller, d.as_u32(), lane, v);
+                        let v = self.arg(sg, &t, lane, crate::decode::Src::of(*o))?.clone();
+                        sg.set_slot(caller, d.as_u32(), lane, v);
                     }
                 }
                 if self.it.config.variant == Variant::NoCallReconvergence {

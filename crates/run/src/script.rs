@@ -582,9 +582,11 @@ impl Runner<'_> {
             .map(|s| (s.id, s.bits))
             .collect();
         let interp_err = |e: InterpError| err(ScriptErrorKind::Interpreter(e));
-        let local_size = Interpreter::new(module, &attach.entry_point, config.clone())
-            .map_err(interp_err)?
-            .local_size();
+        // Prepared once: the subgroup size the device picks from the workgroup size is set
+        // on the prepared dispatch below (nothing prepared depends on it).
+        let mut interp =
+            Interpreter::new(module, &attach.entry_point, config.clone()).map_err(interp_err)?;
+        let local_size = interp.local_size();
         let device = &self.options.device;
         let control = pipeline
             .subgroups
@@ -616,8 +618,10 @@ impl Runner<'_> {
         let lowered_config =
             (self.options.lowered.is_some() || self.options.sass.is_some()).then(|| config.clone());
         let mut dispatch = crate::lowered::Dispatch::default();
-        let mut interp =
-            Interpreter::new(module, &attach.entry_point, config).map_err(interp_err)?;
+        interp
+            .set_subgroup_size(subgroup_size)
+            .map_err(interp_err)?;
+        interp.set_workgroups(groups).map_err(interp_err)?;
         let mut windows = Vec::new();
         for b in &pipeline.bindings {
             let bytes = &self.buffers[&b.buffer];

@@ -244,17 +244,20 @@ impl<'a> Parser<'a> {
         };
         let cmp_tok = t;
         let mut values = Vec::new();
-        // Plain decimal values (the common case) without a token each; anything else, and
-        // any value the type cannot hold (for its error), goes through the loop below.
+        // Plain decimal and hexadecimal values (the common case) without a token each;
+        // anything else, and any value the type cannot hold (for its error), goes through
+        // the loop below.
         let scalar = format.ty.scalar;
         let (float, mask) = (scalar.is_float(), scalar.mask());
-        self.lx.decimal_run(|v| {
-            // A non-negative integer for an integer type is its own bit pattern when it fits
-            // (what `encode` gives); floats go through `encode`.
-            let bits = if float {
-                scalar.encode(Literal::Int(i128::from(v)))
-            } else {
-                (v & !mask == 0).then_some(v)
+        self.lx.number_run(|literal| {
+            // A non-negative decimal for an integer type is its own bit pattern when it fits
+            // (what `encode` gives); hexadecimals and floats go through `encode`.
+            let bits = match literal {
+                Literal::Int(v) if !float => {
+                    let v = v as u64;
+                    (v & !mask == 0).then_some(v)
+                }
+                literal => scalar.encode(literal),
             };
             match bits {
                 Some(bits) => {

@@ -10,7 +10,7 @@
 //! - literals of integer types narrower than 32 bits are zero- or sign-extended, and those of
 //!   16-bit floats have zero high bits (SPIR-V 2.2.1).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand as RawOp};
 use spirv::{Decoration, Op as SpvOp};
@@ -39,7 +39,7 @@ pub(crate) fn check(raw: &RawModule) -> Res {
 
 /// The defining instruction of every result id.
 fn result_ids(raw: &RawModule) -> Result<HashMap<u32, &Instruction>, ReadError> {
-    let mut defs = HashMap::new();
+    let mut defs = HashMap::default();
     for Located { inst, pos } in &raw.insts {
         let Some(id) = inst.result_id else { continue };
         if id == 0 {
@@ -179,7 +179,7 @@ fn layout(raw: &RawModule) -> Res {
 
 /// Non-aggregate types (all but arrays, structs and pointers) declared at most once.
 fn unique_types(raw: &RawModule) -> Res {
-    let mut seen: HashMap<(SpvOp, &[RawOp]), u32> = HashMap::new();
+    let mut seen: HashMap<(SpvOp, &[RawOp]), u32> = HashMap::default();
     for Located { inst, pos } in &raw.insts {
         let op = inst.class.opcode;
         let aggregate = matches!(
@@ -205,7 +205,7 @@ fn unique_types(raw: &RawModule) -> Res {
 /// No decoration twice on one target or member; member names and decorations on struct
 /// members that exist.
 fn decorations(raw: &RawModule, defs: &HashMap<u32, &Instruction>) -> Res {
-    let mut seen: HashSet<(u32, Option<u32>, Decoration)> = HashSet::new();
+    let mut seen: HashSet<(u32, Option<u32>, Decoration)> = HashSet::default();
     for Located { inst, pos } in &raw.insts {
         let op = inst.class.opcode;
         let (target, member, deco) = match (op, inst.operands.as_slice()) {

@@ -1,6 +1,6 @@
 //! Function bodies: parameters, blocks, instructions, merges and terminators.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand as RawOp};
 use spirv::{MemoryAccess, Op as SpvOp};
@@ -82,7 +82,7 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
     };
     let fn_ty = cx.ty(id_at(&head.inst, 1, pos)?, pos)?;
     let mut f = FnCtx {
-        locals: HashMap::new(),
+        locals: HashMap::default(),
         func: Function::new(cx.names.get(&fid).cloned(), ret),
     };
     f.func.control = control;

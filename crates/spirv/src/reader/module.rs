@@ -1,7 +1,7 @@
 //! Module-level lowering: capabilities, entry points, names, decorations, types, constants
 //! and globals. Function bodies are in `function.rs`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand as RawOp};
 use spirv::{Decoration, Op as SpvOp};
@@ -164,11 +164,11 @@ pub(crate) fn lower(raw: &RawModule) -> Res<(Module, super::Origins)> {
             capabilities: Vec::new(),
             ..Module::default()
         },
-        ids: HashMap::new(),
-        names: HashMap::new(),
-        member_names: HashMap::new(),
-        decos: HashMap::new(),
-        member_decos: HashMap::new(),
+        ids: HashMap::default(),
+        names: HashMap::default(),
+        member_names: HashMap::default(),
+        decos: HashMap::default(),
+        member_decos: HashMap::default(),
         raw,
         origins: super::Origins::default(),
     };

@@ -1,7 +1,11 @@
 //! The instruction encoder: reads words, follows each opcode's operand grammar and writes
 //! the module.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+// FxHash: the maps are keyed by ids and short names of the user's own module (see
+// `docs/interp.md`, speed): SipHash's flood resistance buys nothing and cost ~8% of `tangle run`.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use spirv::Op;
 
@@ -167,7 +171,7 @@ fn string_value(tok: &Token<'_>) -> Result<String> {
 impl<'a> Assembler<'a> {
     pub(crate) fn new(text: &'a str, opts: AsmOptions) -> Self {
         let (tokens, eof) = tokenize(text);
-        let mut reserved = HashSet::new();
+        let mut reserved = HashSet::default();
         if opts.preserve_numeric_ids {
             for t in &tokens {
                 if let Some(n) = t.text.strip_prefix('%').and_then(numeric_id) {
@@ -180,14 +184,14 @@ impl<'a> Assembler<'a> {
             pos: 0,
             eof,
             opts,
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             reserved,
             next_id: 1,
             bound: 1,
-            num_types: HashMap::new(),
-            type_ids: HashSet::new(),
-            value_types: HashMap::new(),
-            ext_sets: HashMap::new(),
+            num_types: HashMap::default(),
+            type_ids: HashSet::default(),
+            value_types: HashMap::default(),
+            ext_sets: HashMap::default(),
             words: Vec::new(),
         }
     }
