@@ -11,7 +11,7 @@ use tangle_interp::{
     Config, FallthroughPolicy, Interpreter, Outcome, SchedulePolicy, SwitchPolicy, Variant,
 };
 use tangle_reconverge::Scheme;
-use tangle_run::lowered::{Dispatch, LoweredEngine};
+use tangle_run::lowered::{Dispatch, LoweredEngine, MachineEngine};
 use tangle_run::{Device, Event, ScriptOptions};
 
 use crate::input::{self, InputKind, ReadOptions};
@@ -189,9 +189,10 @@ pub struct RunArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// The engine: `reference` (the interpreter), or `lowered`: each dispatch also
-    /// lowered to convergence barriers and run on the barrier machine under every
-    /// `--policy`, which must leave the interpreter's buffers.
+    /// The engine: `reference` (the interpreter), `lowered`: each dispatch also lowered to
+    /// convergence barriers and run on the barrier machine under every `--policy`, which
+    /// must leave the interpreter's buffers, or `tokens`: each dispatch also run with
+    /// inferred convergence-control tokens on the token engine under every `--policy`.
     #[arg(long = "engine", value_enum, default_value = "reference")]
     engine_kind: EngineKind,
     /// `--engine lowered`: the scheduling policies, a name, several joined by commas, or
@@ -215,6 +216,9 @@ pub enum EngineKind {
     Reference,
     /// The reference, then the lowered module on the barrier machine against it.
     Lowered,
+    /// The reference (with `--fallthrough merge`), then the module with inferred tokens and
+    /// its structure dropped on the token engine against it.
+    Tokens,
 }
 
 impl RunArgs {
@@ -236,16 +240,25 @@ impl RunArgs {
             &tangle_machine::SUPPORTED_POLICIES,
         )
         .map_err(|e| format!("--policy: {e}"))?;
-        Ok(Some(LoweredEngine { scheme, policies }))
+        let engine = match self.engine_kind {
+            EngineKind::Tokens => MachineEngine::Tokens,
+            _ => MachineEngine::Lowered(scheme),
+        };
+        Ok(Some(LoweredEngine { engine, policies }))
     }
 }
 
 /// Runs `tangle run`.
 pub fn run(args: &RunArgs) -> ExitCode {
-    let engine = match args.engine.config() {
+    let mut engine = match args.engine.config() {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    // The token semantics runs lanes falling through into a switch case with the lanes
+    // that switched to it directly: the reference is held to that grouping.
+    if args.engine_kind == EngineKind::Tokens {
+        engine.fallthrough_policy = FallthroughPolicy::Merge;
+    }
     if let Err(e) = args.lowered() {
         return usage(e);
     }
@@ -613,9 +626,9 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         {
             Ok(stats) => {
                 eprintln!(
-                    "{}: lowered ({}): {} policies agree with the reference",
+                    "{}: {}: {} policies agree with the reference",
                     input.display(),
-                    engine.scheme,
+                    engine.engine,
                     stats.len()
                 );
                 if args.stats {

@@ -50,6 +50,9 @@ impl<'m> Machine<'m> {
                 )));
             }
         }
+        if config.convergence == crate::config::Convergence::Tokens {
+            crate::tokens::check(module, ep.func)?;
+        }
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
             return Err(MachineError::Config(format!(
@@ -146,6 +149,7 @@ impl<'m> Machine<'m> {
             workgroup: [0; 3],
             chooser: Chooser::new(self.config.policy),
             script,
+            tokens: crate::tokens::TokenState::default(),
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
         let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();

@@ -7,6 +7,7 @@
 
 use tangle_sched::{Candidate, Policy};
 
+use crate::config::Convergence;
 use crate::error::{GroupReport, GroupState, MachineError, Stuck, R};
 use crate::search::Pruned;
 use crate::state::{Group, Run, Status, Subgroup};
@@ -56,6 +57,11 @@ impl Run<'_, '_> {
                 }
                 continue;
             }
+            if self.machine.config.convergence == Convergence::Tokens
+                && self.release_anchor(&mut sgs)?
+            {
+                continue;
+            }
             return Err(MachineError::Deadlock(Box::new(self.stuck(&sgs, None))));
         }
     }
@@ -70,7 +76,15 @@ impl Run<'_, '_> {
                 Some(g) => g,
                 None => match self.pick(sg)? {
                     Some(i) => sg.groups.swap_remove(i),
-                    None => return Ok(Stop::Idle),
+                    None => {
+                        // The token engine lets rendezvous go once nothing else can move.
+                        if self.machine.config.convergence == Convergence::Tokens
+                            && self.token_release(sg)?
+                        {
+                            continue;
+                        }
+                        return Ok(Stop::Idle);
+                    }
                 },
             };
             if policy.merges_at_same_point() {
@@ -179,6 +193,9 @@ impl Run<'_, '_> {
                 let state = match g.status {
                     Status::Ready => GroupState::Ready,
                     Status::WorkgroupBarrier => GroupState::WorkgroupBarrier,
+                    Status::Token(_) => GroupState::Token {
+                        missing: self.token_missing(sg, g),
+                    },
                     Status::Sync => {
                         let pc = g.pc();
                         let m = self.machine.module;
