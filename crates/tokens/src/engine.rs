@@ -6,13 +6,17 @@
 use tangle_ir::module::{Form, Module};
 use tangle_ir::verify::{verify, VerifyErrors};
 
-/// Drops every merge annotation and marks every function lowered.
+/// Drops every merge annotation, marks every function lowered, and removes the blocks
+/// the entry does not reach (structured code keeps unreachable merge blocks, which SPIR-V
+/// asks for; nothing runs them, and LLVM's cycle analysis would count their edges into a
+/// loop as entries, making a natural loop irreducible in `opt`'s eyes — `docs/tokens.md`).
 pub fn drop_structure(module: &mut Module) {
     for (_, f) in module.funcs.iter_mut() {
         for (_, b) in f.blocks.iter_mut() {
             b.merge = None;
         }
         f.form = Form::Lowered;
+        tangle_ir::passes::remove_unreachable::run(f);
     }
 }
 
