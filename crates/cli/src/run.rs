@@ -454,11 +454,14 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 pipeline,
                 stats,
             } if args.verbose || args.stats => {
+                let engine = match args.engine_kind {
+                    EngineKind::Tokens => "tokens".to_string(),
+                    _ => format!("lowered ({})", args.lowering),
+                };
                 println!(
-                    "{name}: Line {}: RUN {pipeline}: lowered ({}): {} policies agree with the \
+                    "{name}: Line {}: RUN {pipeline}: {engine}: {} policies agree with the \
                      reference",
                     pos.line,
-                    args.lowering,
                     stats.len()
                 );
                 if args.stats {
