@@ -4,7 +4,8 @@
 //! interpreter (`ref`, optionally under a known-wrong `--semantics`) is compared with each
 //! other engine named: the mask-stack simulator (`mask`), and the lowered engines
 //! (`lowered`: tangle's lowering on the barrier machine; `lowered-baseline`: seed 000's
-//! flawed design), the latter under every scheduling policy of `--policies`. One summary
+//! flawed design; `tokens`: the token engine on the program with inferred tokens), the
+//! latter under every scheduling policy of `--policies`. One summary
 //! line per comparison on stdout; each mismatch on stderr; exit 1 when there is one. `--shard i/n` runs one of `n` disjoint parts of the seed
 //! range; `--out DIR` writes `DIR/report.json`; `tangle fuzz merge` combines such reports.
 
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use tangle_fuzz::campaign::{self, Campaign};
-use tangle_fuzz::lowered::{self, LoweredCheck, LoweredMismatch};
+use tangle_fuzz::lowered::{self, LoweredCheck, LoweredMismatch, MachineEngine};
 use tangle_fuzz::GenConfig;
 use tangle_reconverge::Scheme;
 
@@ -24,12 +25,20 @@ mod ptxas;
 use crate::{fail, EXIT_INVALID};
 
 /// The engines `--engines` knows.
-const ENGINES: [&str; 5] = ["ref", "mask", "lowered", "lowered-baseline", "ptxas"];
+const ENGINES: [&str; 6] = [
+    "ref",
+    "mask",
+    "lowered",
+    "lowered-baseline",
+    "ptxas",
+    "tokens",
+];
 
-/// The lowered engines and their lowering schemes.
-const LOWERED: [(&str, Scheme); 2] = [
-    ("lowered", Scheme::Scopes),
-    ("lowered-baseline", Scheme::Baseline),
+/// The engines that run on the machine, and what they run.
+const LOWERED: [(&str, MachineEngine); 3] = [
+    ("lowered", MachineEngine::Lowered(Scheme::Scopes)),
+    ("lowered-baseline", MachineEngine::Lowered(Scheme::Baseline)),
+    ("tokens", MachineEngine::Tokens),
 ];
 
 /// `tangle fuzz` arguments.
@@ -52,7 +61,7 @@ pub struct FuzzArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,32")]
     subgroup_sizes: Vec<u32>,
     /// The engines to compare with the reference `ref`, comma-separated: `mask`, `lowered`,
-    /// `lowered-baseline`, `ptxas`.
+    /// `lowered-baseline`, `ptxas`, `tokens`.
     #[arg(long, value_delimiter = ',', default_value = "ref,mask")]
     engines: Vec<String>,
     /// The lowered engines' scheduling policies: a name, several joined by commas, or
@@ -249,8 +258,8 @@ fn lowered_checks(args: &FuzzArgs) -> Result<Vec<LoweredCheck>, String> {
     Ok(LOWERED
         .iter()
         .filter(|(name, _)| args.engines.iter().any(|e| e == name))
-        .map(|&(_, scheme)| LoweredCheck {
-            scheme,
+        .map(|&(_, engine)| LoweredCheck {
+            engine,
             policies: policies.clone(),
         })
         .collect())
@@ -346,8 +355,11 @@ fn write_lowered_reproducer(
         ),
     )?;
     let mut text = tangle_ir::text::print(&module);
-    if let Ok(lowered) = lowered::lower(&module, check.scheme) {
-        text.push_str("\n; lowered:\n");
+    if let Ok(lowered) = lowered::prepare(&module, check.engine) {
+        text.push_str(match check.engine {
+            MachineEngine::Tokens => "\n; with tokens, structure dropped:\n",
+            MachineEngine::Lowered(_) => "\n; lowered:\n",
+        });
         text.push_str(&tangle_ir::text::print(&lowered));
     }
     std::fs::write(stem.with_extension("tir"), text)

@@ -11,7 +11,7 @@ use tangle_interp::{
     Config, FallthroughPolicy, Interpreter, Outcome, SchedulePolicy, SwitchPolicy, Variant,
 };
 use tangle_reconverge::Scheme;
-use tangle_run::lowered::{Dispatch, LoweredEngine};
+use tangle_run::lowered::{Dispatch, LoweredEngine, MachineEngine};
 use tangle_run::sass::SassEngine;
 use tangle_run::{Device, Event, ScriptOptions};
 use tangle_sass::Arch;
@@ -191,9 +191,10 @@ pub struct RunArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// The engine: `reference` (the interpreter), or `lowered`: each dispatch also
-    /// lowered to convergence barriers and run on the barrier machine under every
-    /// `--policy`, which must leave the interpreter's buffers.
+    /// The engine: `reference` (the interpreter), `lowered`: each dispatch also lowered to
+    /// convergence barriers and run on the barrier machine under every `--policy`, which
+    /// must leave the interpreter's buffers, or `tokens`: each dispatch also run with
+    /// inferred convergence-control tokens on the token engine under every `--policy`.
     #[arg(long = "engine", value_enum, default_value = "reference")]
     engine_kind: EngineKind,
     /// `--engine lowered`: the scheduling policies, a name, several joined by commas, or
@@ -224,6 +225,9 @@ pub enum EngineKind {
     /// The reference, then the shader compiled to SASS and run on the SASS simulator (in
     /// hazard mode) against it.
     Sass,
+    /// The reference (with `--fallthrough merge`), then the module with inferred tokens and
+    /// its structure dropped on the token engine against it.
+    Tokens,
 }
 
 impl RunArgs {
@@ -245,7 +249,11 @@ impl RunArgs {
             &tangle_machine::SUPPORTED_POLICIES,
         )
         .map_err(|e| format!("--policy: {e}"))?;
-        Ok(Some(LoweredEngine { scheme, policies }))
+        let engine = match self.engine_kind {
+            EngineKind::Tokens => MachineEngine::Tokens,
+            _ => MachineEngine::Lowered(scheme),
+        };
+        Ok(Some(LoweredEngine { engine, policies }))
     }
 
     /// The SASS engine asked for, if any.
@@ -275,12 +283,17 @@ impl RunArgs {
 
 /// Runs `tangle run`.
 pub fn run(args: &RunArgs) -> ExitCode {
-    let engine = match args.engine.config() {
+    let mut engine = match args.engine.config() {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
     if let Err(e) = args.sass() {
         return usage(e);
+    }
+    // The token semantics runs lanes falling through into a switch case with the lanes
+    // that switched to it directly: the reference is held to that grouping.
+    if args.engine_kind == EngineKind::Tokens {
+        engine.fallthrough_policy = FallthroughPolicy::Merge;
     }
     if let Err(e) = args.lowered() {
         return usage(e);
@@ -478,11 +491,14 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 pipeline,
                 stats,
             } if args.verbose || args.stats => {
+                let engine = match args.engine_kind {
+                    EngineKind::Tokens => "tokens".to_string(),
+                    _ => format!("lowered ({})", args.lowering),
+                };
                 println!(
-                    "{name}: Line {}: RUN {pipeline}: lowered ({}): {} policies agree with the \
+                    "{name}: Line {}: RUN {pipeline}: {engine}: {} policies agree with the \
                      reference",
                     pos.line,
-                    args.lowering,
                     stats.len()
                 );
                 if args.stats {
@@ -668,9 +684,9 @@ fn shader(args: &RunArgs, kind: RunKind, device: Device, mut config: Config) -> 
         {
             Ok(stats) => {
                 eprintln!(
-                    "{}: lowered ({}): {} policies agree with the reference",
+                    "{}: {}: {} policies agree with the reference",
                     input.display(),
-                    engine.scheme,
+                    engine.engine,
                     stats.len()
                 );
                 if args.stats {

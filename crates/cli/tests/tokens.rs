@@ -100,3 +100,60 @@ fn token_passes_run_from_passes() {
     assert!(stderr.contains("; IR after infer-tokens-cfg"), "{stderr}");
     assert!(stderr.contains("conv_entry"), "{stderr}");
 }
+
+fn repo(path: &str) -> String {
+    format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_engine_tokens_passes_scripts_under_every_policy() {
+    let out = tangle()
+        .args(["run", "--engine", "tokens", "-v"])
+        .arg(repo("examples/loop_break.amber"))
+        .assert()
+        .code(0);
+    let stdout = text(&out.get_output().stdout);
+    assert!(
+        stdout.contains("tokens: 12 policies agree with the reference"),
+        "{stdout}"
+    );
+    // The bundled rule scripts (GLSL): switch fallthrough and breaks by iteration.
+    if tangle_oracle::require(tangle_oracle::Tool::Glslang, "tokens_rule_scripts").is_none() {
+        return;
+    }
+    let out = tangle()
+        .args(["run", "--engine", "tokens", "-v"])
+        .arg(repo("tests/amber/rule_switch.amber"))
+        .arg(repo("tests/amber/rule_break_by_iteration.amber"))
+        .assert()
+        .code(0);
+    let stdout = text(&out.get_output().stdout);
+    assert_eq!(
+        stdout
+            .matches("tokens: 12 policies agree with the reference")
+            .count(),
+        2,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn fuzz_engine_tokens_passes_a_few_programs() {
+    let out = tangle()
+        .args([
+            "fuzz",
+            "--engines",
+            "ref,tokens",
+            "--seeds",
+            "0..6",
+            "--subgroup-sizes",
+            "4,32",
+        ])
+        .assert()
+        .code(0);
+    let stdout = text(&out.get_output().stdout);
+    assert!(
+        stdout.contains("tokens: 6 programs × 12 policies, 0 mismatches"),
+        "{stdout}"
+    );
+}

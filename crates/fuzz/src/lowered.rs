@@ -3,14 +3,23 @@
 //! (`tangle-machine`) under scheduling policies, against the reference interpreter on the
 //! structured module. `lowered` is tangle's scheme and must agree everywhere;
 //! `lowered-baseline` is seed 000's flawed design, which the comparison must catch.
+//!
+//! `tokens` is the token engine on the same machine: the structured module with its tokens
+//! inferred (`infer-tokens`) and its merge annotations dropped (`tangle_tokens::engine`),
+//! run with [`Convergence::Tokens`], so the tokens alone say who is converged. Its
+//! reference runs with [`FallthroughPolicy::Merge`]: lanes falling through into a switch
+//! case run it with the lanes that switched to it directly, the grouping (among those the
+//! specification allows) that the token semantics gives (`docs/tokens.md`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tangle_interp::Variant;
+use tangle_interp::{Config, FallthroughPolicy, Interpreter, Variant};
 use tangle_ir::Module;
-use tangle_machine::{Machine, MachineConfig, Policy, SearchSummary, EXHAUSTIVE_MAX_SUBGROUP};
+use tangle_machine::{
+    Convergence, Machine, MachineConfig, Policy, SearchSummary, EXHAUSTIVE_MAX_SUBGROUP,
+};
 use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
@@ -21,11 +30,20 @@ use crate::compare::run_reference;
 use crate::generate::generate;
 use crate::mask::simulate;
 
-/// What a lowered engine runs: the lowering's scheme and the machine's policies.
+/// What the machine runs: a lowering's output, or the token engine's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachineEngine {
+    /// The reconvergence lowering under this barrier placement, on the barrier machine.
+    Lowered(Scheme),
+    /// The tokens inferred and the structure dropped, on the token engine.
+    Tokens,
+}
+
+/// What a lowered engine runs: the program's form and the machine's policies.
 #[derive(Clone, Debug)]
 pub struct LoweredCheck {
-    /// The barrier placement.
-    pub scheme: Scheme,
+    /// The form the machine runs and how it decides convergence.
+    pub engine: MachineEngine,
     /// The scheduling policies every program runs under (`exhaustive` only at subgroups
     /// of up to 8 lanes; it is skipped at larger ones).
     pub policies: Vec<Policy>,
@@ -34,9 +52,10 @@ pub struct LoweredCheck {
 impl LoweredCheck {
     /// The engine's name on the command line: `lowered` or `lowered-<scheme>`.
     pub fn engine_name(&self) -> String {
-        match self.scheme {
-            Scheme::Scopes => "lowered".into(),
-            other => format!("lowered-{other}"),
+        match self.engine {
+            MachineEngine::Lowered(Scheme::Scopes) => "lowered".into(),
+            MachineEngine::Lowered(other) => format!("lowered-{other}"),
+            MachineEngine::Tokens => "tokens".into(),
         }
     }
 }
@@ -123,6 +142,18 @@ pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, LoweredMismatch>
     })
 }
 
+/// What `engine` runs of `module`: its lowering, or its token engine form.
+pub fn prepare(module: &Module, engine: MachineEngine) -> Result<Module, LoweredMismatch> {
+    match engine {
+        MachineEngine::Lowered(scheme) => lower(module, scheme),
+        MachineEngine::Tokens => {
+            tangle_tokens::engine::for_engine(module).map_err(|e| LoweredMismatch::Lower {
+                message: format!("token inference: {e}"),
+            })
+        }
+    }
+}
+
 /// The output buffer (`words` words) of `lowered` on the barrier machine, with the
 /// exhaustive search's counts under that policy.
 pub fn run_lowered(
@@ -131,10 +162,24 @@ pub fn run_lowered(
     words: usize,
     policy: Policy,
 ) -> Result<(Vec<u32>, Option<SearchSummary>), String> {
+    run_machine(lowered, subgroup_size, words, policy, Convergence::Barriers)
+}
+
+/// The output buffer (`words` words) of `module` on the machine under `convergence`, with
+/// the exhaustive search's counts under that policy.
+pub fn run_machine(
+    module: &Module,
+    subgroup_size: u32,
+    words: usize,
+    policy: Policy,
+    convergence: Convergence,
+) -> Result<(Vec<u32>, Option<SearchSummary>), String> {
+    let lowered = module;
     let config = MachineConfig {
         subgroup_size,
         policy,
         record_trace: false,
+        convergence,
         ..MachineConfig::default()
     };
     let mut m = Machine::new(lowered, "main", config).map_err(|e| e.to_string())?;
@@ -147,6 +192,30 @@ pub fn run_lowered(
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     Ok((got, outcome.search))
+}
+
+/// The reference interpreter's output buffer with fallthrough lanes merging into the next
+/// case ([`FallthroughPolicy::Merge`]): the grouping the token engine is held to.
+pub fn run_reference_merging(
+    module: &Module,
+    subgroup_size: u32,
+    words: usize,
+) -> Result<Vec<u32>, String> {
+    let config = Config {
+        subgroup_size,
+        record_trace: false,
+        fallthrough_policy: FallthroughPolicy::Merge,
+        ..Config::default()
+    };
+    let mut it = Interpreter::new(module, "main", config).map_err(|e| e.to_string())?;
+    it.bind_buffer(0, 0, vec![0; words.max(1) * 4]);
+    it.bind_buffer(0, 1, INPUT.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let outcome = it.run().map_err(|e| e.to_string())?;
+    Ok(outcome.buffers[&(0, 0)]
+        .chunks(4)
+        .take(words)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
 }
 
 /// How a lowered program that agreed was run.
@@ -192,32 +261,40 @@ pub fn compare_lowered(
     check: &LoweredCheck,
 ) -> Result<Agreed, LoweredMismatch> {
     let module = build_module(program);
-    let lowered = lower(&module, check.scheme)?;
-    let skip_opportunistic = check.policies.contains(&Policy::Opportunistic)
+    let lowered = prepare(&module, check.engine)?;
+    let tokens = check.engine == MachineEngine::Tokens;
+    let convergence = if tokens {
+        Convergence::Tokens
+    } else {
+        Convergence::Barriers
+    };
+    // The token engine keeps no groups apart: convergence is the tokens' whatever merges.
+    let skip_opportunistic = !tokens
+        && check.policies.contains(&Policy::Opportunistic)
         && !divergent_fallthroughs(&module).is_empty();
     let mut searches = SearchCounts::default();
     for &subgroup_size in subgroup_sizes {
         let words = simulate(program, subgroup_size).words.len();
-        let reference =
-            run_reference(&module, subgroup_size, words, Variant::Maximal).map_err(|message| {
-                LoweredMismatch::Reference {
-                    subgroup_size,
-                    message,
-                }
-            })?;
+        let reference = if tokens {
+            run_reference_merging(&module, subgroup_size, words)
+        } else {
+            run_reference(&module, subgroup_size, words, Variant::Maximal)
+        }
+        .map_err(|message| LoweredMismatch::Reference {
+            subgroup_size,
+            message,
+        })?;
         for &policy in &check.policies {
             if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP
                 || policy == Policy::Opportunistic && skip_opportunistic
             {
                 continue;
             }
-            let (got, search) =
-                run_lowered(&lowered, subgroup_size, words, policy).map_err(|message| {
-                    LoweredMismatch::Machine {
-                        subgroup_size,
-                        policy: policy.to_string(),
-                        message,
-                    }
+            let (got, search) = run_machine(&lowered, subgroup_size, words, policy, convergence)
+                .map_err(|message| LoweredMismatch::Machine {
+                    subgroup_size,
+                    policy: policy.to_string(),
+                    message,
                 })?;
             if let Some(s) = search {
                 searches += SearchCounts {

@@ -8,6 +8,7 @@ use tangle_fuzz::ast::count_stmts;
 use tangle_fuzz::campaign::Campaign;
 use tangle_fuzz::lowered::{
     compare_lowered, run_lowered_campaign, shrink_lowered, LoweredCheck, LoweredMismatch,
+    MachineEngine,
 };
 use tangle_fuzz::{generate, GenConfig};
 use tangle_interp::Variant;
@@ -40,7 +41,7 @@ fn the_lowering_passes_a_smoke_campaign_under_every_policy() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(24);
     let check = LoweredCheck {
-        scheme: Scheme::Scopes,
+        engine: MachineEngine::Lowered(Scheme::Scopes),
         policies: all(),
     };
     let summary = run_lowered_campaign(&campaign(0..n, vec![1, 4, 32, 128]), &check);
@@ -49,7 +50,7 @@ fn the_lowering_passes_a_smoke_campaign_under_every_policy() {
     // And every interleaving at 4 lanes, on smaller programs: the search replays a run
     // for every choice point it backtracks to, so long programs outgrow a smoke test.
     let exhaustive = LoweredCheck {
-        scheme: Scheme::Scopes,
+        engine: MachineEngine::Lowered(Scheme::Scopes),
         policies: vec![Policy::Exhaustive],
     };
     let mut small = campaign(0..n.min(20), vec![4]);
@@ -63,7 +64,7 @@ fn the_lowering_passes_a_smoke_campaign_under_every_policy() {
 #[test]
 fn the_baseline_is_caught_on_a_wrong_buffer_and_shrunk() {
     let check = LoweredCheck {
-        scheme: Scheme::Baseline,
+        engine: MachineEngine::Lowered(Scheme::Baseline),
         policies: all(),
     };
     let summary = run_lowered_campaign(&campaign(0..40, vec![4, 32]), &check);
@@ -89,7 +90,7 @@ fn the_baseline_is_caught_on_a_wrong_buffer_and_shrunk() {
     assert!(size(&small) < size(&program), "shrinking made it smaller");
     // tangle's scheme passes the same program.
     let scopes = LoweredCheck {
-        scheme: Scheme::Scopes,
+        engine: MachineEngine::Lowered(Scheme::Scopes),
         policies: all(),
     };
     assert!(compare_lowered(&program, &[4, 32], &scopes).is_ok());

@@ -153,3 +153,19 @@ pub fn subgroup_op(name: &str) -> Option<(GroupOp, Option<GroupOperation>)> {
     }
     Some((op, group))
 }
+
+/// The LLVM address space `--emit ll` gives pointers of a SPIR-V storage class: 0 (the
+/// default) for a lane's own memory (function, private), 1 for storage buffers, 3 for
+/// workgroup memory, 4 for uniform and push-constant data, 5 for inputs and 6 for outputs
+/// (the numbers follow AMDGPU's global, local and constant spaces where there is one).
+pub fn address_space(storage: spirv::StorageClass) -> u32 {
+    use spirv::StorageClass as S;
+    match storage {
+        S::StorageBuffer | S::CrossWorkgroup | S::PhysicalStorageBuffer => 1,
+        S::Workgroup => 3,
+        S::Uniform | S::UniformConstant | S::PushConstant => 4,
+        S::Input => 5,
+        S::Output => 6,
+        _ => 0,
+    }
+}

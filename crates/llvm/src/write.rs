@@ -4,8 +4,14 @@
 //! ending in `unreachable`, which is how the reader keeps a declaration), with its
 //! `convergent` attribute; values are `%vN`, blocks `bN`, functions their names where those
 //! are unique LLVM identifiers and `@fN` otherwise. What LLVM IR cannot say the way tangle
-//! means it (structured merge annotations, warp barriers, aggregates, atomics, SPIR-V's
-//! built-in variables) is refused with the position, before anything is written.
+//! means it (warp barriers, atomics, opaque types) is refused with the position, before
+//! anything is written. A shader's interface is written too (`mapping::address_space`):
+//! buffers, push constants and built-ins as external globals in an address space per
+//! storage class (with their set, binding or built-in in a comment), workgroup variables
+//! as `undef`-initialized globals, structs as literal struct types (LLVM's layout stands
+//! in for the SPIR-V offsets), runtime arrays as `[0 x T]`, `access_chain` as
+//! `getelementptr` with a leading 0. The reader does not take these back: `--emit ll` of
+//! a shader is for reading and for `opt`, not a round trip.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -75,17 +81,44 @@ pub fn write(module: &Module) -> Result<String, WriteError> {
                 why: "not a pointer".into(),
             });
         };
-        let init = match data.init {
-            Some(c) => w.constant(c)?,
-            None => "zeroinitializer".to_string(),
+        let space = match mapping::address_space(data.storage) {
+            0 => String::new(),
+            n => format!(" addrspace({n})"),
         };
-        if data.decorations.builtin.is_some() {
-            return Err(WriteError::Item {
-                what: g.to_string(),
-                why: "built-in variables have no LLVM IR form here".into(),
-            });
+        let ty = w.ty(*pointee)?;
+        // What the shader's environment provides (buffers, push constants, built-ins) is
+        // external: its bytes come from outside the module.
+        let provided = matches!(
+            data.storage,
+            spirv::StorageClass::StorageBuffer
+                | spirv::StorageClass::Uniform
+                | spirv::StorageClass::UniformConstant
+                | spirv::StorageClass::PushConstant
+                | spirv::StorageClass::Input
+        );
+        let mut note = format!("{:?}", data.storage);
+        if let (Some(set), Some(binding)) = (data.decorations.set, data.decorations.binding) {
+            let _ = write!(note, ", set {set} binding {binding}");
         }
-        let _ = writeln!(out, "@{g} = global {} {init}", w.ty(*pointee)?);
+        if let Some(b) = data.decorations.builtin {
+            let _ = write!(note, ", built-in {b:?}");
+        }
+        if provided {
+            if data.init.is_some() {
+                return Err(WriteError::Item {
+                    what: g.to_string(),
+                    why: "an initializer on a variable the environment provides".into(),
+                });
+            }
+            let _ = writeln!(out, "@{g} = external{space} global {ty} ; {note}");
+        } else {
+            let init = match data.init {
+                Some(c) => w.constant(c)?,
+                None if data.storage == spirv::StorageClass::Workgroup => "undef".to_string(),
+                None => "zeroinitializer".to_string(),
+            };
+            let _ = writeln!(out, "@{g} ={space} global {ty} {init} ; {note}");
+        }
     }
     if !module.globals.is_empty() {
         out.push('\n');
@@ -149,12 +182,23 @@ impl<'m> Writer<'m> {
             TypeData::Float { width: 64 } => "double".into(),
             TypeData::Vector { elem, count } => format!("<{count} x {}>", self.ty(*elem)?),
             TypeData::Array { elem, len, .. } => format!("[{len} x {}]", self.ty(*elem)?),
-            TypeData::Pointer { .. } => "ptr".into(),
+            TypeData::RuntimeArray { elem, .. } => format!("[0 x {}]", self.ty(*elem)?),
+            TypeData::Struct { members, .. } => {
+                let items: Vec<String> = members
+                    .iter()
+                    .map(|m| self.ty(m.ty))
+                    .collect::<Result<_, _>>()?;
+                format!("{{ {} }}", items.join(", "))
+            }
+            TypeData::Pointer { storage, .. } => match mapping::address_space(*storage) {
+                0 => "ptr".into(),
+                n => format!("ptr addrspace({n})"),
+            },
             TypeData::Token => "token".into(),
             _ => {
                 return Err(WriteError::Type {
                     ty: tangle_ir::text::type_ref(types, ty),
-                    why: "structs, runtime arrays and other SPIR-V interface types have no LLVM IR form in tangle's mapping".into(),
+                    why: "images, samplers and other opaque SPIR-V types have no LLVM IR form in tangle's mapping".into(),
                 })
             }
         })
@@ -289,6 +333,22 @@ impl<'m> Writer<'m> {
             )
         });
         let text = match &data.op {
+            Op::Plain(PlainOp::AccessChain) => {
+                // The base's pointee, then one index per chain step after the leading 0.
+                let base_ty = self.module.operand_type(func, args[0]);
+                let TypeData::Pointer { pointee, .. } = self.module.types.get(base_ty) else {
+                    return Err(refuse());
+                };
+                let mut items = vec![self.typed(func, args[0])?, "i32 0".to_string()];
+                for &a in &args[1..] {
+                    items.push(self.typed(func, a)?);
+                }
+                format!(
+                    "{result}getelementptr {}, {}",
+                    self.ty(*pointee)?,
+                    items.join(", ")
+                )
+            }
             Op::Plain(p) => {
                 let p = *p;
                 let find = |table: &[(&'static str, PlainOp)]| {
@@ -338,6 +398,34 @@ impl<'m> Writer<'m> {
                     format!("{result}{n} {} to {rty}", self.typed(func, args[0])?)
                 } else {
                     return Err(refuse());
+                }
+            }
+            Op::CompositeExtract(indices) => {
+                let from = self.module.operand_type(func, args[0]);
+                let src = self.typed(func, args[0])?;
+                match (self.module.types.get(from), indices.as_slice()) {
+                    (TypeData::Vector { .. }, [i]) => {
+                        format!("{result}extractelement {src}, i32 {i}")
+                    }
+                    (TypeData::Vector { .. }, _) => return Err(refuse()),
+                    _ => {
+                        let idx: Vec<String> = indices.iter().map(u32::to_string).collect();
+                        format!("{result}extractvalue {src}, {}", idx.join(", "))
+                    }
+                }
+            }
+            Op::CompositeInsert(indices) => {
+                let into = self.module.operand_type(func, args[1]);
+                let (obj, comp) = (self.typed(func, args[0])?, self.typed(func, args[1])?);
+                match (self.module.types.get(into), indices.as_slice()) {
+                    (TypeData::Vector { .. }, [i]) => {
+                        format!("{result}insertelement {comp}, {obj}, i32 {i}")
+                    }
+                    (TypeData::Vector { .. }, _) => return Err(refuse()),
+                    _ => {
+                        let idx: Vec<String> = indices.iter().map(u32::to_string).collect();
+                        format!("{result}insertvalue {comp}, {obj}, {}", idx.join(", "))
+                    }
                 }
             }
             Op::Load(_) => format!("{result}load {rty}, {}", self.typed(func, args[0])?),

@@ -37,6 +37,23 @@ pub struct MachineConfig {
     pub step_budget: u64,
     /// Whether to record which group executed each subgroup operation.
     pub record_trace: bool,
+    /// What decides the lanes that execute a subgroup operation together: the issuing
+    /// group (warp barriers, hardware) or the convergence-control tokens (the token
+    /// engine, `docs/tokens.md`).
+    pub convergence: Convergence,
+}
+
+/// The rule that decides which lanes execute a convergent operation together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Convergence {
+    /// The issuing group: lanes are together exactly where the warp barriers of the
+    /// lowered form (or the opportunistic policy) put them, as on hardware.
+    #[default]
+    Barriers,
+    /// The token semantics ("controlled maximal convergence"): a subgroup operation runs
+    /// over every lane that reaches it with a converged instance of its token, whatever
+    /// the groups; the warp-barrier operations are refused.
+    Tokens,
 }
 
 impl Default for MachineConfig {
@@ -49,6 +66,7 @@ impl Default for MachineConfig {
             bound: ExhaustiveBound::default(),
             step_budget: 10_000_000,
             record_trace: true,
+            convergence: Convergence::Barriers,
         }
     }
 }

@@ -99,6 +99,7 @@ impl Run<'_, '_> {
                     frames: vec![LaneFrame {
                         vals: vec![None; func.values.len()],
                         prev: None,
+                        tok: crate::tokens::TokenFrame::default(),
                     }],
                     globals,
                     exited: false,

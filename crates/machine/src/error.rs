@@ -154,6 +154,12 @@ pub enum GroupState {
     },
     /// It waits at a workgroup `control_barrier`.
     WorkgroupBarrier,
+    /// On the token engine: it waits at a subgroup operation or anchor for `missing`, the
+    /// lanes that may still arrive there with the same token instance.
+    Token {
+        /// The lanes it still waits for.
+        missing: Mask,
+    },
 }
 
 impl fmt::Display for Stuck {
@@ -182,6 +188,9 @@ impl fmt::Display for GroupReport {
                 write!(f, "waits at bar_sync {barrier} for lanes {missing:#x}")
             }
             GroupState::WorkgroupBarrier => f.write_str("waits at a workgroup barrier"),
+            GroupState::Token { missing } => {
+                write!(f, "waits at a token rendezvous for lanes {missing:#x}")
+            }
         }
     }
 }

@@ -49,51 +49,14 @@ impl Run<'_, '_> {
         let rty = facts.rty(inst);
         let atys = facts.atys(inst);
         let types = &m.types;
+        if self.machine.config.convergence == crate::config::Convergence::Tokens
+            && crate::tokens::handles(&id.op)
+        {
+            return self.token_issue(sg, g, inst);
+        }
         match &id.op {
             Op::Tangle(op) => return self.tangle_op(sg, g, *op, id),
-            Op::Group { op, scope, group } => {
-                if *scope != Scope::Subgroup {
-                    return Err(self.fail(
-                        pc,
-                        OpFail::Unsupported(format!("group op at scope {scope:?}")),
-                    ));
-                }
-                let mut args = std::mem::take(&mut self.group_scratch);
-                args.resize_with(self.machine.config.subgroup_size as usize, Vec::new);
-                args.iter_mut().for_each(Vec::clear);
-                for lane in lanes_of(g.mask) {
-                    for o in &id.args {
-                        let v = self.operand(sg, pc, lane, *o)?;
-                        args[lane].push(v);
-                    }
-                }
-                let out = lanes_group::execute(
-                    types,
-                    *op,
-                    *group,
-                    rty.expect("group op result"),
-                    atys.first().copied(),
-                    g.mask,
-                    self.machine.config.subgroup_size,
-                    &args,
-                )
-                .map_err(|e| self.fail(pc, e))?;
-                self.group_scratch = args;
-                let res = id.result.expect("group op result");
-                for (lane, v) in lanes_of(g.mask).zip(out) {
-                    let v = self.settle(pc, v);
-                    Self::set(sg, lane, res, v);
-                }
-                if self.machine.config.record_trace {
-                    self.trace.push(TraceEntry {
-                        workgroup: self.workgroup,
-                        subgroup: sg.index,
-                        func: pc.func,
-                        inst,
-                        mask: g.mask,
-                    });
-                }
-            }
+            Op::Group { .. } => self.group_op(sg, pc, g.mask, inst)?,
             Op::ControlBarrier { exec, .. } => match exec {
                 Scope::Workgroup => {
                     g.pc_mut().idx += 1;
@@ -134,7 +97,14 @@ impl Run<'_, '_> {
                     for (p, a) in cf.params.iter().zip(&id.args) {
                         vals[p.as_u32() as usize] = Some(self.operand(sg, pc, lane, *a)?);
                     }
-                    sg.lanes[lane].frames.push(LaneFrame { vals, prev: None });
+                    sg.lanes[lane].frames.push(LaneFrame {
+                        vals,
+                        prev: None,
+                        tok: crate::tokens::TokenFrame::default(),
+                    });
+                }
+                if self.machine.config.convergence == crate::config::Convergence::Tokens {
+                    self.token_call(sg, pc, g.mask, inst)?;
                 }
                 g.frames.push(Pc {
                     func: *callee,
@@ -182,6 +152,67 @@ impl Run<'_, '_> {
         }
         g.pc_mut().idx += 1;
         Ok(Issued::on(Event::Instruction, g))
+    }
+
+    /// Executes subgroup operation `inst` at `pc` over exactly the lanes `mask` (the
+    /// issuing group; on the token engine, the lanes a rendezvous released).
+    pub(crate) fn group_op(
+        &mut self,
+        sg: &mut Subgroup,
+        pc: Pc,
+        mask: tangle_lanes::Mask,
+        inst: tangle_ir::Inst,
+    ) -> R<()> {
+        let m = self.machine.module;
+        let id = &m.funcs[pc.func].insts[inst];
+        let Op::Group { op, scope, group } = &id.op else {
+            unreachable!("group_op on a group operation")
+        };
+        let facts = &self.machine.facts[pc.func.as_u32() as usize];
+        let rty = facts.rty(inst);
+        let atys = facts.atys(inst);
+        if *scope != Scope::Subgroup {
+            return Err(self.fail(
+                pc,
+                OpFail::Unsupported(format!("group op at scope {scope:?}")),
+            ));
+        }
+        let mut args = std::mem::take(&mut self.group_scratch);
+        args.resize_with(self.machine.config.subgroup_size as usize, Vec::new);
+        args.iter_mut().for_each(Vec::clear);
+        for lane in lanes_of(mask) {
+            for o in &id.args {
+                let v = self.operand(sg, pc, lane, *o)?;
+                args[lane].push(v);
+            }
+        }
+        let out = lanes_group::execute(
+            &m.types,
+            *op,
+            *group,
+            rty.expect("group op result"),
+            atys.first().copied(),
+            mask,
+            self.machine.config.subgroup_size,
+            &args,
+        )
+        .map_err(|e| self.fail(pc, e))?;
+        self.group_scratch = args;
+        let res = id.result.expect("group op result");
+        for (lane, v) in lanes_of(mask).zip(out) {
+            let v = self.settle(pc, v);
+            Self::set(sg, lane, res, v);
+        }
+        if self.machine.config.record_trace {
+            self.trace.push(TraceEntry {
+                workgroup: self.workgroup,
+                subgroup: sg.index,
+                func: pc.func,
+                inst,
+                mask,
+            });
+        }
+        Ok(())
     }
 
     /// A tangle-only operation: the warp-barrier operations and `exit` (`barrier.rs`);

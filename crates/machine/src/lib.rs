@@ -43,8 +43,9 @@ mod search;
 mod shared;
 mod state;
 mod step;
+mod tokens;
 
-pub use config::{MachineConfig, EXHAUSTIVE_MAX_SUBGROUP, SUPPORTED_POLICIES};
+pub use config::{Convergence, MachineConfig, EXHAUSTIVE_MAX_SUBGROUP, SUPPORTED_POLICIES};
 pub use error::{GroupReport, GroupState, MachineError, Position, Stuck, UndefinedUse};
 pub use machine::Machine;
 pub use outcome::{BarrierStats, Outcome, SearchSummary, TraceEntry};

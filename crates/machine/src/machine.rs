@@ -51,6 +51,9 @@ impl<'m> Machine<'m> {
                 )));
             }
         }
+        if config.convergence == crate::config::Convergence::Tokens {
+            crate::tokens::check(module, ep.func)?;
+        }
         let s = config.subgroup_size;
         if !(1..=128).contains(&s) || !s.is_power_of_two() {
             return Err(MachineError::Config(format!(
@@ -152,6 +155,7 @@ impl<'m> Machine<'m> {
             cursor: Cursor::default(),
             ctx,
             path: Path::default(),
+            tokens: crate::tokens::TokenState::default(),
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
         for k in run.keys.clone() {

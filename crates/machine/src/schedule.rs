@@ -10,6 +10,7 @@
 use tangle_lanes::Mask;
 use tangle_sched::Candidate;
 
+use crate::config::Convergence;
 use crate::error::{GroupReport, GroupState, MachineError, Stuck, R};
 use crate::search::Decision;
 use crate::state::{Group, Run, Status, Subgroup};
@@ -120,6 +121,9 @@ impl Run<'_, '_> {
                 }
                 continue;
             }
+            if self.machine.config.convergence == Convergence::Tokens && self.release_anchor(sgs)? {
+                continue;
+            }
             return Err(MachineError::Deadlock(Box::new(self.stuck(sgs, None))));
         }
     }
@@ -138,7 +142,15 @@ impl Run<'_, '_> {
                 Some(g) => g,
                 None => match self.pick(sg)? {
                     Pick::Group(i) => sg.groups.swap_remove(i),
-                    Pick::Idle => return Ok(Stop::Idle),
+                    Pick::Idle => {
+                        // The token engine lets rendezvous go once nothing else can move.
+                        if self.machine.config.convergence == Convergence::Tokens
+                            && self.token_release(sg)?
+                        {
+                            continue;
+                        }
+                        return Ok(Stop::Idle);
+                    }
                     Pick::Choice(d) => return Ok(Stop::Choice(d)),
                 },
             };
@@ -237,6 +249,9 @@ impl Run<'_, '_> {
                 let state = match g.status {
                     Status::Ready => GroupState::Ready,
                     Status::WorkgroupBarrier => GroupState::WorkgroupBarrier,
+                    Status::Token(_) => GroupState::Token {
+                        missing: self.token_missing(sg, g),
+                    },
                     Status::Sync => {
                         let pc = g.pc();
                         let m = self.machine.module;

@@ -24,6 +24,8 @@ pub(crate) struct Pc {
 pub(crate) struct LaneFrame {
     pub(crate) vals: Vec<Option<Val>>,
     pub(crate) prev: Option<Block>,
+    /// Its token instances and loop counters (the token engine only).
+    pub(crate) tok: crate::tokens::TokenFrame,
 }
 
 /// A lane's copy of one barrier value (NVIDIA's per-lane `B[l][k]` and `brk[l][k]`): the
@@ -82,6 +84,10 @@ pub(crate) enum Status {
     Sync,
     /// It waits at a workgroup `control_barrier` (its pc is already past it).
     WorkgroupBarrier,
+    /// The token engine only: it waits to execute the subgroup operation or anchor its pc
+    /// names, with every lane that may still reach it with the same token instance (the
+    /// key: the operation's token instance, or for an anchor its call frame's).
+    Token(crate::tokens::KeyId),
 }
 
 /// Lanes of one subgroup at one program point (with one call stack), issuing together.
@@ -165,6 +171,8 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) ctx: Option<&'a SearchCtx>,
     /// This run's own part of the search's state (its sleep set and depth).
     pub(crate) path: Path,
+    /// The token engine's dynamic token instances and reachability cache.
+    pub(crate) tokens: crate::tokens::TokenState,
 }
 
 impl Run<'_, '_> {

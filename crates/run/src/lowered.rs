@@ -2,20 +2,44 @@
 //! barriers (`tangle-reconverge`) and run again on the barrier machine (`tangle-machine`)
 //! under each scheduling policy, with the same inputs; every policy must leave the buffers
 //! the reference left. The reference's undefined bytes are wildcards.
+//!
+//! The token engine runs here too ([`MachineEngine::Tokens`]): the module with its tokens
+//! inferred and its structure dropped (`tangle_tokens::engine`), on the machine with
+//! [`Convergence::Tokens`]. Its reference must run with fallthrough lanes merging into
+//! the next switch case (`FallthroughPolicy::Merge`), the grouping the tokens give;
+//! `tangle run --engine tokens` sets that.
 
 use std::collections::BTreeMap;
 
 use tangle_interp::{Config, Outcome};
 use tangle_ir::Module;
-use tangle_machine::{BarrierStats, Machine, MachineConfig, Policy};
+use tangle_machine::{BarrierStats, Convergence, Machine, MachineConfig, Policy};
 use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
-/// Which lowering and which policies the lowered engine runs.
+/// What the machine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachineEngine {
+    /// The reconvergence lowering under this barrier placement, on the barrier machine.
+    Lowered(Scheme),
+    /// The tokens inferred and the structure dropped, on the token engine.
+    Tokens,
+}
+
+impl std::fmt::Display for MachineEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MachineEngine::Lowered(s) => write!(f, "lowered ({s})"),
+            MachineEngine::Tokens => f.write_str("tokens"),
+        }
+    }
+}
+
+/// Which form and which policies the lowered engine runs.
 #[derive(Clone, Debug)]
 pub struct LoweredEngine {
-    /// The barrier placement of the lowering.
-    pub scheme: Scheme,
+    /// The form the machine runs and how it decides convergence.
+    pub engine: MachineEngine,
     /// The policies every dispatch runs under, in order; the first that differs is
     /// reported.
     pub policies: Vec<Policy>,
@@ -66,17 +90,29 @@ pub fn check(
     reference: &Outcome,
     engine: &LoweredEngine,
 ) -> Result<Vec<(Policy, BarrierStats)>, LoweredMismatch> {
-    let name = format!("lowered ({})", engine.scheme);
+    let name = engine.engine.to_string();
     let mismatch = |policy: String, message: String| LoweredMismatch {
         engine: name.clone(),
         policy,
         message,
     };
-    let lowered = lower(module, engine.scheme).map_err(|m| mismatch("-".into(), m))?;
+    let (lowered, convergence) = match engine.engine {
+        MachineEngine::Lowered(scheme) => (
+            lower(module, scheme).map_err(|m| mismatch("-".into(), m))?,
+            Convergence::Barriers,
+        ),
+        MachineEngine::Tokens => (
+            tangle_tokens::engine::for_engine(module)
+                .map_err(|e| mismatch("-".into(), format!("token inference: {e}")))?,
+            Convergence::Tokens,
+        ),
+    };
     // Only the schedule keeps the lanes falling through a divergent switch's case apart
     // from those that switched to the next case directly (`lower::fallthrough`): a policy
     // that merges groups at one point runs them together, which the reference does not.
-    let skip_opportunistic = engine.policies.contains(&Policy::Opportunistic)
+    // The token engine's convergence does not depend on groups.
+    let skip_opportunistic = convergence == Convergence::Barriers
+        && engine.policies.contains(&Policy::Opportunistic)
         && !divergent_fallthroughs(module).is_empty();
     let mut stats = Vec::new();
     for &policy in &engine.policies {
@@ -90,6 +126,7 @@ pub fn check(
             policy,
             step_budget: config.step_budget,
             record_trace: false,
+            convergence,
             ..MachineConfig::default()
         };
         let run = || -> Result<tangle_machine::Outcome, String> {

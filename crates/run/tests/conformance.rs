@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use tangle_oracle::Tool;
-use tangle_run::lowered::LoweredEngine;
+use tangle_run::lowered::{LoweredEngine, MachineEngine};
 use tangle_run::{run_script, Event, ScriptOptions};
 
 const TEST: &str = "conformance_corpus";
@@ -144,11 +144,16 @@ fn run_one(path: &Path, lowered: Option<&LoweredEngine>) -> (Outcome, String) {
         Ok(s) => s,
         Err(e) => return (Outcome::Refused, e.to_string()),
     };
-    let options = ScriptOptions {
+    let mut options = ScriptOptions {
         base_dir: tangle_run::script::script_dir(path),
         lowered: lowered.cloned(),
         ..ScriptOptions::default()
     };
+    // As `tangle run --engine tokens`: the reference merges switch fallthrough lanes, the
+    // grouping the token semantics gives.
+    if lowered.is_some_and(|e| e.engine == MachineEngine::Tokens) {
+        options.engine.fallthrough_policy = tangle_interp::FallthroughPolicy::Merge;
+    }
     match run_script(&script, &options) {
         Err(e) if e.exit_code() == 1 => (Outcome::Fail, e.to_string()),
         Err(e) => (Outcome::Refused, e.to_string()),
@@ -158,7 +163,11 @@ fn run_one(path: &Path, lowered: Option<&LoweredEngine>) -> (Outcome, String) {
                 .iter()
                 .filter(|e| matches!(e, Event::LoweredAgreed { .. }))
                 .count();
-            LOWERED_AGREED.fetch_add(agreed, Ordering::Relaxed);
+            let counter = match lowered.map(|e| e.engine) {
+                Some(MachineEngine::Tokens) => &TOKENS_AGREED,
+                _ => &LOWERED_AGREED,
+            };
+            counter.fetch_add(agreed, Ordering::Relaxed);
             (Outcome::Pass, String::new())
         }
         Ok(report) => {
@@ -196,7 +205,7 @@ fn conformance_corpus_lowered() {
     )
     .expect("`all` expands");
     let engine = LoweredEngine {
-        scheme: tangle_reconverge::Scheme::Scopes,
+        engine: MachineEngine::Lowered(tangle_reconverge::Scheme::Scopes),
         policies,
     };
     let before = LOWERED_AGREED.load(Ordering::Relaxed);
@@ -214,8 +223,38 @@ fn conformance_corpus_lowered() {
     );
 }
 
+/// The same corpus on the token engine (issue 15): every pipeline also run with inferred
+/// tokens and its structure dropped, under three policies (`TANGLE_TOKENS_POLICIES` names
+/// others, `all` by hand), against the reference with merging fallthrough; each script
+/// must end as it does on the reference alone.
+#[test]
+fn conformance_corpus_tokens() {
+    let names = std::env::var("TANGLE_TOKENS_POLICIES")
+        .unwrap_or_else(|_| "strict,adversarial,random:1".into());
+    let policies =
+        tangle_sched::expand(&names, "token engine", &tangle_machine::SUPPORTED_POLICIES)
+            .expect("the policies expand");
+    let engine = LoweredEngine {
+        engine: MachineEngine::Tokens,
+        policies,
+    };
+    check_corpus("conformance_corpus_tokens", Some(&engine));
+    let agreed = TOKENS_AGREED.load(Ordering::Relaxed);
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "conformance_corpus_tokens: {agreed} dispatches of passing scripts agree under every policy"
+    );
+    assert!(
+        agreed >= 350,
+        "only {agreed} dispatches were compared with the token engine"
+    );
+}
+
 /// Dispatches on which the lowered engine ran and agreed with the reference (all tests).
 static LOWERED_AGREED: AtomicUsize = AtomicUsize::new(0);
+
+/// Dispatches on which the token engine ran and agreed with the reference.
+static TOKENS_AGREED: AtomicUsize = AtomicUsize::new(0);
 
 fn check_corpus(test: &str, lowered: Option<&LoweredEngine>) {
     let dir = corpus_dir();

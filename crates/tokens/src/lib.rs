@@ -7,9 +7,11 @@
 //! - [`infer`]: token inference for structured functions (pass `infer-tokens`);
 //! - [`preheader`]: token inference for lowered functions with seed 004's preheader
 //!   transform for natural loops inside irreducible cycles (pass `infer-tokens-cfg`);
+//! - [`engine`]: the form the token engine runs (tokens inferred, structure dropped);
 //! - [`PASSES`]: both passes, for the pipeline.
 
 pub mod brute;
+pub mod engine;
 pub mod infer;
 pub mod preheader;
 pub mod random;

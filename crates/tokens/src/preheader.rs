@@ -165,12 +165,16 @@ pub fn infer_lowered(module: &mut Module, f: Func) {
             func.insts[inst].conv = conv;
             v.unwrap_or_else(|| unreachable!("token operations have a result"))
         };
-    let entry = new_token(
-        func,
-        InsertAt::AfterPhis(func.layout[0]),
-        TangleOp::ConvEntry,
-        None,
-    );
+    // After the entry block's phis and function variables, which must lead it.
+    let entry_block = func.layout[0];
+    let after_vars = func.blocks[entry_block]
+        .insts
+        .iter()
+        .copied()
+        .take_while(|&i| matches!(func.insts[i].op, Op::Phi(_) | Op::Variable(_)))
+        .last();
+    let at = after_vars.map_or(InsertAt::AfterPhis(entry_block), InsertAt::After);
+    let entry = new_token(func, at, TangleOp::ConvEntry, None);
     let mut hearts: HashMap<CycleId, Value> = HashMap::new();
     let mut order: Vec<CycleId> = info.cycles().map(|(id, _)| id).collect();
     order.sort_by_key(|&c| info.cycle(c).depth);
