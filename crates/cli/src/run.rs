@@ -231,9 +231,10 @@ pub enum EngineKind {
 }
 
 impl RunArgs {
-    /// The lowered engine asked for, if any.
+    /// The barrier-machine engine asked for (the lowered program or the token engine), if
+    /// any.
     fn lowered(&self) -> Result<Option<LoweredEngine>, String> {
-        if self.engine_kind != EngineKind::Lowered {
+        if !matches!(self.engine_kind, EngineKind::Lowered | EngineKind::Tokens) {
             return Ok(None);
         }
         let scheme = Scheme::from_name(&self.lowering).ok_or_else(|| {
