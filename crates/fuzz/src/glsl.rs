@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::ast::{block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip};
+use crate::ast::{Collective, Program, Stmt};
+use crate::clike::CLike;
 
 /// The GLSL source of `program`.
 pub fn to_glsl(program: &Program) -> String {
@@ -39,7 +40,6 @@ struct Emit {
     stride: u32,
 }
 
-const LANE: &str = "gl_SubgroupInvocationID";
 const INV: &str = "gl_LocalInvocationIndex";
 
 impl Emit {
@@ -53,29 +53,19 @@ impl Emit {
             id + 1
         );
     }
+}
 
-    fn cond(c: &Cond) -> String {
-        match c {
-            Cond::LaneMask(m) => format!("((({m}u >> ({LANE} & 31u)) & 1u) != 0u)"),
-            Cond::Uniform { index, value } => format!("(inp[{index}] == {value}u)"),
-            Cond::LoopIndexIsLane { loop_id } => format!("(({LANE} & 3u) == i{loop_id})"),
-            Cond::InvocationBelowInput { index } => format!("({INV} < inp[{index}])"),
-            Cond::ArgIsLane => format!("(({LANE} & 3u) == arg)"),
-        }
-    }
+impl CLike for Emit {
+    const LANE_BITS: &'static str = "(gl_SubgroupInvocationID & 31u)";
+    const LANE: &'static str = "gl_SubgroupInvocationID";
+    const INV: &'static str = INV;
+    const ELECT: &'static str = "subgroupElect()";
 
-    fn list(&self, s: &mut String, stmts: &[Stmt], depth: usize) {
-        for st in stmts {
-            self.stmt(s, st, depth);
-        }
-    }
-
-    fn stmt(&self, s: &mut String, st: &Stmt, depth: usize) {
-        let pad = "  ".repeat(depth);
+    fn observation(&self, s: &mut String, pad: &str, st: &Stmt) {
         match st {
-            Stmt::Ballot { id } => self.record(s, &pad, *id, "subgroupBallot(true)"),
+            Stmt::Ballot { id } => self.record(s, pad, *id, "subgroupBallot(true)"),
             Stmt::Elect { id } => {
-                self.record(s, &pad, *id, "uvec4(uint(subgroupElect()), 0u, 0u, 0u)")
+                self.record(s, pad, *id, "uvec4(uint(subgroupElect()), 0u, 0u, 0u)")
             }
             Stmt::Collective { id, op } => {
                 let f = match op {
@@ -84,87 +74,13 @@ impl Emit {
                     Collective::BroadcastFirst => "subgroupBroadcastFirst",
                 };
                 let words = format!("uvec4({f}({INV} + 1u), 0u, 0u, 0u)");
-                self.record(s, &pad, *id, &words);
+                self.record(s, pad, *id, &words);
             }
-            Stmt::If { cond, then, els } => {
-                let _ = writeln!(s, "{pad}if {} {{", Self::cond(cond));
-                self.list(s, then, depth + 1);
-                if let Some(els) = els {
-                    let _ = writeln!(s, "{pad}}} else {{");
-                    self.list(s, els, depth + 1);
-                }
-                let _ = writeln!(s, "{pad}}}");
-            }
-            Stmt::For {
-                loop_id,
-                trip,
-                body,
-            } => {
-                let count = match trip {
-                    Trip::Uniform(n) => format!("{n}u"),
-                    Trip::LaneBits(m) => format!("(({LANE} & {m}u) + 1u)"),
-                };
-                let _ = writeln!(s, "{pad}i{loop_id} = 0u;\n{pad}do {{");
-                self.list(s, body, depth + 1);
-                let _ = writeln!(s, "{pad}}} while (++i{loop_id} < {count});");
-            }
-            Stmt::Infinite { body } => {
-                let _ = writeln!(s, "{pad}while (true) {{");
-                self.list(s, body, depth + 1);
-                if !block_always_jumps(body) {
-                    let _ = writeln!(s, "{pad}  if (subgroupElect()) {{ break; }}");
-                }
-                let _ = writeln!(s, "{pad}}}");
-            }
-            Stmt::DoWhileElect { body } => {
-                let _ = writeln!(s, "{pad}do {{");
-                self.list(s, body, depth + 1);
-                let _ = writeln!(s, "{pad}}} while (!subgroupElect());");
-            }
-            Stmt::Switch {
-                selector,
-                cases,
-                default,
-                fallthrough,
-            } => {
-                let sel = match selector {
-                    Selector::Uniform { index } => format!("inp[{index}] & 3u"),
-                    Selector::LoopIndex { loop_id } => format!("i{loop_id}"),
-                    Selector::LaneBits => format!("{LANE} & 3u"),
-                };
-                let _ = writeln!(s, "{pad}switch ({sel}) {{");
-                let labels = default
-                    .iter()
-                    .map(|d| ("default:".to_string(), d))
-                    .chain(cases.iter().map(|(l, b)| (format!("case {l}u:"), b)));
-                let mut any = false;
-                for (k, (label, body)) in labels.enumerate() {
-                    any = true;
-                    let _ = writeln!(s, "{pad}{label} {{");
-                    self.list(s, body, depth + 1);
-                    let _ = writeln!(s, "{pad}}}");
-                    if !fallthrough[k] && !block_always_jumps(body) {
-                        let _ = writeln!(s, "{pad}  break;");
-                    }
-                }
-                if !any {
-                    let _ = writeln!(s, "{pad}default: break;");
-                }
-                let _ = writeln!(s, "{pad}}}");
-            }
-            Stmt::Call { func, arg } => {
-                let a = arg.map_or("1u".to_string(), |l| format!("i{l}"));
-                let _ = writeln!(s, "{pad}helper{func}({a});");
-            }
-            Stmt::Break => {
-                let _ = writeln!(s, "{pad}break;");
-            }
-            Stmt::Continue => {
-                let _ = writeln!(s, "{pad}continue;");
-            }
-            Stmt::Return => {
-                let _ = writeln!(s, "{pad}return;");
-            }
+            _ => unreachable!("not an observation: {st:?}"),
         }
+    }
+
+    fn call(&self, func: u32, arg: &str) -> String {
+        format!("helper{func}({arg})")
     }
 }

@@ -23,6 +23,7 @@ pub mod amber;
 pub mod ast;
 pub mod build;
 pub mod campaign;
+mod clike;
 pub mod compare;
 pub mod cuda;
 pub mod generate;
