@@ -28,7 +28,7 @@ use crate::build::build_module;
 use crate::campaign::Campaign;
 use crate::compare::run_reference;
 use crate::generate::generate;
-use crate::mask::simulate;
+use crate::mask::{simulate_with, Fallthrough};
 
 /// What the machine runs: a lowering's output, or the token engine's form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,7 +274,14 @@ pub fn compare_lowered(
         && !divergent_fallthroughs(&module).is_empty();
     let mut searches = SearchCounts::default();
     for &subgroup_size in subgroup_sizes {
-        let words = simulate(program, subgroup_size).words.len();
+        // Sized by the mask oracle under the reference's grouping: under `Merge` an elect
+        // loop in a case reached both ways can run more iterations than apart.
+        let grouping = if tokens {
+            Fallthrough::Merge
+        } else {
+            Fallthrough::Independent
+        };
+        let words = simulate_with(program, subgroup_size, grouping).words.len();
         let reference = if tokens {
             run_reference_merging(&module, subgroup_size, words)
         } else {

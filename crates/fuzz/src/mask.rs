@@ -12,8 +12,10 @@
 //!   through the back edge meet at the merge, once all of them are done;
 //! - a `switch` runs each case with the lanes whose selector matches its literal, the
 //!   default with the rest; lanes falling through into the next case run it as a group of
-//!   their own (the interpreter's default `FallthroughPolicy::Independent`); afterwards
-//!   every lane that did not jump away is active again;
+//!   their own (the interpreter's default `FallthroughPolicy::Independent`), or, under
+//!   [`Fallthrough::Merge`], together with the lanes that switched to that case directly
+//!   (the interpreter's `FallthroughPolicy::Merge`, the grouping the token engine gives);
+//!   afterwards every lane that did not jump away is active again;
 //! - a call runs the helper with the caller's active lanes; the lanes that return (from
 //!   any depth) and those that reach its end are active again after the call;
 //! - a do-while left through `subgroupElect()` elects among the lanes at its continue
@@ -46,8 +48,20 @@ struct LoopFrame {
     continued: u128,
 }
 
+/// How lanes falling through into a switch case are grouped (the specification allows
+/// either: it leaves the tangle of a case reached both ways open).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Fallthrough {
+    /// Fallthrough lanes run the next case as a group of their own.
+    #[default]
+    Independent,
+    /// Fallthrough lanes join the lanes that switched to the next case directly.
+    Merge,
+}
+
 struct Sim<'p> {
     program: &'p Program,
+    fallthrough: Fallthrough,
     /// Per active call: the argument per lane.
     args: Vec<[u32; 128]>,
     /// Per active call: the lanes that returned from it.
@@ -61,11 +75,23 @@ struct Sim<'p> {
     frames: Vec<LoopFrame>,
 }
 
-/// Runs `program` with subgroups of `subgroup_size` lanes (a power of two in 1..=128).
+/// Runs `program` with subgroups of `subgroup_size` lanes (a power of two in 1..=128),
+/// fallthrough lanes grouped on their own.
 pub fn simulate(program: &Program, subgroup_size: u32) -> MaskOutcome {
+    simulate_with(program, subgroup_size, Fallthrough::Independent)
+}
+
+/// Runs `program` with subgroups of `subgroup_size` lanes, switch fallthrough grouped as
+/// `fallthrough` says.
+pub fn simulate_with(
+    program: &Program,
+    subgroup_size: u32,
+    fallthrough: Fallthrough,
+) -> MaskOutcome {
     let n = program.local_size;
     let mut sim = Sim {
         program,
+        fallthrough,
         args: Vec::new(),
         returned: Vec::new(),
         first: 0,
@@ -275,6 +301,26 @@ impl Sim<'_> {
                     }
                     bodies.extend(groups.iter().zip(cases).map(|(g, c)| (*g, &c.1[..])));
                     let mut after = if default.is_none() { unmatched } else { 0 };
+                    if self.fallthrough == Fallthrough::Merge {
+                        // Bodies in order, each with its own lanes and those falling into it.
+                        let mut carried = 0;
+                        for k in 0..bodies.len() {
+                            let mask = bodies[k].0 | carried;
+                            let out = if mask == 0 {
+                                0
+                            } else {
+                                self.exec(bodies[k].1, mask)
+                            };
+                            if fallthrough[k] && k + 1 < bodies.len() {
+                                carried = out;
+                            } else {
+                                after |= out;
+                                carried = 0;
+                            }
+                        }
+                        active = after;
+                        continue;
+                    }
                     // Each group runs its chain of fallthroughs on its own: lanes falling
                     // into a case do not wait for the lanes that switched to it.
                     for start in 0..bodies.len() {

@@ -2,7 +2,7 @@
 //! generator's own promises (determinism per seed, the nesting knob, the size budget).
 
 use tangle_fuzz::ast::{Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS};
-use tangle_fuzz::mask::simulate;
+use tangle_fuzz::mask::{simulate, simulate_with, Fallthrough};
 use tangle_fuzz::{generate, GenConfig};
 
 /// The mask simulator's outcome, after checking that the reference interpreter on the
@@ -288,6 +288,40 @@ fn lanes_falling_through_run_the_next_case_on_their_own() {
     }
     assert_eq!(record(&out.words, 4, 2, 1), [0b1111, 0, 0, 0, 3]);
     assert_eq!(record(&out.words, 4, 1, 2), [0b1111, 0, 0, 0, 3]);
+}
+
+#[test]
+fn under_merge_lanes_falling_through_join_the_next_case() {
+    // The program above with `FallthroughPolicy::Merge`: lane 1 falls into case 2 and runs
+    // it together with lane 2.
+    let p = Program {
+        local_size: 4,
+        loops: 0,
+        functions: Vec::new(),
+        body: vec![
+            Stmt::Switch {
+                selector: Selector::LaneBits,
+                cases: vec![
+                    (1, vec![Stmt::Ballot { id: 0 }]),
+                    (2, vec![Stmt::Ballot { id: 1 }]),
+                ],
+                default: None,
+                fallthrough: vec![true, false],
+            },
+            Stmt::Ballot { id: 2 },
+        ],
+    };
+    let out = simulate_with(&p, 4, Fallthrough::Merge);
+    let module = tangle_fuzz::build::build_module(&p);
+    let reference =
+        tangle_fuzz::lowered::run_reference_merging(&module, 4, out.words.len()).unwrap();
+    assert_eq!(reference, out.words, "reference vs mask under Merge");
+    assert_eq!(record(&out.words, 4, 0, 1), [0b0010, 0, 0, 0, 1]);
+    assert_eq!(record(&out.words, 4, 1, 1), [0b0110, 0, 0, 0, 2]);
+    assert_eq!(record(&out.words, 4, 0, 2), [0b0110, 0, 0, 0, 2]);
+    assert_eq!(record(&out.words, 4, 2, 1), [0b1111, 0, 0, 0, 3]);
+    // And the independent grouping differs, so the mode is not ignored.
+    assert_ne!(simulate(&p, 4).words, out.words);
 }
 
 #[test]
