@@ -1,0 +1,182 @@
+//! The bridge between the machine form and the SSA register allocator (`tangle-regalloc`,
+//! `docs/regalloc.md`): the machine form in SSA (after selection) becomes the allocator's
+//! input, and its output becomes machine code on physical registers that [`crate::emit`]
+//! lays out.
+//!
+//! The client's duties (`docs/regalloc.md`, "What the client must say") are done here:
+//! every critical edge is split ([`split`]); each `BREAK` defines a new barrier version tied
+//! to the barrier it reads, with phis where versions meet ([`barriers`]); R1 (the stack
+//! pointer) is reserved, and UR4/UR5 (the global memory descriptor, read implicitly by every
+//! global access on SM80-SM90) where the SM has one; the blocks that may run divergent are
+//! passed so no uniform register is written there ([`divergence`]); a use of one word of a
+//! tuple is a use of the tuple with the word added to its register. Spill slots follow the
+//! kernel's own local variables in its local frame, addressed from R1.
+//!
+//! [`Prepared::check`], the allocator's symbolic checker, runs on every compiled function
+//! when [`crate::CompileOptions::check_allocation`] is set (by default in debug builds, so
+//! in every test).
+
+pub mod barriers;
+pub mod divergence;
+pub mod input;
+pub mod output;
+pub mod split;
+
+use tangle_regalloc::{AllocError, Allocation, Limits, Options, PhysReg, RegClass};
+use tangle_sass::Arch;
+
+use crate::assign::Assignment;
+use crate::error::CompileError;
+use crate::mir::MFunc;
+
+/// A machine function made ready for the allocator.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The machine form with its critical edges split (the blocks the allocation refers to).
+    pub mf: MFunc,
+    /// The allocator's input and the operand maps.
+    pub input: input::Input,
+    /// Reserved registers and divergent blocks.
+    pub options: Options,
+    /// The register limits.
+    pub limits: Limits,
+}
+
+/// What the allocation produced, ready for emission.
+#[derive(Clone, Debug)]
+pub struct Allocated {
+    /// Machine code on physical registers: each virtual register stands for the register
+    /// `asg.phys` gives it; moves, spills and fills included, phis gone.
+    pub mf: MFunc,
+    /// The physical register of each virtual register of `mf`.
+    pub asg: Assignment,
+    /// The local frame in bytes: the kernel's variables, then the spill slots.
+    pub frame_bytes: u32,
+    /// Figures of the allocation.
+    pub stats: AllocStats,
+    /// The allocation as the allocator's listing (for `--print-after regalloc`).
+    pub listing: String,
+}
+
+/// Figures of one allocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AllocStats {
+    /// The most general registers live at once (the lower bound, R1 not counted).
+    pub max_live_gprs: u32,
+    /// Bytes of spill slots.
+    pub spill_bytes: u32,
+    /// Moves, swaps, spills and fills the allocator inserted.
+    pub edits: u32,
+}
+
+impl Prepared {
+    /// Splits critical edges, builds barrier versions and the allocator's input for `mf`
+    /// (in SSA, as selection leaves it) on `arch` under `limits`.
+    pub fn new(mf: &MFunc, arch: Arch, limits: Limits) -> Result<Prepared, CompileError> {
+        let mut mf = mf.clone();
+        split::split_critical_edges(&mut mf);
+        let bars = barriers::build(&mf)?;
+        let input = input::build(&mf, &bars)?;
+        let mut reserved = vec![PhysReg {
+            class: RegClass::Gpr,
+            index: 1,
+        }];
+        if crate::isel::global_descriptor(arch).is_some() {
+            for index in [4, 5] {
+                reserved.push(PhysReg {
+                    class: RegClass::UGpr,
+                    index,
+                });
+            }
+        }
+        let divergent = divergence::divergent_blocks(&mf)
+            .into_iter()
+            .map(|b| tangle_regalloc::BlockId(b.0))
+            .collect();
+        Ok(Prepared {
+            mf,
+            input,
+            options: Options {
+                reserved,
+                divergent,
+            },
+            limits,
+        })
+    }
+
+    /// Runs the allocator.
+    pub fn allocate(&self) -> Result<Allocation, CompileError> {
+        tangle_regalloc::allocate_with(&self.input.func, &self.limits, &self.options).map_err(|e| {
+            match e {
+                AllocError::OutOfRegisters { class, limit, .. } => CompileError::Registers {
+                    what: match class {
+                        RegClass::Gpr => "general registers",
+                        RegClass::Pred => "predicates",
+                        RegClass::UGpr => "uniform registers",
+                        RegClass::UPred => "uniform predicates",
+                        RegClass::Barrier => "convergence barriers",
+                    },
+                    limit: u32::from(limit),
+                },
+                e => CompileError::Internal(format!(
+                    "the register allocator refused the machine form: {e}"
+                )),
+            }
+        })
+    }
+
+    /// The allocator's symbolic checker on `alloc`: every use reads its own value on every
+    /// path, constraints and reserved registers hold, no uniform register is written in
+    /// divergent code.
+    pub fn check(&self, alloc: &Allocation) -> Result<(), CompileError> {
+        tangle_regalloc::check::check_with(&self.input.func, &self.limits, &self.options, alloc)
+            .map_err(|e| {
+                CompileError::Internal(format!(
+                    "the register allocation is wrong: {e}\n{}",
+                    tangle_regalloc::check::listing(&self.input.func, alloc)
+                ))
+            })
+    }
+
+    /// Physical machine code from `alloc`; `local_bytes` of the kernel's own variables come
+    /// before the spill slots in the frame.
+    pub fn finish(&self, alloc: &Allocation, local_bytes: u32) -> Result<Allocated, CompileError> {
+        // Slot 0 is 16-byte aligned, so `.128` spills are aligned.
+        let spill_base = local_bytes.div_ceil(16) * 16;
+        let spill_bytes = 4 * alloc.spill_words;
+        let (mut mf, asg) = output::build(&self.mf, &self.input, alloc, spill_base)?;
+        split::thread_jumps(&mut mf);
+        Ok(Allocated {
+            mf,
+            asg,
+            frame_bytes: if spill_bytes > 0 {
+                spill_base + spill_bytes
+            } else {
+                local_bytes
+            },
+            stats: AllocStats {
+                max_live_gprs: alloc.max_live.of(RegClass::Gpr),
+                spill_bytes,
+                edits: alloc.edits.len() as u32,
+            },
+            listing: tangle_regalloc::check::listing(&self.input.func, alloc),
+        })
+    }
+}
+
+/// Allocates `mf` (SSA, as selection leaves it) for `arch` under `limits`, checking the
+/// allocation symbolically when `check` is set.
+pub fn run(
+    mf: &MFunc,
+    arch: Arch,
+    local_bytes: u32,
+    limits: Limits,
+    check: bool,
+) -> Result<Allocated, CompileError> {
+    let prepared = Prepared::new(mf, arch, limits)?;
+    let alloc = prepared.allocate()?;
+    if check {
+        prepared.check(&alloc)?;
+    }
+    prepared.finish(&alloc, local_bytes)
+}
