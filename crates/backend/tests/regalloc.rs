@@ -14,28 +14,42 @@ use tangle_fuzz::compare::run_reference;
 use tangle_fuzz::mask::simulate as mask_words;
 use tangle_fuzz::{generate, GenConfig};
 use tangle_interp::Variant;
-use tangle_reconverge::{lower_module, LowerOptions};
+use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 use tangle_sass::Arch;
 use tangle_sched::Policy;
 
-/// Runs `program` compiled with `opts` (per SM) under `policies` and compares every
+/// Runs `program` compiled with `limits` (per SM) under `policies` and compares every
 /// observation word with the reference interpreter's. Returns the compiled kernels.
 fn agrees(program: &Program, what: &str, limits: RegLimits, policies: &[Policy]) -> Vec<Compiled> {
+    agrees_under(program, what, Scheme::Scopes, limits, policies, &Arch::ALL)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// As [`agrees`], under lowering `scheme` on `arches`; the first difference as an error.
+fn agrees_under(
+    program: &Program,
+    what: &str,
+    scheme: Scheme,
+    limits: RegLimits,
+    policies: &[Policy],
+    arches: &[Arch],
+) -> Result<Vec<Compiled>, String> {
     let module = build_module(program);
     let words = mask_words(program, 32).words.len();
     let reference = run_reference(&module, 32, words, Variant::Maximal)
         .unwrap_or_else(|e| panic!("{what}: reference: {e}"));
     let input: Vec<u8> = INPUT.iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut out = Vec::new();
-    for arch in Arch::ALL {
+    for &arch in arches {
         let opts = CompileOptions {
             reg_limits: limits,
+            scheme,
             ..CompileOptions::new(arch)
         };
         let c = compile(&module, "main", &opts).unwrap_or_else(|e| panic!("{what} {arch}: {e}"));
         for &policy in policies {
             let run = common::simulate(&c, &[vec![0; words.max(1) * 4], input.clone()], policy)
-                .unwrap_or_else(|e| panic!("{what} {arch} {policy}: {e}"));
+                .map_err(|e| format!("{what} {arch} {policy}: {e}"))?;
             assert_eq!(
                 run.hazards_total,
                 0,
@@ -45,18 +59,19 @@ fn agrees(program: &Program, what: &str, limits: RegLimits, policies: &[Policy])
             let got = common::buffer(&c, &run, 0);
             for (i, want) in reference.iter().enumerate() {
                 let g = u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
-                assert_eq!(
-                    g,
-                    *want,
-                    "{what} {arch} {policy}: word {i} (invocation {})\n{}",
-                    i / RECORD_WORDS as usize % program.local_size as usize,
-                    c.stages.iter().find(|s| s.0 == "emit").unwrap().1
-                );
+                if g != *want {
+                    return Err(format!(
+                        "{what} {arch} {policy}: word {i} (invocation {}) is {g:#x}, not \
+                         {want:#x}\n{}",
+                        i / RECORD_WORDS as usize % program.local_size as usize,
+                        emitted(&c)
+                    ));
+                }
             }
         }
         out.push(c);
     }
-    out
+    Ok(out)
 }
 
 fn emitted(c: &Compiled) -> &str {
@@ -218,4 +233,75 @@ fn eighteen_live_barriers_spill_through_bmov_and_agree_with_the_reference() {
             c.arch
         );
     }
+}
+
+#[test]
+fn barriers_a_break_updates_keep_registers_of_their_own() {
+    // The baseline lowering leaves scopes with BREAK. A lane that breaks is flagged as
+    // arrived in that barrier register until it next writes the register (BSSY, BMOV), so
+    // such a register may not be reused or spilled while the scope's other lanes may still
+    // wait on it: every barrier of a function with a BREAK gets its own register. Where
+    // the baseline's code agrees with the reference, it must use no BMOV; with fewer
+    // barrier registers than barriers, the compile is refused rather than miscompiled
+    // (spilling did deadlock seed 1 before).
+    let policies = [Policy::RoundRobin, Policy::Adversarial];
+    let arches = [Arch::Sm75, Arch::Sm86, Arch::Sm90];
+    let one_barrier = RegLimits {
+        barrier: 1,
+        ..RegLimits::HARDWARE
+    };
+    let (mut compared, mut with_break, mut refused) = (0, 0, 0);
+    for seed in 0..24u64 {
+        let program = generate(
+            seed,
+            GenConfig {
+                nesting: 2 + (seed % 3) as u32,
+                ..GenConfig::default()
+            },
+        );
+        let what = format!("seed {seed} (baseline)");
+        let Ok(plain) = agrees_under(
+            &program,
+            &what,
+            Scheme::Baseline,
+            RegLimits::HARDWARE,
+            &policies,
+            &arches,
+        ) else {
+            continue;
+        };
+        compared += 1;
+        // SM86 (SM75 clears every barrier with a BMOV before its BSSY, as ptxas does).
+        let text = emitted(&plain[1]);
+        if !text.contains("BREAK") {
+            continue;
+        }
+        with_break += 1;
+        assert!(!text.contains("BMOV"), "{what}: a barrier moved:\n{text}");
+        let module = build_module(&program);
+        let opts = CompileOptions {
+            reg_limits: one_barrier,
+            scheme: Scheme::Baseline,
+            ..CompileOptions::new(Arch::Sm86)
+        };
+        match compile(&module, "main", &opts) {
+            Err(tangle_backend::CompileError::Registers { .. }) => refused += 1,
+            Err(e) => panic!("{what}: {e}"),
+            Ok(c) => {
+                assert_eq!(
+                    plain[1].barriers, 1,
+                    "{what}: one barrier register for several"
+                );
+                assert!(!emitted(&c).contains("BMOV"), "{what}");
+            }
+        }
+    }
+    println!(
+        "{compared} baseline programs agree, {with_break} with BREAK; {refused} refused with \
+         one barrier register"
+    );
+    assert!(
+        with_break >= 2 && refused >= 1,
+        "too few programs with BREAK"
+    );
 }

@@ -1,16 +1,17 @@
 //! The machine form as the allocator's input (`tangle_regalloc::Function`): one value per
-//! virtual register (same index), plus the barrier versions of [`super::barriers`]; one
+//! virtual register (same index), except the barriers that have registers of their own
+//! (see [`super::Prepared::new`]), whose operands the allocator does not see; one
 //! allocator instruction per machine instruction (body, then terminators), its uses in
 //! operand order with the guard last, its defs in operand order; the last terminator is the
 //! block's branch. Each allocator operand remembers which machine operand it came from, so
 //! the registers can be written back ([`super::output`]).
 
-use tangle_regalloc::{Block, BlockId, Def, DefConstraint, Function, Inst, Phi, Use, ValueId};
-use tangle_sass::Op;
+use tangle_regalloc::{Block, BlockId, Def, Function, Inst, Phi, Use, ValueId};
 
-use super::barriers::BarrierSsa;
+use std::collections::HashMap;
+
 use crate::error::CompileError;
-use crate::mir::{MFunc, MOpnd, RegClass};
+use crate::mir::{MFunc, MOpnd, RegClass, VReg};
 
 /// Where an allocator operand is in its machine instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,9 +20,6 @@ pub enum Slot {
     Opnd(usize),
     /// The guard predicate.
     Guard,
-    /// The new barrier version a `BREAK` defines (tied to the barrier it reads; no operand
-    /// of its own).
-    Tied,
 }
 
 /// The allocator's operands of one machine instruction.
@@ -53,15 +51,12 @@ pub fn class_of(c: RegClass) -> tangle_regalloc::RegClass {
     }
 }
 
-/// Builds the allocator's input from `mf` (SSA, critical edges split) and its barrier
-/// versions.
-pub fn build(mf: &MFunc, bars: &BarrierSsa) -> Result<Input, CompileError> {
+/// Builds the allocator's input from `mf` (SSA, critical edges split), leaving out the
+/// operands of the `pinned` barriers.
+pub fn build(mf: &MFunc, pinned: &HashMap<VReg, u16>) -> Result<Input, CompileError> {
     let mut func = Function::default();
     for info in &mf.vregs {
         func.new_value(class_of(info.class), info.width);
-    }
-    for _ in 0..bars.extra {
-        func.new_value(tangle_regalloc::RegClass::Barrier, 1);
     }
     let preds = mf.preds();
     let mut ops = Vec::with_capacity(mf.blocks.len());
@@ -92,12 +87,6 @@ pub fn build(mf: &MFunc, bars: &BarrierSsa) -> Result<Input, CompileError> {
                 srcs,
             });
         }
-        for (dst, srcs) in &bars.phis[bi] {
-            block.phis.push(Phi {
-                dst: ValueId(*dst),
-                srcs: srcs.iter().map(|&s| ValueId(s)).collect(),
-            });
-        }
         let count = b.insts.len() + b.term.len();
         let mut block_ops = Vec::with_capacity(count);
         for (k, i) in b.insts.iter().chain(&b.term).enumerate() {
@@ -108,6 +97,7 @@ pub fn build(mf: &MFunc, bars: &BarrierSsa) -> Result<Input, CompileError> {
             let mut map = OpMap::default();
             for (j, o) in i.opnds.iter().enumerate() {
                 match *o {
+                    MOpnd::Def(r) | MOpnd::Use { r, .. } if pinned.contains_key(&r.vreg) => {}
                     MOpnd::Def(r) => {
                         if r.sub.is_some() {
                             return Err(CompileError::Internal(format!(
@@ -119,8 +109,7 @@ pub fn build(mf: &MFunc, bars: &BarrierSsa) -> Result<Input, CompileError> {
                         map.defs.push(Slot::Opnd(j));
                     }
                     MOpnd::Use { r, .. } => {
-                        let v = bars.uses.get(&(bi, k, j)).copied().unwrap_or(r.vreg.0);
-                        inst.uses.push(Use::new(ValueId(v)));
+                        inst.uses.push(Use::new(ValueId(r.vreg.0)));
                         map.uses.push(Slot::Opnd(j));
                     }
                     MOpnd::Mem { base: Some(v), .. } => {
@@ -133,25 +122,6 @@ pub fn build(mf: &MFunc, bars: &BarrierSsa) -> Result<Input, CompileError> {
             if let Some((p, _)) = i.guard {
                 inst.uses.push(Use::new(ValueId(p.0)));
                 map.uses.push(Slot::Guard);
-            }
-            if let Some(&v) = bars.break_defs.get(&(bi, k)) {
-                let tie = map
-                    .uses
-                    .iter()
-                    .position(|s| match s {
-                        Slot::Opnd(j) => matches!(i.opnds[*j], MOpnd::Use { r, .. }
-                            if mf.info(r.vreg).class == RegClass::B),
-                        _ => false,
-                    })
-                    .ok_or_else(|| {
-                        CompileError::Internal(format!(".B{bi} i{k}: BREAK without a barrier"))
-                    })?;
-                debug_assert_eq!(i.op, Op::Break);
-                inst.defs.push(Def {
-                    value: ValueId(v),
-                    constraint: DefConstraint::TiedToUse(tie),
-                });
-                map.defs.push(Slot::Tied);
             }
             block.insts.push(inst);
             block_ops.push(map);

@@ -4,8 +4,10 @@
 //! lays out.
 //!
 //! The client's duties (`docs/regalloc.md`, "What the client must say") are done here:
-//! every critical edge is split ([`split`]); each `BREAK` defines a new barrier version tied
-//! to the barrier it reads, with phis where versions meet ([`barriers`]); R1 (the stack
+//! every critical edge is split, and a block ends after a `BSYNC` so the code after it can
+//! count as converged ([`split`]); a barrier that a `BREAK` updates keeps a register of its
+//! own (see [`Prepared::new`]: the hardware's break flag makes the tied-def model of
+//! `docs/regalloc.md` unsound for it); R1 (the stack
 //! pointer) is reserved, and UR4/UR5 (the global memory descriptor, read implicitly by every
 //! global access on SM80-SM90) where the SM has one; the blocks that may run divergent are
 //! passed so no uniform register is written there ([`divergence`]); a use of one word of a
@@ -16,18 +18,19 @@
 //! when [`crate::CompileOptions::check_allocation`] is set (by default in debug builds, so
 //! in every test).
 
-pub mod barriers;
 pub mod divergence;
 pub mod input;
 pub mod output;
 pub mod split;
+
+use std::collections::HashMap;
 
 use tangle_regalloc::{AllocError, Allocation, Limits, Options, PhysReg, RegClass};
 use tangle_sass::Arch;
 
 use crate::assign::Assignment;
 use crate::error::CompileError;
-use crate::mir::MFunc;
+use crate::mir::{MFunc, VReg};
 
 /// A machine function made ready for the allocator.
 #[derive(Clone, Debug)]
@@ -40,6 +43,9 @@ pub struct Prepared {
     pub options: Options,
     /// The register limits.
     pub limits: Limits,
+    /// The barriers some `BREAK` updates, each with the register it keeps throughout
+    /// (the allocator never sees them, and shares only the registers below them).
+    pub pinned: HashMap<VReg, u16>,
 }
 
 /// What the allocation produced, ready for emission.
@@ -54,7 +60,7 @@ pub struct Allocated {
     pub frame_bytes: u32,
     /// Figures of the allocation.
     pub stats: AllocStats,
-    /// The allocation as the allocator's listing (for `--print-after regalloc`).
+    /// The code on physical registers as text (for `--print-after regalloc`).
     pub listing: String,
 }
 
@@ -70,13 +76,53 @@ pub struct AllocStats {
 }
 
 impl Prepared {
-    /// Splits critical edges, builds barrier versions and the allocator's input for `mf`
+    /// Splits critical edges and blocks after syncs, gives the barriers a `BREAK` updates
+    /// registers of their own, and builds the allocator's input for `mf`
     /// (in SSA, as selection leaves it) on `arch` under `limits`.
     pub fn new(mf: &MFunc, arch: Arch, limits: Limits) -> Result<Prepared, CompileError> {
         let mut mf = mf.clone();
+        split::split_after_syncs(&mut mf);
         split::split_critical_edges(&mut mf);
-        let bars = barriers::build(&mf)?;
-        let input = input::build(&mf, &bars)?;
+        // A lane that BREAKs a barrier stays flagged as arrived in that barrier register
+        // (its `brk` flag) until it next writes the register (BSSY, BMOV), and the barrier's
+        // other lanes, still in the scope, count on the flag at their BSYNC. Liveness cannot
+        // see this (on the breaking lanes' path the barrier is dead), so a spill, a move or
+        // reuse of the register by those lanes would make the others wait forever. Each
+        // barrier some BREAK updates therefore gets a register of its own, at the top of
+        // the file, for the whole function, and the allocator shares the rest.
+        let mut pinned = HashMap::new();
+        let mut barriers = std::collections::HashSet::new();
+        for b in &mf.blocks {
+            for i in b.insts.iter().chain(&b.term) {
+                for u in i.uses().chain(i.defs()) {
+                    if mf.info(u.vreg).class != crate::mir::RegClass::B {
+                        continue;
+                    }
+                    barriers.insert(u.vreg);
+                    if i.op == tangle_sass::Op::Break {
+                        let next = pinned.len() as u16;
+                        pinned.entry(u.vreg).or_insert(next);
+                    }
+                }
+            }
+        }
+        let other_barriers = barriers.iter().any(|b| !pinned.contains_key(b));
+        let mut alloc_limits = limits;
+        if !pinned.is_empty() {
+            let n = pinned.len() as u16;
+            if n > limits.barrier || (n == limits.barrier && other_barriers) {
+                return Err(CompileError::Registers {
+                    what: "convergence barriers (those a BREAK updates each keep their own)",
+                    limit: u32::from(limits.barrier),
+                });
+            }
+            let base = limits.barrier - n;
+            for index in pinned.values_mut() {
+                *index += base;
+            }
+            alloc_limits.barrier = base.max(1);
+        }
+        let input = input::build(&mf, &pinned)?;
         let mut reserved = vec![PhysReg {
             class: RegClass::Gpr,
             index: 1,
@@ -94,13 +140,14 @@ impl Prepared {
             .map(|b| tangle_regalloc::BlockId(b.0))
             .collect();
         Ok(Prepared {
+            pinned,
             mf,
             input,
             options: Options {
                 reserved,
                 divergent,
             },
-            limits,
+            limits: alloc_limits,
         })
     }
 
@@ -144,8 +191,9 @@ impl Prepared {
         // Slot 0 is 16-byte aligned, so `.128` spills are aligned.
         let spill_base = local_bytes.div_ceil(16) * 16;
         let spill_bytes = 4 * alloc.spill_words;
-        let (mut mf, asg) = output::build(&self.mf, &self.input, alloc, spill_base)?;
+        let (mut mf, asg) = output::build(&self.mf, &self.input, alloc, &self.pinned, spill_base)?;
         split::thread_jumps(&mut mf);
+        let listing = output::physical_text(&mf, &asg);
         Ok(Allocated {
             mf,
             asg,
@@ -159,7 +207,7 @@ impl Prepared {
                 spill_bytes,
                 edits: alloc.edits.len() as u32,
             },
-            listing: tangle_regalloc::check::listing(&self.input.func, alloc),
+            listing,
         })
     }
 }

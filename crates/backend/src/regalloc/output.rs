@@ -243,6 +243,7 @@ pub fn build(
     mf: &MFunc,
     input: &Input,
     alloc: &Allocation,
+    pinned: &HashMap<VReg, u16>,
     spill_base: u32,
 ) -> Result<(MFunc, Assignment), CompileError> {
     let mut b = Builder {
@@ -303,6 +304,21 @@ pub fn build(
             for (slot, reg) in map.defs.iter().zip(&regs.defs) {
                 set_reg(&mut b, mf, &mut new, *slot, *reg)?;
             }
+            // Barriers with registers of their own.
+            for (j, o) in inst.opnds.iter().enumerate() {
+                if let MOpnd::Def(r) | MOpnd::Use { r, .. } = o {
+                    if let Some(&index) = pinned.get(&r.vreg) {
+                        let reg = PhysReg {
+                            class: tangle_regalloc::RegClass::Barrier,
+                            index,
+                        };
+                        let v = b.pin(reg, 1)?;
+                        if let MOpnd::Def(nr) | MOpnd::Use { r: nr, .. } = &mut new.opnds[j] {
+                            nr.vreg = v;
+                        }
+                    }
+                }
+            }
             // BSSY/BSYNC pairing through one shared register per barrier.
             for (j, o) in inst.opnds.iter().enumerate() {
                 if let MOpnd::SyncOf(v) = *o {
@@ -358,7 +374,12 @@ pub fn build(
         )));
     }
     let gprs = alloc.regs_used.of(tangle_regalloc::RegClass::Gpr).max(2);
-    let barriers = alloc.regs_used.of(tangle_regalloc::RegClass::Barrier);
+    let barriers = pinned
+        .values()
+        .map(|&i| u32::from(i) + 1)
+        .chain([alloc.regs_used.of(tangle_regalloc::RegClass::Barrier)])
+        .max()
+        .unwrap_or(0);
     Ok((
         b.out,
         Assignment {
@@ -367,6 +388,54 @@ pub fn build(
             barriers,
         },
     ))
+}
+
+/// The text of physical machine code `mf` under `asg`: the machine form's text with every
+/// virtual register written as its physical register (`R4`, `P0`, `UR6`, `B1`; a tuple by
+/// its first register, one word of it by that word's register).
+pub fn physical_text(mf: &MFunc, asg: &Assignment) -> String {
+    let text = mf.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let letters = tail.chars().take_while(|c| c.is_ascii_lowercase()).count();
+        let digits = tail[letters..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let index: Option<usize> = tail[letters..letters + digits].parse().ok();
+        let Some(v) = index.filter(|&v| v < asg.phys.len() && v < mf.vregs.len()) else {
+            out.push('%');
+            rest = tail;
+            continue;
+        };
+        let mut end = letters + digits;
+        let mut reg = u32::from(asg.phys[v]);
+        // `:2` (a whole tuple) is dropped; `.1` (one word) picks that word's register.
+        let suffix = &tail[end..];
+        if let Some(w) = suffix.strip_prefix(':') {
+            end += 1 + w.chars().take_while(|c| c.is_ascii_digit()).count();
+        } else if let Some(w) = suffix.strip_prefix('.') {
+            let n = w.chars().take_while(|c| c.is_ascii_digit()).count();
+            if n > 0 {
+                reg += w[..n].parse::<u32>().unwrap_or(0);
+                end += 1 + n;
+            }
+        }
+        let prefix = match mf.vregs[v].class {
+            RegClass::R => "R",
+            RegClass::P => "P",
+            RegClass::Ur => "UR",
+            RegClass::Up => "UP",
+            RegClass::B => "B",
+        };
+        out.push_str(&format!("{prefix}{reg}"));
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Gives the operand at `slot` of `inst` its physical register.
@@ -387,7 +456,6 @@ fn set_reg(
         Ok(())
     };
     match slot {
-        Slot::Tied => {}
         Slot::Guard => {
             if let Some((p, neg)) = inst.guard {
                 check(p)?;

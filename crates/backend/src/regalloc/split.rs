@@ -92,6 +92,72 @@ pub fn split_critical_edges(mf: &mut MFunc) {
     mf.blocks = blocks;
 }
 
+/// Ends a block after each `BSYNC` that has more than an unconditional branch after it: the
+/// rest goes to a new block laid out right after (a fall-through, so it costs no
+/// instruction). A `BSYNC` may reconverge the warp, and the allocator knows divergence per
+/// block ([`super::divergence`]), so code after the sync can then hold uniform values.
+pub fn split_after_syncs(mf: &mut MFunc) {
+    let cut_points = |b: &MBlockData| -> Vec<usize> {
+        let mut cuts = Vec::new();
+        for (k, i) in b.insts.iter().enumerate() {
+            let rest_is_a_jump = k + 1 == b.insts.len()
+                && matches!(b.term.as_slice(), [t] if t.op == Op::Bra && t.guard.is_none());
+            if i.op == Op::Bsync && !rest_is_a_jump {
+                cuts.push(k + 1);
+            }
+        }
+        cuts
+    };
+    let cuts: Vec<Vec<usize>> = mf.blocks.iter().map(cut_points).collect();
+    if cuts.iter().all(|c| c.is_empty()) {
+        return;
+    }
+    let n = mf.blocks.len();
+    // Each old block's first and last piece in the new layout.
+    let mut first = vec![0u32; n];
+    let mut last = vec![0u32; n];
+    let mut next = 0u32;
+    for b in 0..n {
+        first[b] = next;
+        next += 1 + cuts[b].len() as u32;
+        last[b] = next - 1;
+    }
+    let old = std::mem::take(&mut mf.blocks);
+    for (b, mut data) in old.into_iter().enumerate() {
+        for inst in data.insts.iter_mut().chain(&mut data.term) {
+            for o in &mut inst.opnds {
+                if let MOpnd::Target(t) = o {
+                    *t = MBlock(first[t.0 as usize]);
+                }
+            }
+        }
+        for phi in &mut data.phis {
+            for (from, _) in &mut phi.srcs {
+                *from = MBlock(last[from.0 as usize]);
+            }
+        }
+        let mut rest = std::mem::take(&mut data.insts);
+        let term = std::mem::take(&mut data.term);
+        let mut piece = data;
+        let mut at = 0;
+        for (c, &cut) in cuts[b].iter().enumerate() {
+            let tail = rest.split_off(cut - at);
+            at = cut;
+            piece.insts = rest;
+            let next_piece = MBlock(first[b] + 1 + c as u32);
+            piece
+                .term
+                .push(MInst::new(Op::Bra).o(MOpnd::Target(next_piece)));
+            mf.blocks.push(piece);
+            piece = MBlockData::default();
+            rest = tail;
+        }
+        piece.insts = rest;
+        piece.term = term;
+        mf.blocks.push(piece);
+    }
+}
+
 /// Removes blocks that hold nothing but an unguarded `BRA` (split blocks that received no
 /// copies), sending every branch to them straight to where they go. The entry block stays.
 pub fn thread_jumps(mf: &mut MFunc) {
@@ -206,6 +272,27 @@ mod tests {
         thread_jumps(&mut f);
         assert_eq!(f.blocks.len(), 3);
         assert_eq!(f.blocks[0].succs(), vec![MBlock(2), MBlock(1)]);
+    }
+
+    #[test]
+    fn code_after_a_sync_gets_a_block_of_its_own() {
+        let mut f = diamond_without_else();
+        let bar = f.vreg(RegClass::B, 1);
+        let w = f.vreg(RegClass::R, 1);
+        f.blocks[0].insts.insert(0, MInst::new(Op::Bssy).d(bar));
+        f.blocks[2].insts.push(MInst::new(Op::Bsync).u(bar));
+        f.blocks[2].insts.push(MInst::new(Op::Mov).d(w).imm(3));
+        split_after_syncs(&mut f);
+        assert_eq!(f.blocks.len(), 4);
+        assert_eq!(f.blocks[2].insts.len(), 1);
+        assert_eq!(f.blocks[2].succs(), vec![MBlock(3)]);
+        assert_eq!(f.blocks[3].insts[0].op, Op::Mov);
+        assert_eq!(f.blocks[3].term[0].op, Op::Exit);
+        assert!(crate::verify::verify(&f, crate::verify::Stage::Ssa).is_empty());
+        // A sync followed by a jump alone is left as it is.
+        let before = f.clone();
+        split_after_syncs(&mut f);
+        assert_eq!(f, before);
     }
 
     #[test]
