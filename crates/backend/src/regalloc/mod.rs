@@ -7,9 +7,9 @@
 //! every critical edge is split, and a block ends after a `BSYNC` so the code after it can
 //! count as converged ([`split`]); a barrier that a `BREAK` updates keeps a register of its
 //! own (see [`Prepared::new`]: the hardware's break flag makes the tied-def model of
-//! `docs/regalloc.md` unsound for it); R1 (the stack
-//! pointer) is reserved, and UR4/UR5 (the global memory descriptor, read implicitly by every
-//! global access on SM80-SM90) where the SM has one; the blocks that may run divergent are
+//! `docs/regalloc.md` unsound for it); R1 (the stack pointer) is reserved, and UR4/UR5
+//! (the global memory descriptor, read implicitly by every global access on SM80-SM90)
+//! where the SM has one; the blocks that may run divergent are
 //! passed so no uniform register is written there ([`divergence`]); a use of one word of a
 //! tuple is a use of the tuple with the word added to its register. Spill slots follow the
 //! kernel's own local variables in its local frame, addressed from R1.
