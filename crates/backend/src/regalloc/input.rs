@@ -92,6 +92,7 @@ pub fn build(mf: &MFunc, pinned: &HashMap<VReg, u16>) -> Result<Input, CompileEr
         for (k, i) in b.insts.iter().chain(&b.term).enumerate() {
             let mut inst = Inst {
                 branch: k + 1 == count,
+                early_clobber: is_pair_construction(i),
                 ..Inst::default()
             };
             let mut map = OpMap::default();
@@ -130,4 +131,15 @@ pub fn build(mf: &MFunc, pinned: &HashMap<VReg, u16>) -> Result<Input, CompileEr
         ops.push(block_ops);
     }
     Ok(Input { func, ops })
+}
+
+/// Whether `i` is a pair construction `MOV %rN:2, lo, hi`: one instruction in the machine
+/// form, two `MOV`s once emitted (one per word), so the pair may share a register with
+/// neither source (an early clobber).
+fn is_pair_construction(i: &crate::mir::MInst) -> bool {
+    i.op == tangle_sass::Op::Mov
+        && matches!(
+            i.opnds.as_slice(),
+            [MOpnd::Def(_), MOpnd::Use { .. }, MOpnd::Use { .. }]
+        )
 }

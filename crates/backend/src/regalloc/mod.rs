@@ -228,3 +228,48 @@ pub fn run(
     }
     prepared.finish(&alloc, local_bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::{MInst, RegClass as MClass};
+    use tangle_sass::Op;
+
+    /// `MOV %r2:2, %r0, %r1` is emitted as two MOVs, so the pair must not take a source's
+    /// register even where both sources die there.
+    #[test]
+    fn a_pair_construction_never_overlaps_its_sources() {
+        let mut mf = MFunc::default();
+        mf.block();
+        let lo = mf.vreg(MClass::R, 1);
+        let hi = mf.vreg(MClass::R, 1);
+        let pair = mf.vreg(MClass::R, 2);
+        let sum = mf.vreg(MClass::R, 1);
+        let b = &mut mf.blocks[0];
+        b.insts.push(MInst::new(Op::Mov).d(lo).imm(1));
+        b.insts.push(MInst::new(Op::Mov).d(hi).imm(2));
+        b.insts.push(MInst::new(Op::Mov).d(pair).u(lo).u(hi));
+        b.insts.push(
+            MInst::new(Op::Iadd3)
+                .d(sum)
+                .u(crate::mir::RegRef {
+                    vreg: pair,
+                    sub: Some(0),
+                })
+                .u(crate::mir::RegRef {
+                    vreg: pair,
+                    sub: Some(1),
+                })
+                .f(tangle_sass::typed::RZ),
+        );
+        b.term.push(MInst::new(Op::Exit));
+        let prep = Prepared::new(&mf, Arch::Sm86, Limits::HARDWARE).unwrap();
+        let alloc = prep.allocate().unwrap();
+        prep.check(&alloc).unwrap();
+        let regs = &alloc.insts[0][2];
+        let d = regs.defs[0].index;
+        for u in &regs.uses {
+            assert!(u.index != d && u.index != d + 1, "{regs:?}");
+        }
+    }
+}
