@@ -1,5 +1,6 @@
-//! A stand-in register assignment, so the compiled code runs before the SSA register
-//! allocator (issue 17, step 3) lands: critical edges into blocks with phis are split, phis
+//! The stand-in register assignment the back end used before the SSA register allocator
+//! ([`crate::regalloc`]); kept, selected by [`crate::Allocator::StandIn`], as the baseline
+//! its register counts are compared with (`docs/backend.md`). Critical edges into blocks with phis are split, phis
 //! become copies (through fresh temporaries, so a parallel copy never reads a register it
 //! has just written), liveness is computed on the result, and each register file is
 //! coloured greedily on the interference graph (tuples at aligned bases). It is correct

@@ -41,8 +41,10 @@ pub enum CompileError {
     /// The reconvergence lowering failed.
     #[error("the lowering failed: {0}")]
     Lower(String),
-    /// More live registers of a class than the file holds (there is no spilling yet).
-    #[error("register pressure: {what} needs more than the {limit} registers of its file (no spilling yet)")]
+    /// More registers of a class than the file (or the limit asked for) holds: at one
+    /// instruction for the SSA allocator, which spills everything else; anywhere for the
+    /// stand-in, which does not spill.
+    #[error("register pressure: {what} needs more than the {limit} registers of its file")]
     Registers {
         /// The register file.
         what: &'static str,

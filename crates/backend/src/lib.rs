@@ -2,9 +2,10 @@
 //! SASS for SM75-SM90.
 //!
 //! The pipeline (`docs/backend.md`): [`isel`] selects typed SASS operations on virtual
-//! registers ([`mir`], checked by [`verify`]); [`assign`] eliminates phis and gives every
-//! virtual register a physical one (a stand-in until the SSA allocator lands); [`emit`]
-//! lays the code out and [`control`] gives every instruction conservative control codes
+//! registers ([`mir`], checked by [`verify`]); [`regalloc`] hands it to the SSA register
+//! allocator (`tangle-regalloc`) and writes its registers, moves, spills and fills back as
+//! machine code on physical registers ([`assign`], the earlier stand-in, stays as a
+//! baseline for register counts); [`emit`] lays the code out and [`control`] gives every instruction conservative control codes
 //! from the measured latency tables. [`compile`] runs it all; [`abi`] says where the
 //! shader's buffers and push constants are among the kernel parameters.
 
@@ -15,6 +16,7 @@ pub mod emit;
 pub mod error;
 pub mod isel;
 pub mod mir;
+pub mod regalloc;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -26,9 +28,21 @@ use tangle_sass::Arch;
 pub use abi::{Abi, Param};
 pub use emit::Code;
 pub use error::CompileError;
+pub use regalloc::AllocStats;
+pub use tangle_regalloc::Limits as RegLimits;
 
 /// The passes whose output `--print-after` can show, in order.
-pub const PASSES: [&str; 4] = ["lower", "isel", "phis", "emit"];
+pub const PASSES: [&str; 4] = ["lower", "isel", "regalloc", "emit"];
+
+/// Which register allocator assigns registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allocator {
+    /// The SSA allocator of `tangle-regalloc`, with spilling (the default).
+    Ssa,
+    /// The earlier stand-in ([`assign`]): phis to copies, greedy colouring, no spilling.
+    /// Kept as the baseline the SSA allocator's register counts are compared with.
+    StandIn,
+}
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -43,6 +57,13 @@ pub struct CompileOptions {
     pub push_bytes: u32,
     /// The subgroup size asked for (only 32 is accepted).
     pub subgroup_size: u32,
+    /// The register allocator.
+    pub allocator: Allocator,
+    /// How many registers of each file the allocator may use (lower limits force spills).
+    pub reg_limits: RegLimits,
+    /// Whether the allocator's symbolic checker judges every allocation (on by default in
+    /// debug builds, so in every test: the verifier after every pass).
+    pub check_allocation: bool,
 }
 
 impl CompileOptions {
@@ -54,6 +75,9 @@ impl CompileOptions {
             spec: BTreeMap::new(),
             push_bytes: 0,
             subgroup_size: 32,
+            allocator: Allocator::Ssa,
+            reg_limits: RegLimits::HARDWARE,
+            check_allocation: cfg!(debug_assertions),
         }
     }
 }
@@ -79,8 +103,25 @@ pub struct Compiled {
     pub local_bytes: u32,
     /// Static shared memory in bytes (without SM90's reserved 0x400).
     pub shared_bytes: u32,
+    /// Figures of the SSA allocation (`None` under the stand-in).
+    pub alloc_stats: Option<AllocStats>,
     /// The text after each pass of [`PASSES`].
     pub stages: Vec<(&'static str, String)>,
+}
+
+/// A kernel after instruction selection: the machine form and what it needs in memory.
+#[derive(Clone, Debug)]
+pub struct Selected {
+    /// The machine form (SSA, verified).
+    pub mf: mir::MFunc,
+    /// The parameters.
+    pub abi: Abi,
+    /// The workgroup size.
+    pub workgroup_size: [u32; 3],
+    /// Local memory of the kernel's variables, in bytes.
+    pub local_bytes: u32,
+    /// Static shared memory in bytes.
+    pub shared_bytes: u32,
 }
 
 /// Compiles entry point `entry` of the structured `module`.
@@ -103,13 +144,12 @@ pub fn compile(
     compile_lowered(&lowered, entry, opts)
 }
 
-/// Compiles entry point `entry` of an already lowered module.
-pub fn compile_lowered(
+/// Selects entry point `entry` of an already lowered module: the verified machine form.
+pub fn select(
     lowered: &Module,
     entry: &str,
     opts: &CompileOptions,
-) -> Result<Compiled, CompileError> {
-    let mut stages = vec![("lower", tangle_ir::text::print(lowered))];
+) -> Result<Selected, CompileError> {
     let ep = lowered
         .entry_points
         .iter()
@@ -133,24 +173,60 @@ pub fn compile_lowered(
     };
     let (mut mf, local_bytes, shared_bytes) = isel::Isel::run(lowered, ep.func, &iopts)?;
     mf.name = entry.to_string();
-    stages.push(("isel", mf.to_string()));
     check(&mf, verify::Stage::Ssa, "isel")?;
-    assign::eliminate_phis(&mut mf);
-    stages.push(("phis", mf.to_string()));
-    check(&mf, verify::Stage::Copies, "phi elimination")?;
-    let asg = assign::assign(&mf)?;
+    Ok(Selected {
+        mf,
+        abi,
+        workgroup_size,
+        local_bytes,
+        shared_bytes,
+    })
+}
+
+/// Compiles entry point `entry` of an already lowered module.
+pub fn compile_lowered(
+    lowered: &Module,
+    entry: &str,
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    let mut stages = vec![("lower", tangle_ir::text::print(lowered))];
+    let sel = select(lowered, entry, opts)?;
+    stages.push(("isel", sel.mf.to_string()));
+    let (mf, asg, local_bytes, alloc_stats) = match opts.allocator {
+        Allocator::Ssa => {
+            let a = regalloc::run(
+                &sel.mf,
+                opts.arch,
+                sel.local_bytes,
+                opts.reg_limits,
+                opts.check_allocation,
+            )?;
+            stages.push(("regalloc", a.listing));
+            check(&a.mf, verify::Stage::Copies, "register allocation")?;
+            (a.mf, a.asg, a.frame_bytes, Some(a.stats))
+        }
+        Allocator::StandIn => {
+            let mut mf = sel.mf;
+            assign::eliminate_phis(&mut mf);
+            stages.push(("regalloc", mf.to_string()));
+            check(&mf, verify::Stage::Copies, "phi elimination")?;
+            let asg = assign::assign(&mf)?;
+            (mf, asg, sel.local_bytes, None)
+        }
+    };
     let code = emit::emit(&mf, &asg, opts.arch, local_bytes)?;
     stages.push(("emit", emit::text(&code, opts.arch, true)?));
     Ok(Compiled {
         name: entry.to_string(),
         arch: opts.arch,
-        abi,
+        abi: sel.abi,
         code,
-        workgroup_size,
+        workgroup_size: sel.workgroup_size,
         gprs: asg.gprs,
         barriers: asg.barriers,
         local_bytes,
-        shared_bytes,
+        shared_bytes: sel.shared_bytes,
+        alloc_stats,
         stages,
     })
 }

@@ -42,7 +42,7 @@ pub struct CompileArgs {
     /// What to write (default: a cubin with -o, SASS text without).
     #[arg(long, value_enum)]
     emit: Option<CompileEmit>,
-    /// Print the program to stderr after this pass (lower, isel, phis, emit; repeatable).
+    /// Print the program to stderr after this pass (lower, isel, regalloc, emit; repeatable).
     #[arg(long, value_name = "PASS")]
     print_after: Vec<String>,
     /// The reconvergence lowering's barrier placement (scopes, every-divergent, nak,

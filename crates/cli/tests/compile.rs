@@ -67,13 +67,20 @@ fn compile_writes_control_codes_the_machine_form_and_cubins() {
             "--emit",
             "ir",
             "--print-after",
-            "phis",
+            "regalloc",
         ])
         .arg(repo("examples/loop_break.spvasm"))
         .assert()
         .code(0);
     assert!(stdout(&a).contains(" = phi "), "{}", stdout(&a));
-    assert!(stderr(&a).contains("; after phis"), "{}", stderr(&a));
+    // After allocation: physical registers, no phis.
+    let after = stderr(&a);
+    let after = after.split("; after regalloc").nth(1).unwrap_or_default();
+    assert!(after.contains("BSSY B0"), "{after}");
+    assert!(
+        !after.contains(" = phi ") && !after.contains('%'),
+        "{after}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("k.cubin");
     tangle()
