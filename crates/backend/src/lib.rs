@@ -5,8 +5,10 @@
 //! registers ([`mir`], checked by [`verify`]); [`assign`] eliminates phis and gives every
 //! virtual register a physical one (a stand-in until the SSA allocator lands); [`emit`]
 //! lays the code out and [`control`] gives every instruction conservative control codes
-//! from the measured latency tables. [`compile`] runs it all; [`abi`] says where the
-//! shader's buffers and push constants are among the kernel parameters.
+//! from the measured latency tables; [`sched`] then reorders each straight-line region
+//! with a list scheduler and computes the control codes from the schedule (unless
+//! [`Sched::None`] keeps the conservative ones). [`compile`] runs it all; [`abi`] says
+//! where the shader's buffers and push constants are among the kernel parameters.
 
 pub mod abi;
 pub mod assign;
@@ -15,6 +17,7 @@ pub mod emit;
 pub mod error;
 pub mod isel;
 pub mod mir;
+pub mod sched;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -26,9 +29,10 @@ use tangle_sass::Arch;
 pub use abi::{Abi, Param};
 pub use emit::Code;
 pub use error::CompileError;
+pub use sched::{Notes, Sched};
 
 /// The passes whose output `--print-after` can show, in order.
-pub const PASSES: [&str; 4] = ["lower", "isel", "phis", "emit"];
+pub const PASSES: [&str; 5] = ["lower", "isel", "phis", "emit", "sched"];
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -43,6 +47,8 @@ pub struct CompileOptions {
     pub push_bytes: u32,
     /// The subgroup size asked for (only 32 is accepted).
     pub subgroup_size: u32,
+    /// Scheduling and control codes: the list scheduler, or the conservative codes.
+    pub sched: Sched,
 }
 
 impl CompileOptions {
@@ -54,6 +60,7 @@ impl CompileOptions {
             spec: BTreeMap::new(),
             push_bytes: 0,
             subgroup_size: 32,
+            sched: Sched::List,
         }
     }
 }
@@ -81,6 +88,8 @@ pub struct Compiled {
     pub shared_bytes: u32,
     /// The text after each pass of [`PASSES`].
     pub stages: Vec<(&'static str, String)>,
+    /// Why the scheduled control codes are what they are (`None` under [`Sched::None`]).
+    pub notes: Option<Notes>,
 }
 
 /// Compiles entry point `entry` of the structured `module`.
@@ -139,8 +148,17 @@ pub fn compile_lowered(
     stages.push(("phis", mf.to_string()));
     check(&mf, verify::Stage::Copies, "phi elimination")?;
     let asg = assign::assign(&mf)?;
-    let code = emit::emit(&mf, &asg, opts.arch, local_bytes)?;
+    let mut code = emit::emit(&mf, &asg, opts.arch, local_bytes)?;
     stages.push(("emit", emit::text(&code, opts.arch, true)?));
+    let notes = match opts.sched {
+        Sched::None => None,
+        Sched::List => {
+            let notes = sched::schedule(opts.arch, &mut code.insts)?;
+            code.words = sched::encode(opts.arch, &code.insts)?;
+            Some(notes)
+        }
+    };
+    stages.push(("sched", emit::text(&code, opts.arch, true)?));
     Ok(Compiled {
         name: entry.to_string(),
         arch: opts.arch,
@@ -152,6 +170,7 @@ pub fn compile_lowered(
         local_bytes,
         shared_bytes,
         stages,
+        notes,
     })
 }
 
