@@ -44,35 +44,67 @@ const YIELD_MAX_STALL: u64 = 11;
 /// The longest stall a control code holds.
 const MAX_STALL: u64 = 15;
 
-/// Why the control codes are what they are, per instruction (for tests and mutants).
+/// What a dependence needs from the control codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// The consumer reads a fixed-latency result of this latency, and the stall of the
+    /// instruction before the consumer is what makes the gap long enough.
+    Stall {
+        /// The producer's latency from the table.
+        latency: u32,
+    },
+    /// The consumer reads a result in flight behind write scoreboard `sb`.
+    Wait {
+        /// The producer's write scoreboard.
+        sb: u8,
+    },
+    /// The consumer overwrites a source the producer still reads (read scoreboard `sb`).
+    ReadWait {
+        /// The producer's read scoreboard.
+        sb: u8,
+    },
+}
+
+/// One dependence the control codes enforce: the producer's index, the consumer's, the
+/// register, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dep {
+    /// The earlier instruction.
+    pub producer: usize,
+    /// The later instruction.
+    pub consumer: usize,
+    /// The register between them.
+    pub loc: Loc,
+    /// What enforces it.
+    pub need: Need,
+}
+
+/// Why the control codes are what they are (for tests and mutants): the dependences a
+/// stall or a wait was set for. Stalls that drain results at a block boundary, waits at a
+/// label and waits that keep two writes in order are not listed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
-    /// For an instruction whose stall is over 1 because the next instruction reads a
-    /// fixed-latency result: that register. (Stalls that drain results at a block
-    /// boundary, or that wait for a write to land, are not noted.)
-    pub stall_for: Vec<Option<Loc>>,
-    /// For each instruction, the wait bits it needs because it reads a pending result
-    /// (`raw`) or overwrites a source protected by a read scoreboard (`war`).
-    pub raw: Vec<u8>,
-    /// See [`Notes::raw`].
-    pub war: Vec<u8>,
+    /// The dependences, in consumer order.
+    pub deps: Vec<Dep>,
     /// The wait bits every label's first instruction carries.
     pub entry_wait: u8,
 }
 
-/// A fixed-latency result not yet landed.
+/// A fixed-latency result not yet landed: when, and from which instruction.
 #[derive(Clone, Copy, Debug)]
 struct Fixed {
     ready: u64,
+    by: usize,
 }
 
 #[derive(Default)]
 struct State {
     fixed: HashMap<Loc, Fixed>,
-    /// Results in flight behind a write scoreboard.
-    written: HashMap<Loc, u8>,
-    /// General registers a reader in flight still reads (its read scoreboard).
-    protected: HashMap<Loc, u8>,
+    /// Results in flight behind a write scoreboard (the scoreboard, the producer).
+    written: HashMap<Loc, (u8, usize)>,
+    /// General registers a reader in flight still reads (its read scoreboard, the reader,
+    /// the reader's write scoreboard: a wait on either ends the protection).
+    protected: HashMap<Loc, (u8, usize, Option<u8>)>,
     /// When each scoreboard was last allocated (for sharing).
     stamp: [u64; SCOREBOARDS as usize],
     ticks: u64,
@@ -80,12 +112,14 @@ struct State {
 
 impl State {
     fn busy(&self, sb: u8) -> bool {
-        self.written.values().any(|&s| s == sb) || self.protected.values().any(|&s| s == sb)
+        self.written.values().any(|&(s, _)| s == sb)
+            || self.protected.values().any(|&(s, _, _)| s == sb)
     }
 
     fn release(&mut self, mask: u8) {
-        self.written.retain(|_, s| mask >> *s & 1 == 0);
-        self.protected.retain(|_, s| mask >> *s & 1 == 0);
+        self.written.retain(|_, (s, _)| mask >> *s & 1 == 0);
+        self.protected
+            .retain(|_, (s, _, w)| mask >> *s & 1 == 0 && w.is_none_or(|w| mask >> w & 1 == 0));
     }
 
     /// A free scoreboard other than `not`, else the most recently allocated one.
@@ -106,10 +140,10 @@ impl State {
 
     /// A scoreboard for a read: one that only protects reads, else [`State::allocate`].
     fn allocate_read(&mut self, not: Option<u8>) -> u8 {
-        let reads: BTreeSet<u8> = self.protected.values().copied().collect();
+        let reads: BTreeSet<u8> = self.protected.values().map(|&(s, _, _)| s).collect();
         match reads
             .into_iter()
-            .find(|&s| Some(s) != not && !self.written.values().any(|&w| w == s))
+            .find(|&s| Some(s) != not && !self.written.values().any(|&(w, _)| w == s))
         {
             Some(s) => s,
             None => self.allocate(not),
@@ -145,12 +179,7 @@ pub fn assign(
 ) -> Result<Notes, CompileError> {
     let table = latency::table(arch);
     let n = insts.len();
-    let mut notes = Notes {
-        stall_for: vec![None; n],
-        raw: vec![0; n],
-        war: vec![0; n],
-        entry_wait: 0,
-    };
+    let mut notes = Notes::default();
     let mut st = State::default();
     let mut ctl: Vec<Control> = vec![Control::default(); n];
     let mut issue = vec![0u64; n];
@@ -164,20 +193,37 @@ pub fn assign(
         let boundary = k > 0 && labels.contains(&k);
         // Waits.
         let mut wait = 0u8;
-        for u in &uses {
-            if let Some(&s) = st.written.get(u) {
-                notes.raw[k] |= 1 << s;
+        for &u in &uses {
+            if let Some(&(sb, by)) = st.written.get(&u) {
+                wait |= 1 << sb;
+                notes.deps.push(Dep {
+                    producer: by,
+                    consumer: k,
+                    loc: u,
+                    need: Need::Wait { sb },
+                });
             }
         }
-        for d in &defs {
-            if let Some(&s) = st.written.get(d) {
-                wait |= 1 << s;
-            }
-            if let Some(&s) = st.protected.get(d) {
-                notes.war[k] |= 1 << s;
+        for &d in &defs {
+            if let Some(&(sb, _)) = st.written.get(&d) {
+                wait |= 1 << sb;
             }
         }
-        wait |= notes.raw[k] | notes.war[k];
+        for &d in &defs {
+            if let Some(&(sb, by, w)) = st.protected.get(&d) {
+                if w.is_some_and(|w| wait >> w & 1 == 1) {
+                    // Waiting for the reader's result already waits for its reads.
+                    continue;
+                }
+                wait |= 1 << sb;
+                notes.deps.push(Dep {
+                    producer: by,
+                    consumer: k,
+                    loc: d,
+                    need: Need::ReadWait { sb },
+                });
+            }
+        }
         if labels.contains(&k) {
             st.written.clear();
             st.protected.clear();
@@ -185,7 +231,7 @@ pub fn assign(
         st.release(wait);
         // Issue time: the fixed-latency results read (or overwritten) must have landed.
         let mut at = if k == 0 { 0 } else { issue[k - 1] + 1 };
-        let mut why: Option<Loc> = None;
+        let mut why: Option<(Loc, Fixed)> = None;
         if k > 0 && drained[k - 1] > at {
             // The previous instruction branches: its stall lets every result land.
             at = drained[k - 1];
@@ -194,7 +240,7 @@ pub fn assign(
             if let Some(f) = st.fixed.get(u) {
                 if f.ready > at {
                     at = f.ready;
-                    why = Some(*u);
+                    why = Some((*u, *f));
                 }
             }
         }
@@ -224,8 +270,15 @@ pub fn assign(
                 )));
             }
             ctl[k - 1].stall = stall as u8;
-            if stall > 1 {
-                notes.stall_for[k - 1] = why;
+            if let (true, Some((loc, f))) = (stall > 1, why) {
+                notes.deps.push(Dep {
+                    producer: f.by,
+                    consumer: k,
+                    loc,
+                    need: Need::Stall {
+                        latency: (f.ready - issue[f.by]) as u32,
+                    },
+                });
             }
         }
         issue[k] = at;
@@ -254,7 +307,7 @@ pub fn assign(
                         // Lanes the guard turns off keep the earlier write in flight.
                         ready = ready.max(st.fixed.get(&d).map_or(0, |f| f.ready));
                     }
-                    st.fixed.insert(d, Fixed { ready });
+                    st.fixed.insert(d, Fixed { ready, by: k });
                 }
                 None => scoreboarded.push(d),
             }
@@ -269,14 +322,14 @@ pub fn assign(
             let s = st.allocate(None);
             for d in scoreboarded.iter().copied() {
                 st.fixed.remove(&d);
-                st.written.insert(d, s);
+                st.written.insert(d, (s, k));
             }
             c.write_sb = Some(s);
         }
         if reads_late(i, c.write_sb.is_some()) {
             let s = st.allocate_read(c.write_sb);
             for &u in uses.iter().filter(|u| matches!(u, Loc::R(_))) {
-                st.protected.insert(u, s);
+                st.protected.insert(u, (s, k, c.write_sb));
             }
             c.read_sb = Some(s);
         }
