@@ -5,9 +5,12 @@
 //! registers ([`mir`], checked by [`verify`]); [`regalloc`] hands it to the SSA register
 //! allocator (`tangle-regalloc`) and writes its registers, moves, spills and fills back as
 //! machine code on physical registers ([`assign`], the earlier stand-in, stays as a
-//! baseline for register counts); [`emit`] lays the code out and [`control`] gives every instruction conservative control codes
-//! from the measured latency tables. [`compile`] runs it all; [`abi`] says where the
-//! shader's buffers and push constants are among the kernel parameters.
+//! baseline for register counts); [`emit`] lays the code out and [`control`] gives every
+//! instruction conservative control codes from the measured latency tables; [`sched`] then
+//! reorders each straight-line region with a list scheduler and computes the control codes
+//! from the schedule (unless [`Sched::None`] keeps the conservative ones). [`compile`] runs
+//! it all; [`abi`] says where the shader's buffers and push constants are among the kernel
+//! parameters.
 
 pub mod abi;
 pub mod assign;
@@ -17,6 +20,7 @@ pub mod error;
 pub mod isel;
 pub mod mir;
 pub mod regalloc;
+pub mod sched;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -29,10 +33,11 @@ pub use abi::{Abi, Param};
 pub use emit::Code;
 pub use error::CompileError;
 pub use regalloc::AllocStats;
+pub use sched::{Notes, Sched};
 pub use tangle_regalloc::Limits as RegLimits;
 
 /// The passes whose output `--print-after` can show, in order.
-pub const PASSES: [&str; 4] = ["lower", "isel", "regalloc", "emit"];
+pub const PASSES: [&str; 5] = ["lower", "isel", "regalloc", "emit", "sched"];
 
 /// Which register allocator assigns registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +69,8 @@ pub struct CompileOptions {
     /// Whether the allocator's symbolic checker judges every allocation (on by default in
     /// debug builds, so in every test: the verifier after every pass).
     pub check_allocation: bool,
+    /// Scheduling and control codes: the list scheduler, or the conservative codes.
+    pub sched: Sched,
 }
 
 impl CompileOptions {
@@ -78,6 +85,7 @@ impl CompileOptions {
             allocator: Allocator::Ssa,
             reg_limits: RegLimits::HARDWARE,
             check_allocation: cfg!(debug_assertions),
+            sched: Sched::List,
         }
     }
 }
@@ -107,6 +115,8 @@ pub struct Compiled {
     pub alloc_stats: Option<AllocStats>,
     /// The text after each pass of [`PASSES`].
     pub stages: Vec<(&'static str, String)>,
+    /// Why the scheduled control codes are what they are (`None` under [`Sched::None`]).
+    pub notes: Option<Notes>,
 }
 
 /// A kernel after instruction selection: the machine form and what it needs in memory.
@@ -214,8 +224,17 @@ pub fn compile_lowered(
             (mf, asg, sel.local_bytes, None)
         }
     };
-    let code = emit::emit(&mf, &asg, opts.arch, local_bytes)?;
+    let mut code = emit::emit(&mf, &asg, opts.arch, local_bytes)?;
     stages.push(("emit", emit::text(&code, opts.arch, true)?));
+    let notes = match opts.sched {
+        Sched::None => None,
+        Sched::List => {
+            let notes = sched::schedule(opts.arch, &mut code.insts)?;
+            code.words = sched::encode(opts.arch, &code.insts)?;
+            Some(notes)
+        }
+    };
+    stages.push(("sched", emit::text(&code, opts.arch, true)?));
     Ok(Compiled {
         name: entry.to_string(),
         arch: opts.arch,
@@ -228,6 +247,7 @@ pub fn compile_lowered(
         shared_bytes: sel.shared_bytes,
         alloc_stats,
         stages,
+        notes,
     })
 }
 

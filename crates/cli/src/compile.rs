@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use tangle_backend::{compile, CompileError, CompileOptions, PASSES};
+use tangle_backend::{compile, CompileError, CompileOptions, Sched, PASSES};
 use tangle_reconverge::Scheme;
 use tangle_sass::Arch;
 
@@ -42,7 +42,8 @@ pub struct CompileArgs {
     /// What to write (default: a cubin with -o, SASS text without).
     #[arg(long, value_enum)]
     emit: Option<CompileEmit>,
-    /// Print the program to stderr after this pass (lower, isel, regalloc, emit; repeatable).
+    /// Print the program to stderr after this pass (lower, isel, regalloc, emit, sched;
+    /// repeatable).
     #[arg(long, value_name = "PASS")]
     print_after: Vec<String>,
     /// The reconvergence lowering's barrier placement (scopes, every-divergent, nak,
@@ -52,6 +53,10 @@ pub struct CompileArgs {
     /// Bytes of push constants the kernel takes.
     #[arg(long, default_value_t = 0)]
     push_bytes: u32,
+    /// Scheduling and control codes: `list` (the list scheduler) or `none` (no reordering,
+    /// conservative codes; for comparison).
+    #[arg(long, default_value = "list")]
+    sched: String,
 }
 
 /// Runs `tangle compile`.
@@ -62,6 +67,12 @@ pub fn run(args: &CompileArgs) -> ExitCode {
     };
     let Some(scheme) = Scheme::from_name(&args.lowering) else {
         return fail(format!("--lowering: no scheme `{}`", args.lowering));
+    };
+    let Some(sched) = Sched::from_name(&args.sched) else {
+        return fail(format!(
+            "--sched: no mode `{}` (modes: list, none)",
+            args.sched
+        ));
     };
     for p in &args.print_after {
         if !PASSES.contains(&p.as_str()) {
@@ -78,6 +89,7 @@ pub fn run(args: &CompileArgs) -> ExitCode {
     let opts = CompileOptions {
         scheme,
         push_bytes: args.push_bytes,
+        sched,
         ..CompileOptions::new(arch)
     };
     let compiled = match compile(&module, &args.entry, &opts) {

@@ -97,6 +97,42 @@ fn compile_writes_control_codes_the_machine_form_and_cubins() {
 }
 
 #[test]
+fn compile_schedules_by_default_and_keeps_the_conservative_codes_on_request() {
+    let text = |sched: &str| {
+        let a = tangle()
+            .args([
+                "compile", "--arch", "sm_86", "--emit", "sass", "--sched", sched,
+            ])
+            .arg(repo("examples/loop_break.spvasm"))
+            .assert()
+            .code(0);
+        stdout(&a)
+    };
+    let (list, none) = (text("list"), text("none"));
+    // The same instructions, in another order within regions, with other control codes.
+    let sorted = |t: &str| {
+        let mut v: Vec<String> = t
+            .lines()
+            .map(|l| l.split_once("*/ ").map_or(l, |x| x.1).replace(".reuse", ""))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&list), sorted(&none));
+    assert_ne!(list, none);
+    let a = tangle()
+        .args(["compile", "--arch", "sm_86", "--sched", "fast"])
+        .arg(repo("examples/loop_break.spvasm"))
+        .assert()
+        .code(2);
+    assert!(
+        stderr(&a).contains("--sched: no mode `fast`"),
+        "{}",
+        stderr(&a)
+    );
+}
+
+#[test]
 fn compile_refuses_what_it_does_not_cover_with_the_position() {
     let text = std::fs::read_to_string(repo("examples/loop_break.spvasm")).unwrap();
     // `i + 1` becomes a bit count, outside the selected subset.
