@@ -215,9 +215,19 @@ impl Region {
         }
     }
 
-    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`.
-    #[inline]
+    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`. Inline only
+    /// for the common case (defined bytes written to a region without undefined ones).
+    #[inline(always)]
     fn mark(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
+        if p.is_none() && matches!(self.undef, Undef::None) {
+            return;
+        }
+        self.mark_slow(off, n, p);
+    }
+
+    /// [`Region::mark`] where a shadow is involved.
+    #[inline(never)]
+    fn mark_slow(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
         let (off, n) = (off as usize, n as usize);
         let len = self.bytes.len();
         match (&self.undef, p) {
