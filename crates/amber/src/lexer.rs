@@ -133,6 +133,14 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// How many bytes are left on the current line after what has been read: a capacity
+    /// hint for the value list that [`Self::number_run`] reads (each of its values takes
+    /// at least a digit and a separator, so half of this, rounded up, bounds their count).
+    pub fn line_remaining(&self) -> usize {
+        let rest = &self.src.as_bytes()[self.at..];
+        rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len())
+    }
+
     /// Reads plain numbers on the current line: decimals (ASCII digits only, at most 19 of
     /// them) and hexadecimals (`0x` or `0X` then 1 to 16 hex digits), each followed by a
     /// blank, the line end or the end of the file, handing each to `take` as the

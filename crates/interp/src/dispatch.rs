@@ -98,7 +98,7 @@ impl Run<'_, '_> {
             let mut values = vec![FuncValues::default(); m.funcs.len()];
             let fi = it.entry.as_u32() as usize;
             values[fi] = FuncValues {
-                vals: vec![Slot::Unset; it.facts[fi].values * ssize as usize],
+                vals: crate::state::unset_slots(it.facts[fi].values * ssize as usize),
                 prev: vec![None; ssize as usize],
             };
             let mut sg = Subgroup {

@@ -10,9 +10,10 @@ use crate::decode::{BoolOp, DInst, Fast, IntBin, IntCmp};
 use crate::error::R;
 use crate::group;
 use crate::slot::Slot;
-use crate::state::{lanes_of, Kind, Run, Subgroup, TFrame, Tangle};
+use crate::state::{lanes_of, put, Kind, Lookup, Run, Subgroup, TFrame, Tangle, UNSET};
 use crate::trace::TraceEntry;
 use crate::value::{sext, OpFail, Val};
+use crate::Mask;
 
 /// The fast path's result for defined scalar operands `a` (and `b`, `c`), or `None`.
 #[inline(always)]
@@ -182,23 +183,35 @@ impl Run<'_, '_> {
             }
             fast => {
                 let res = d.result.expect("fast paths have results");
+                // The operands are resolved once; a missing one reads as unset.
+                let op = |k: usize| {
+                    d.args
+                        .get(k)
+                        .map_or(Lookup::Const(&UNSET), |s| self.lookup(sg, *s))
+                };
+                let (a, b, c) = (op(0), op(1), op(2));
+                let base = res as usize * sg.width;
+                let lanes = &sg.lanes;
+                let vals = &mut sg.values[fi].vals;
+                let mut slow: Mask = 0;
                 for lane in lanes_of(t.mask) {
-                    let a = self.arg(sg, t, lane, d.args[0])?;
-                    let b = match d.args.get(1) {
-                        Some(s) => Some(self.arg(sg, t, lane, *s)?),
-                        None => None,
-                    };
-                    let c = match d.args.get(2) {
-                        Some(s) => Some(self.arg(sg, t, lane, *s)?),
-                        None => None,
-                    };
-                    match fast_value(fast, a, b, c) {
-                        Some(v) => sg.set_slot(fi, res, lane, v),
-                        None => {
-                            let v = self.general(sg, t, lane, id, d)?;
-                            sg.set_value(fi, res, lane, v);
-                        }
+                    let v = fast_value(
+                        fast,
+                        a.get(vals, lanes, lane),
+                        Some(b.get(vals, lanes, lane)),
+                        Some(c.get(vals, lanes, lane)),
+                    );
+                    match v {
+                        Some(v) => put(&mut vals[base + lane], v),
+                        None => slow |= 1 << lane,
                     }
+                }
+                // The lanes left (an operand not a defined scalar, or not set) take the
+                // general path, in lane order; no lane's result depends on another's, and
+                // only the general path can fail, so the order is the same as one loop's.
+                for lane in lanes_of(slow) {
+                    let v = self.general(sg, t, lane, id, d)?;
+                    sg.set_value(fi, res, lane, v);
                 }
                 advance(t);
                 return Ok(());
@@ -341,8 +354,10 @@ impl Run<'_, '_> {
             }
             Fast::Ballot => {
                 let mut m: crate::Mask = 0;
+                let pred = self.lookup(sg, d.args[0]);
+                let vals = &sg.values[fi].vals;
                 for lane in lanes_of(t.mask) {
-                    match self.arg(sg, t, lane, d.args[0])? {
+                    match pred.get(vals, &sg.lanes, lane) {
                         Slot::Bool(true) => m |= 1 << lane,
                         Slot::Bool(false) => {}
                         _ => return Ok(false),

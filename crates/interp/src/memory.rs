@@ -11,8 +11,9 @@ use tangle_lanes::memory::{self as lanes_memory, MemFail};
 use crate::decode::{DInst, Step};
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::slot::Slot;
-use crate::state::{lanes_of, Run, Subgroup, Tangle};
+use crate::state::{lanes_of, put, Lane, Lookup, Run, Subgroup, Tangle};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
+use crate::Mask;
 
 impl Run<'_, '_> {
     /// Allocates the memory of global `g` (its initializer written, or undefined bytes) and
@@ -136,33 +137,50 @@ impl Run<'_, '_> {
     pub(crate) fn chain_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
         let res = d.result.expect("result");
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
-        for lane in lanes_of(t.mask) {
-            match self.chain_lane(sg, t, d, lane)? {
-                Some(p) => sg.set_slot(fi, res, lane, p),
-                None => {
-                    let types = &self.it.module.types;
-                    let mut vals = std::mem::take(&mut self.scratch);
-                    vals.clear();
-                    for o in &d.args[1..] {
-                        vals.push(self.arg_val(sg, t, lane, *o)?);
-                    }
-                    let base = self.arg_val(sg, t, lane, d.args[0])?;
-                    let p =
-                        lanes_memory::access_chain(types, &base, d.atys[0], &vals, &d.atys[1..])
-                            .map_err(|e| self.mem_fail(t, lane, e))?;
-                    self.scratch = vals;
-                    sg.set_value(fi, res, lane, p);
+        let base = self.lookup(sg, d.args[0]);
+        let (out, width) = (res as usize * sg.width, sg.width);
+        let mut slow: Mask = 0;
+        {
+            let lanes = &sg.lanes;
+            let vals = &mut sg.values[fi].vals;
+            for lane in lanes_of(t.mask) {
+                match self.chain_lane(vals, lanes, base, d, lane, width) {
+                    Some(p) => put(&mut vals[out + lane], p),
+                    None => slow |= 1 << lane,
                 }
             }
+        }
+        // The lanes left take the general path, which reports what stopped the fast one;
+        // no lane's pointer depends on another's, and only this path can fail.
+        for lane in lanes_of(slow) {
+            let types = &self.it.module.types;
+            let mut vals = std::mem::take(&mut self.scratch);
+            vals.clear();
+            for o in &d.args[1..] {
+                vals.push(self.arg_val(sg, t, lane, *o)?);
+            }
+            let base = self.arg_val(sg, t, lane, d.args[0])?;
+            let p = lanes_memory::access_chain(types, &base, d.atys[0], &vals, &d.atys[1..])
+                .map_err(|e| self.mem_fail(t, lane, e))?;
+            self.scratch = vals;
+            sg.set_value(fi, res, lane, p);
         }
         Ok(())
     }
 
     /// One lane's pointer through the pre-decoded steps, or `None` for the general path.
-    #[inline]
-    fn chain_lane(&self, sg: &Subgroup, t: &Tangle, d: &DInst, lane: usize) -> R<Option<Slot>> {
-        let &Slot::Ptr { mem, mut off } = self.arg(sg, t, lane, d.args[0])? else {
-            return Ok(None);
+    #[inline(always)]
+    fn chain_lane(
+        &self,
+        vals: &[Slot],
+        lanes: &[Lane],
+        base: Lookup<'_>,
+        d: &DInst,
+        lane: usize,
+        width_of_lanes: usize,
+    ) -> Option<Slot> {
+        let &Slot::Ptr { mem, mut off } = base.get(vals, lanes, lane) else {
+            return None;
         };
         for step in &d.chain {
             match *step {
@@ -173,18 +191,21 @@ impl Run<'_, '_> {
                     stride,
                     bound,
                 } => {
-                    let &Slot::Bits(b) = self.arg(sg, t, lane, d.args[arg])? else {
-                        return Ok(None);
+                    let &Slot::Bits(b) = self
+                        .lookup_at(width_of_lanes, d.args[arg])
+                        .get(vals, lanes, lane)
+                    else {
+                        return None;
                     };
                     let i = value::sext(b, width);
                     if i < 0 || bound.is_some_and(|n| i as u64 >= n) {
-                        return Ok(None);
+                        return None;
                     }
                     off = off.wrapping_add((i as u64).wrapping_mul(stride));
                 }
             }
         }
-        Ok(Some(Slot::Ptr { mem, off }))
+        Some(Slot::Ptr { mem, off })
     }
 
     /// `load` for every lane of `t`.
@@ -208,25 +229,35 @@ impl Run<'_, '_> {
         let res = d.result.expect("result");
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         let n = usize::from(n);
-        for lane in lanes_of(t.mask) {
-            let fast = match self.arg(sg, t, lane, d.args[0])? {
-                &Slot::Ptr { mem, off } => self
-                    .mems
-                    .get(mem as usize)
-                    .and_then(|r| r.defined_bits(off, n)),
-                _ => None,
-            };
-            match fast {
-                Some(b) => sg.set_slot(fi, res, lane, Slot::Bits(b)),
-                None => {
-                    let types = &self.it.module.types;
-                    let p = self.arg_val(sg, t, lane, d.args[0])?;
-                    let v = lanes_memory::load(types, &self.mems, &p, d.rty.expect("result"))
-                        .map_err(|e| self.mem_fail(t, lane, e))?;
-                    let v = self.settle(t, lane, v)?;
-                    sg.set_value(fi, res, lane, v);
+        let ptr = self.lookup(sg, d.args[0]);
+        let out = res as usize * sg.width;
+        let mut slow: Mask = 0;
+        {
+            let lanes = &sg.lanes;
+            let vals = &mut sg.values[fi].vals;
+            for lane in lanes_of(t.mask) {
+                let fast = match ptr.get(vals, lanes, lane) {
+                    &Slot::Ptr { mem, off } => self
+                        .mems
+                        .get(mem as usize)
+                        .and_then(|r| r.defined_bits(off, n)),
+                    _ => None,
+                };
+                match fast {
+                    Some(b) => put(&mut vals[out + lane], Slot::Bits(b)),
+                    None => slow |= 1 << lane,
                 }
             }
+        }
+        // The lanes left take the general path (a load has no effect, so the order of
+        // lanes matters only for which error comes first, and only this path can fail).
+        for lane in lanes_of(slow) {
+            let types = &self.it.module.types;
+            let p = self.arg_val(sg, t, lane, d.args[0])?;
+            let v = lanes_memory::load(types, &self.mems, &p, d.rty.expect("result"))
+                .map_err(|e| self.mem_fail(t, lane, e))?;
+            let v = self.settle(t, lane, v)?;
+            sg.set_value(fi, res, lane, v);
         }
         Ok(())
     }
@@ -253,9 +284,12 @@ impl Run<'_, '_> {
         let it = self.it;
         let types = &it.module.types;
         let n = usize::from(n);
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
+        let (ptr, val) = (self.lookup(sg, d.args[0]), self.lookup(sg, d.args[1]));
+        let vals = &sg.values[fi].vals;
         for lane in lanes_of(t.mask) {
-            let p = self.arg(sg, t, lane, d.args[0])?;
-            let v = self.arg(sg, t, lane, d.args[1])?;
+            let p = ptr.get(vals, &sg.lanes, lane);
+            let v = val.get(vals, &sg.lanes, lane);
             if let (&Slot::Ptr { mem, off }, &Slot::Bits(b)) = (p, v) {
                 if let Some(r) = self.mems.get_mut(mem as usize) {
                     if r.store_defined_bits(off, n, b) {
@@ -264,8 +298,8 @@ impl Run<'_, '_> {
                 }
             }
             let (p, v) = (
-                p.get().expect("arg gives set slots"),
-                v.get().expect("arg gives set slots"),
+                self.arg_val(sg, t, lane, d.args[0])?,
+                self.arg_val(sg, t, lane, d.args[1])?,
             );
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));
@@ -291,9 +325,12 @@ impl Run<'_, '_> {
         let it = self.it;
         let types = &it.module.types;
         let (n, count) = (u64::from(bytes), usize::from(count));
+        let fi = t.frames.last().expect("frame").func.as_u32() as usize;
+        let (ptr, val) = (self.lookup(sg, d.args[0]), self.lookup(sg, d.args[1]));
+        let vals = &sg.values[fi].vals;
         for lane in lanes_of(t.mask) {
-            let p = self.arg(sg, t, lane, d.args[0])?;
-            let v = self.arg(sg, t, lane, d.args[1])?;
+            let p = ptr.get(vals, &sg.lanes, lane);
+            let v = val.get(vals, &sg.lanes, lane);
             if let (&Slot::Ptr { mem, off }, Slot::Boxed(b)) = (p, v) {
                 if let (Val::Comp(c), Some(r)) = (&**b, self.mems.get_mut(mem as usize)) {
                     let end = (count as u64)
@@ -315,8 +352,8 @@ impl Run<'_, '_> {
                 }
             }
             let (p, v) = (
-                p.get().expect("arg gives set slots"),
-                v.get().expect("arg gives set slots"),
+                self.arg_val(sg, t, lane, d.args[0])?,
+                self.arg_val(sg, t, lane, d.args[1])?,
             );
             if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, d.atys[1], &v) {
                 return Err(self.mem_fail(t, lane, e));

@@ -61,8 +61,17 @@ impl Run<'_, '_> {
                 if_false,
             } => {
                 let mut tm = 0;
+                let c = self.lookup(sg, crate::decode::Src::of(*cond));
+                let vals = &sg.values[fr.func.as_u32() as usize].vals;
                 for lane in lanes_of(t.mask) {
-                    if self.defined_scalar(sg, &t, lane, *cond, "branch condition")? != 0 {
+                    // A defined scalar straight from the lane arrays; anything else (an
+                    // undefined or unset condition) through `defined_scalar`, which
+                    // reports it.
+                    let bits = match c.get(vals, &sg.lanes, lane).bits() {
+                        Some(b) => b,
+                        None => self.defined_scalar(sg, &t, lane, *cond, "branch condition")?,
+                    };
+                    if bits != 0 {
                         tm |= 1 << lane;
                     }
                 }

@@ -243,7 +243,9 @@ impl<'a> Parser<'a> {
             _ => return expected(t, "a comparator (`EQ`, `NE`, `LT`, `LE`, `GT`, `GE`)"),
         };
         let cmp_tok = t;
-        let mut values = Vec::new();
+        // Sized once for the values on this line (growing one value at a time was ~3% of
+        // `tangle run` on the performance set).
+        let mut values = Vec::with_capacity(self.lx.line_remaining().div_ceil(2));
         // Plain decimal and hexadecimal values (the common case) without a token each;
         // anything else, and any value the type cannot hold (for its error), goes through
         // the loop below.

@@ -103,9 +103,23 @@ pub fn member_offset(types: &TypeTable, ty: Type, i: usize) -> u64 {
 pub struct Region {
     /// The bytes (undefined bytes hold zero).
     pub bytes: Vec<u8>,
-    /// The undefined-byte shadow; `None` while every byte is defined (the common case,
-    /// which then costs nothing per access).
-    undef: Option<Box<Shadow>>,
+    /// Which bytes are undefined: nothing to look at while every byte is defined (the
+    /// common case, which then costs nothing per access).
+    undef: Undef,
+}
+
+/// The undefined bytes of a [`Region`].
+#[derive(Clone, Debug, Default)]
+enum Undef {
+    /// Every byte is defined.
+    #[default]
+    None,
+    /// Every byte is undefined with this poison: a fresh function variable's region, made on
+    /// every execution of the `variable`, without a mark per byte or an allocation. A write
+    /// of the whole region makes it [`Undef::None`]; any other write spells the marks out.
+    All(Arc<Poison>),
+    /// Some bytes are undefined, per byte.
+    Marks(Box<Shadow>),
 }
 
 /// Which bytes of a region are undefined: per byte 0 (defined) or 1 + an index into
@@ -140,7 +154,10 @@ impl Shadow {
 impl Region {
     /// A region of defined bytes.
     pub fn defined(bytes: Vec<u8>) -> Region {
-        Region { bytes, undef: None }
+        Region {
+            bytes,
+            undef: Undef::None,
+        }
     }
 
     /// A region of `size` undefined bytes (zero underneath).
@@ -165,31 +182,17 @@ impl Region {
     pub fn set_all_undefined(&mut self, p: &Arc<Poison>) {
         self.bytes.fill(0);
         let n = self.bytes.len();
-        if n == 0 {
-            self.undef = None;
-            return;
-        }
-        match &mut self.undef {
-            Some(s) => {
-                s.poisons.clear();
-                s.poisons.push(p.clone());
-                s.marks.fill(1);
-                s.count = n;
-            }
-            None => {
-                self.undef = Some(Box::new(Shadow {
-                    marks: vec![1; n],
-                    poisons: vec![p.clone()],
-                    count: n,
-                }))
-            }
-        }
+        self.undef = if n == 0 {
+            Undef::None
+        } else {
+            Undef::All(p.clone())
+        };
     }
 
     /// Makes every byte defined and zero.
     pub fn set_all_zero(&mut self) {
         self.bytes.fill(0);
-        self.undef = None;
+        self.undef = Undef::None;
     }
 
     /// Its size in bytes.
@@ -205,25 +208,59 @@ impl Region {
 
     /// Per byte, whether it is undefined; `None` when every byte is defined.
     pub fn undefined_mask(&self) -> Option<Vec<bool>> {
-        let s = self.undef.as_ref()?;
-        Some(s.marks.iter().map(|m| *m != 0).collect())
+        match &self.undef {
+            Undef::None => None,
+            Undef::All(_) => Some(vec![true; self.bytes.len()]),
+            Undef::Marks(s) => Some(s.marks.iter().map(|m| *m != 0).collect()),
+        }
     }
 
-    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`.
-    #[inline]
+    /// Marks `n` bytes at `off` undefined with `p`, or defined for `None`. Inline only
+    /// for the common case (defined bytes written to a region without undefined ones).
+    #[inline(always)]
     fn mark(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
-        let (off, n) = (off as usize, n as usize);
-        if self.undef.is_none() && p.is_none() {
+        if p.is_none() && matches!(self.undef, Undef::None) {
             return;
         }
+        self.mark_slow(off, n, p);
+    }
+
+    /// [`Region::mark`] where a shadow is involved.
+    #[inline(never)]
+    fn mark_slow(&mut self, off: u64, n: u64, p: Option<&Arc<Poison>>) {
+        let (off, n) = (off as usize, n as usize);
         let len = self.bytes.len();
-        let s = self.undef.get_or_insert_with(|| {
-            Box::new(Shadow {
-                marks: vec![0; len],
-                poisons: Vec::new(),
-                count: 0,
-            })
-        });
+        match (&self.undef, p) {
+            (Undef::None, None) => return,
+            (Undef::All(q), Some(p)) if Arc::ptr_eq(q, p) || **q == **p => return,
+            (Undef::All(_), None) if off == 0 && n == len => {
+                self.undef = Undef::None;
+                return;
+            }
+            _ => {}
+        }
+        let s = match &mut self.undef {
+            Undef::Marks(s) => s,
+            other => {
+                let shadow = match std::mem::take(other) {
+                    Undef::All(q) => Shadow {
+                        marks: vec![1; len],
+                        poisons: vec![q],
+                        count: len,
+                    },
+                    _ => Shadow {
+                        marks: vec![0; len],
+                        poisons: Vec::new(),
+                        count: 0,
+                    },
+                };
+                *other = Undef::Marks(Box::new(shadow));
+                let Undef::Marks(s) = other else {
+                    unreachable!("just made")
+                };
+                s
+            }
+        };
         let new = match p {
             Some(p) => s.mark_of(p),
             None => 0,
@@ -237,7 +274,7 @@ impl Region {
             *m = new;
         }
         if s.count == 0 {
-            self.undef = None;
+            self.undef = Undef::None;
         }
     }
 
@@ -264,7 +301,16 @@ impl Region {
     /// The poison of the first undefined byte among `n` bytes at `off`.
     #[inline]
     fn poison_in(&self, off: u64, n: u64) -> Option<&Arc<Poison>> {
-        let s = self.undef.as_ref()?;
+        let s = match &self.undef {
+            Undef::None => return None,
+            Undef::All(q) => {
+                let in_bounds = off
+                    .checked_add(n)
+                    .is_some_and(|e| e <= self.bytes.len() as u64);
+                return (n > 0 && in_bounds).then_some(q);
+            }
+            Undef::Marks(s) => s,
+        };
         let m = s
             .marks
             .get(off as usize..(off + n) as usize)?
@@ -408,6 +454,7 @@ pub fn write(types: &TypeTable, mem: &mut Region, off: u64, ty: Type, val: &Val)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Born;
 
     #[test]
     fn explicit_layout_round_trips() {
@@ -442,5 +489,82 @@ mod tests {
         assert_eq!(&mem.bytes[16..20], &4u32.to_le_bytes());
         assert_eq!(read(&t, &mem, 0, s).unwrap(), v);
         assert!(read(&t, &mem, 4, s).is_none());
+    }
+
+    /// The region's undefined bytes against a per-byte model (each byte its poison or
+    /// defined), under random whole-region resets and partial writes of defined and
+    /// undefined bytes: every representation (nothing undefined, all undefined with one
+    /// poison, per-byte marks) must answer as the model does.
+    #[test]
+    fn undefined_bytes_follow_a_per_byte_model() {
+        let poisons: Vec<Arc<Poison>> = (0..3)
+            .map(|i| {
+                Arc::new(Poison {
+                    born: Born::Input,
+                    why: format!("poison {i}"),
+                })
+            })
+            .collect();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        for len in [1usize, 4, 12] {
+            let mut region = Region::defined(vec![0; len]);
+            let mut model: Vec<Option<usize>> = vec![None; len];
+            for _ in 0..3000 {
+                match next(6) {
+                    0 => {
+                        let p = next(3) as usize;
+                        region.set_all_undefined(&poisons[p]);
+                        model.iter_mut().for_each(|m| *m = Some(p));
+                    }
+                    1 => {
+                        region.set_all_zero();
+                        model.iter_mut().for_each(|m| *m = None);
+                    }
+                    k => {
+                        // A write of 1..=8 bytes, sometimes the whole region.
+                        let n = if k == 2 {
+                            len
+                        } else {
+                            1 + next(len.min(8) as u64) as usize
+                        };
+                        let off = next((len - n + 1) as u64) as usize;
+                        let p = next(4) as usize;
+                        let v = if p == 3 {
+                            Ok(0x0102_0304_0506_0708)
+                        } else {
+                            Err(&poisons[p])
+                        };
+                        let n = n.min(8);
+                        write_bits(&mut region, off as u64, n as u64, v).unwrap();
+                        for m in &mut model[off..off + n] {
+                            *m = (p != 3).then_some(p);
+                        }
+                    }
+                }
+                let mask: Vec<bool> = model.iter().map(Option::is_some).collect();
+                let expect_mask = mask.iter().any(|u| *u).then_some(mask);
+                assert_eq!(region.undefined_mask(), expect_mask);
+                for off in 0..len {
+                    for n in 1..=(len - off).min(8) {
+                        let first = model[off..off + n].iter().flatten().next();
+                        let got = region.poison_in(off as u64, n as u64);
+                        assert_eq!(
+                            got.map(|p| p.why.clone()),
+                            first.map(|i| poisons[*i].why.clone())
+                        );
+                        assert_eq!(
+                            region.defined_bits(off as u64, n).is_some(),
+                            first.is_none()
+                        );
+                    }
+                }
+            }
+        }
     }
 }
