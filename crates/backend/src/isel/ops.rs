@@ -2,22 +2,22 @@
 //! conversions, composites), the warp-barrier operations and the dispatch of every other
 //! instruction to its file.
 
-use tangle_ir::glsl::GlslOp;
-use tangle_ir::{Func, Operand, PlainOp, TangleOp, Value};
+use tangle_ir::{Func, Operand, PlainOp, TangleOp, TypeData, Value};
 use tangle_sass::typed::Operand as SOperand;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
+use super::wide::Widths;
 use super::{sub_range, Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 /// LOP3/PLOP3 truth-table inputs: A = 0xf0, B = 0xcc, C = 0xaa.
-const LUT_AND: i64 = 0xc0;
+pub(crate) const LUT_AND: i64 = 0xc0;
 const LUT_OR: i64 = 0xfc;
 const LUT_XOR: i64 = 0x3c;
 const LUT_XNOR: i64 = 0xc3;
-const LUT_NOT_A: i64 = 0x0f;
+pub(crate) const LUT_NOT_A: i64 = 0x0f;
 /// `A ? B : C`.
 const LUT_MUX: i64 = 0xca;
 
@@ -48,7 +48,7 @@ impl Isel<'_> {
                 }
                 Ok(Some(MVal::Scalars(vec![acc])))
             }
-            I::Plain(p) => self.plain(*p, args, rty, frame).map(Some),
+            I::Plain(p) => self.plain(*p, args, rty, func, frame).map(Some),
             I::CompositeExtract(idx) => {
                 let ty = self.module.operand_type(&self.module.funcs[func], args[0]);
                 let s = self.scalars(args[0], frame)?;
@@ -95,7 +95,7 @@ impl Isel<'_> {
             }
             I::Atomic { op, .. } => self.atomic(*op, args, rty, frame),
             I::ArrayLength(member) => self.array_length(*member, args[0], frame).map(Some),
-            I::Glsl(g) => self.glsl(*g, args, rty, frame).map(Some),
+            I::Glsl(g) => self.glsl(*g, args, rty, func, frame).map(Some),
             I::Group { op, group, .. } => self.group(*op, *group, args, rty, frame).map(Some),
             I::ControlBarrier { exec, .. } => {
                 match exec {
@@ -196,6 +196,7 @@ impl Isel<'_> {
         op: PlainOp,
         args: &[Operand],
         rty: Option<tangle_ir::Type>,
+        func: Func,
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use PlainOp as P;
@@ -203,7 +204,15 @@ impl Isel<'_> {
         match op {
             // A copy of a pointer is the same pointer.
             P::CopyObject => return self.val(args[0], frame),
-            P::Bitcast => return Ok(MVal::Scalars(self.scalars(args[0], frame)?)),
+            P::Bitcast => {
+                // Same words in the same order (a 64-bit value is its low word first, as
+                // a two-component vector of 32-bit ones is); other splits are refused.
+                let s = self.scalars(args[0], frame)?;
+                if self.scalar_kinds(rty)?.len() != s.len() {
+                    return Err(self.unsupported("a bitcast that splits or joins words"));
+                }
+                return Ok(MVal::Scalars(s));
+            }
             P::Undef => {
                 let kinds = self.scalar_kinds(rty)?;
                 return Ok(MVal::Scalars(
@@ -227,7 +236,7 @@ impl Isel<'_> {
                 return Ok(MVal::Scalars(out));
             }
             P::AccessChain => return Ok(MVal::Ptr(self.access_chain(args, rty, frame)?)),
-            P::UMulExtended | P::SMulExtended => {
+            P::UMulExtended | P::SMulExtended if self.operand_bits(func, args[0]) == 32 => {
                 // A struct of the low and the high words of the 64-bit product, per component.
                 let a = self.scalars(args[0], frame)?;
                 let b = self.scalars(args[1], frame)?;
@@ -254,29 +263,65 @@ impl Isel<'_> {
             P::VectorExtractDynamic => {
                 let v = self.scalars(args[0], frame)?;
                 let i = self.scalar(args[1], frame)?;
-                return self.extract_dynamic(&v, i).map(|s| MVal::Scalars(vec![s]));
+                // Each word of the element chosen among the same words of every element.
+                let w = self.scalar_kinds(rty)?.len();
+                let mut out = Vec::with_capacity(w);
+                for part in 0..w {
+                    let words: Vec<Sc> = v.iter().skip(part).step_by(w).copied().collect();
+                    out.push(self.extract_dynamic(&words, i)?);
+                }
+                return Ok(MVal::Scalars(out));
             }
             _ => {}
         }
-        // Component-wise operations.
+        // Component-wise operations, element by element (a 64-bit element is two scalars).
+        let module = self.module;
+        let f = &module.funcs[func];
+        let types = &module.types;
+        let arg_tys: Vec<tangle_ir::Type> =
+            args.iter().map(|a| module.operand_type(f, *a)).collect();
+        let bits: Vec<u32> = arg_tys.iter().map(|t| types.bit_width(*t)).collect();
+        let out_bits = types.bit_width(rty);
+        let out_int = matches!(types.get(types.scalar_of(rty)), TypeData::Int { .. });
+        let n = types.component_count(rty) as usize;
         let cols: Vec<Vec<Sc>> = args
             .iter()
             .map(|a| self.scalars(*a, frame))
             .collect::<Result<_, _>>()?;
-        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
+        let plain32 = bits.iter().chain([&out_bits]).all(|&b| b == 32 || b == 1);
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
-            let a: Vec<Sc> = cols
+            let parts: Vec<&[Sc]> = cols
                 .iter()
-                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
+                .zip(&bits)
+                .map(|(c, &b)| {
+                    let w = if b == 64 { 2 } else { 1 };
+                    // A scalar operand (a shift amount, a select's condition) serves
+                    // every element.
+                    if c.len() == w {
+                        &c[..]
+                    } else {
+                        &c[k * w..(k + 1) * w]
+                    }
+                })
                 .collect();
-            out.push(self.plain_scalar(op, &a)?);
+            if plain32 {
+                let a: Vec<Sc> = parts.iter().map(|p| p[0]).collect();
+                out.push(self.plain_scalar(op, &a)?);
+            } else {
+                let w = Widths {
+                    args: &bits,
+                    out: out_bits,
+                    out_int,
+                };
+                out.extend(self.plain_elem(op, &parts, &w)?);
+            }
         }
         Ok(MVal::Scalars(out))
     }
 
     /// One component of a plain operation.
-    fn plain_scalar(&mut self, op: PlainOp, a: &[Sc]) -> Result<Sc, CompileError> {
+    pub(crate) fn plain_scalar(&mut self, op: PlainOp, a: &[Sc]) -> Result<Sc, CompileError> {
         use PlainOp as P;
         let d = self.r();
         match op {
@@ -654,97 +699,6 @@ impl Isel<'_> {
         Ok(d)
     }
 
-    /// GLSL.std.450 operations of the subset: integer and float min/max/abs and clamps.
-    fn glsl(
-        &mut self,
-        g: GlslOp,
-        args: &[Operand],
-        rty: Option<tangle_ir::Type>,
-        frame: &Frame,
-    ) -> Result<MVal, CompileError> {
-        let _ = rty;
-        let cols: Vec<Vec<Sc>> = args
-            .iter()
-            .map(|a| self.scalars(*a, frame))
-            .collect::<Result<_, _>>()?;
-        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
-        let mut out = Vec::new();
-        for k in 0..n {
-            let a: Vec<Sc> = cols
-                .iter()
-                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
-                .collect();
-            let s = match g {
-                GlslOp::UMin | GlslOp::SMin | GlslOp::UMax | GlslOp::SMax => {
-                    let d = self.r();
-                    let x = self.reg(a[0])?;
-                    let y = self.reg(a[1])?;
-                    let min = matches!(g, GlslOp::UMin | GlslOp::SMin);
-                    let unsigned = matches!(g, GlslOp::UMin | GlslOp::UMax);
-                    let i = MInst::new(Op::Imnmx);
-                    let i = if unsigned { i.m(".U32") } else { i };
-                    let sel = if min { PT.into() } else { !SOperand::from(PT) };
-                    self.emit(i.d(d).u(x).u(y).f(sel));
-                    Sc::R(d)
-                }
-                GlslOp::UClamp | GlslOp::SClamp => {
-                    // min(max(x, lo), hi), as GLSL defines clamp.
-                    let unsigned = g == GlslOp::UClamp;
-                    let x = self.reg(a[0])?;
-                    let lo = self.reg(a[1])?;
-                    let hi = self.reg(a[2])?;
-                    let m = self.r();
-                    let i = MInst::new(Op::Imnmx);
-                    let i = if unsigned { i.m(".U32") } else { i };
-                    self.emit(i.clone().d(m).u(x).u(lo).f(!SOperand::from(PT)));
-                    let d = self.r();
-                    self.emit(i.d(d).u(m).u(hi).f(PT));
-                    Sc::R(d)
-                }
-                GlslOp::SAbs => {
-                    let x = self.reg(a[0])?;
-                    let neg = self.r();
-                    self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
-                    let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Imnmx)
-                            .d(d)
-                            .u(x)
-                            .u(neg)
-                            .f(!SOperand::from(PT)),
-                    );
-                    Sc::R(d)
-                }
-                GlslOp::FAbs => {
-                    let x = self.reg(a[0])?;
-                    let m = self.reg(Sc::Imm(0x7fff_ffff))?;
-                    let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Lop3)
-                            .m(".LUT")
-                            .d(d)
-                            .u(x)
-                            .u(m)
-                            .f(RZ)
-                            .imm(LUT_AND)
-                            .f(!SOperand::from(PT)),
-                    );
-                    Sc::R(d)
-                }
-                GlslOp::FindUMsb => {
-                    let x = self.reg(a[0])?;
-                    let d = self.r();
-                    // FLO gives 0xffffffff for 0, GLSL's -1.
-                    self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(x));
-                    Sc::R(d)
-                }
-                other => return Err(self.unsupported(format!("glsl {}", other.name()))),
-            };
-            out.push(s);
-        }
-        Ok(MVal::Scalars(out))
-    }
-
     /// `v[i]` for a vector of scalars and a dynamic index: a chain of selects.
     fn extract_dynamic(&mut self, v: &[Sc], i: Sc) -> Result<Sc, CompileError> {
         if let Sc::Imm(k) = i {
@@ -776,7 +730,7 @@ impl Isel<'_> {
 }
 
 /// `LOP3.LUT d, a, b, RZ, lut, !PT`.
-fn lop3r(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
+pub(crate) fn lop3r(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
     MInst::new(Op::Lop3)
         .m(".LUT")
         .d(d)

@@ -251,6 +251,10 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use GroupOp as G;
+        let bits = self.operand_bits(frame.func, args[0]);
+        if bits != 32 && bits != 1 {
+            return Err(self.unsupported(format!("{} on {bits}-bit values", op.name())));
+        }
         let x = self.scalar(args[0], frame)?;
         let logical = matches!(op, G::LogicalAnd | G::LogicalOr | G::LogicalXor);
         let identity: u32 = match op {
