@@ -26,6 +26,9 @@ impl Isel<'_> {
     ) -> Result<MVal, CompileError> {
         let bits = args.first().map_or(32, |a| self.operand_bits(func, *a));
         let out_bits = rty.map_or(32, |t| self.module.types.bit_width(t));
+        if bits == 64 && matches!(g, GlslOp::FAbs | GlslOp::Fma) {
+            return self.glsl_f64(g, args, frame);
+        }
         if bits == 64 || out_bits == 64 {
             return Err(self.unsupported(format!("glsl {} on 64-bit values", g.name())));
         }
@@ -166,6 +169,31 @@ impl Isel<'_> {
                 s
             };
             out.push(s);
+        }
+        Ok(MVal::Scalars(out))
+    }
+
+    /// The f64 GLSL operations of the subset, element by element: `fabs` clears the high
+    /// word's sign bit, `fma` is `DFMA`.
+    fn glsl_f64(
+        &mut self,
+        g: GlslOp,
+        args: &[Operand],
+        frame: &Frame,
+    ) -> Result<MVal, CompileError> {
+        let cols: Vec<Vec<Sc>> = args
+            .iter()
+            .map(|a| self.scalars(*a, frame))
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::new();
+        for k in 0..cols[0].len() / 2 {
+            let e: Vec<&[Sc]> = cols.iter().map(|c| &c[2 * k..2 * k + 2]).collect();
+            if g == GlslOp::FAbs {
+                let hi = self.sign_bit_op(e[0][1], LUT_AND)?;
+                out.extend([e[0][0], hi]);
+            } else {
+                out.extend(self.dfma(e[0], e[1], e[2])?);
+            }
         }
         Ok(MVal::Scalars(out))
     }

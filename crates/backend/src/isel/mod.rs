@@ -11,6 +11,7 @@
 //! take the returned value.
 
 mod builtin;
+mod double;
 mod glsl;
 mod memory;
 mod ops;
@@ -510,8 +511,10 @@ impl<'m> Isel<'m> {
             TypeData::Int { width: 32, .. } | TypeData::Float { width: 32 } => vec![RegClass::R],
             // Integers of 8 and 16 bits live zero-extended in a 32-bit register.
             TypeData::Int { width: 8 | 16, .. } => vec![RegClass::R],
-            // A 64-bit integer is its low and its high word.
-            TypeData::Int { width: 64, .. } => vec![RegClass::R, RegClass::R],
+            // A 64-bit integer or float is its low and its high word.
+            TypeData::Int { width: 64, .. } | TypeData::Float { width: 64 } => {
+                vec![RegClass::R, RegClass::R]
+            }
             TypeData::Int { width, .. } => {
                 return Err(self.unsupported(format!("{width}-bit integers")))
             }

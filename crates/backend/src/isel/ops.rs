@@ -283,6 +283,10 @@ impl Isel<'_> {
         let bits: Vec<u32> = arg_tys.iter().map(|t| types.bit_width(*t)).collect();
         let out_bits = types.bit_width(rty);
         let out_int = matches!(types.get(types.scalar_of(rty)), TypeData::Int { .. });
+        let is_f64 = |t: tangle_ir::Type| {
+            matches!(types.get(types.scalar_of(t)), TypeData::Float { width: 64 })
+        };
+        let float64 = is_f64(rty) || arg_tys.iter().any(|t| is_f64(*t));
         let n = types.component_count(rty) as usize;
         let cols: Vec<Vec<Sc>> = args
             .iter()
@@ -313,6 +317,7 @@ impl Isel<'_> {
                     args: &bits,
                     out: out_bits,
                     out_int,
+                    float64,
                 };
                 out.extend(self.plain_elem(op, &parts, &w)?);
             }

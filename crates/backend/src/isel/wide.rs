@@ -35,6 +35,8 @@ pub(crate) struct Widths<'a> {
     pub out: u32,
     /// Whether the result is an integer (narrow results are masked to their width).
     pub out_int: bool,
+    /// Whether an operand or the result is an f64.
+    pub float64: bool,
 }
 
 impl Isel<'_> {
@@ -165,6 +167,9 @@ impl Isel<'_> {
     /// An operation with a 64-bit operand or result.
     fn wide(&mut self, op: PlainOp, a: &[&[Sc]], w: &Widths<'_>) -> Result<Vec<Sc>, CompileError> {
         use PlainOp as P;
+        if w.float64 && op != P::Select {
+            return self.double(op, a, w);
+        }
         match op {
             P::IAdd | P::ISub => {
                 let x = self.words(a[0], w.args[0], false)?;
