@@ -169,4 +169,93 @@ impl Isel<'_> {
         self.emit(lop3r(d, x, mr, lut));
         Ok(Sc::R(d))
     }
+
+    /// One element of a plain operation with a half-precision operand or result: the f16
+    /// operands widened to f32 (`F2F.F32.F16`, exact), the operation done there, the result
+    /// rounded back (`F2F.F16.F32`). For `+ - *` one rounding to f32 and then to f16 gives
+    /// the correctly rounded f16 result (f32 keeps more than 2 * 11 + 2 bits); integers
+    /// reach f16 exactly through f32 (any integer past 2^24 is past f16's range). Negation
+    /// flips bit 15 and a select moves the bits, unconverted.
+    pub(crate) fn half(
+        &mut self,
+        op: PlainOp,
+        a: &[&[Sc]],
+        w: &Widths<'_>,
+    ) -> Result<Vec<Sc>, CompileError> {
+        use PlainOp as P;
+        match op {
+            P::FNegate => {
+                let x = self.reg(a[0][0])?;
+                let m = self.reg(Sc::Imm(0x8000))?;
+                let d = self.r();
+                self.emit(lop3r(d, x, m, LUT_XOR));
+                return Ok(vec![Sc::R(d)]);
+            }
+            P::Select => return Ok(vec![self.plain_scalar(op, &[a[0][0], a[1][0], a[2][0]])?]),
+            P::FConvert if w.out == 64 => {
+                let x = self.reg(a[0][0])?;
+                let d = self.mf.vreg(RegClass::R, 2);
+                self.emit(MInst::new(Op::F2f).m(".F64").m(".F16").d(d).u(x));
+                return Ok(self.unpack(d).to_vec());
+            }
+            P::FConvert if w.args[0] == 64 => {
+                let x = self.pack(a[0][0], a[0][1])?;
+                let d = self.r();
+                self.emit(MInst::new(Op::F2f).m(".F16").m(".F64").d(d).u(x));
+                return Ok(vec![Sc::R(d)]);
+            }
+            P::FConvert | P::FAdd | P::FSub | P::FMul | P::IsNan => {}
+            P::ConvertSToF | P::ConvertUToF | P::ConvertFToS | P::ConvertFToU => {}
+            P::FOrdEqual
+            | P::FUnordEqual
+            | P::FOrdNotEqual
+            | P::FUnordNotEqual
+            | P::FOrdLessThan
+            | P::FUnordLessThan
+            | P::FOrdGreaterThan
+            | P::FUnordGreaterThan
+            | P::FOrdLessThanEqual
+            | P::FUnordLessThanEqual
+            | P::FOrdGreaterThanEqual
+            | P::FUnordGreaterThanEqual => {}
+            other => return Err(self.unsupported(format!("{} on f16", other.name()))),
+        }
+        let mut wide: Vec<Vec<Sc>> = Vec::with_capacity(a.len());
+        let mut bits = w.args.to_vec();
+        for (k, x) in a.iter().enumerate() {
+            if w.half_args[k] {
+                let r = self.reg(x[0])?;
+                let d = self.r();
+                self.emit(MInst::new(Op::F2f).m(".F32").m(".F16").d(d).u(r));
+                wide.push(vec![Sc::R(d)]);
+                bits[k] = 32;
+            } else {
+                wide.push(x.to_vec());
+            }
+        }
+        let parts: Vec<&[Sc]> = wide.iter().map(|v| &v[..]).collect();
+        let no_halves = vec![false; a.len()];
+        let inner = Widths {
+            args: &bits,
+            out: if w.half_out { 32 } else { w.out },
+            out_int: w.out_int,
+            float64: w.float64,
+            half_args: &no_halves,
+            half_out: false,
+        };
+        let plain32 = bits.iter().chain([&inner.out]).all(|&b| b == 32 || b == 1);
+        let r = if plain32 {
+            let x: Vec<Sc> = parts.iter().map(|p| p[0]).collect();
+            vec![self.plain_scalar(op, &x)?]
+        } else {
+            self.plain_elem(op, &parts, &inner)?
+        };
+        if !w.half_out {
+            return Ok(r);
+        }
+        let x = self.reg(r[0])?;
+        let d = self.r();
+        self.emit(MInst::new(Op::F2f).m(".F16").m(".F32").d(d).u(x));
+        Ok(vec![Sc::R(d)])
+    }
 }

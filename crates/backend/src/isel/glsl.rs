@@ -101,7 +101,9 @@ impl Isel<'_> {
                 }
                 GlslOp::FAbs => {
                     let x = self.reg(a[0])?;
-                    let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                    // The sign bit of an f32, or of an f16 in its register's low half.
+                    let sign = if bits == 16 { 0x7fff } else { 0x7fff_ffff };
+                    let m = self.reg(Sc::Imm(sign))?;
                     let d = self.r();
                     self.emit(
                         MInst::new(Op::Lop3)

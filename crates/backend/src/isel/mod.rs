@@ -509,8 +509,10 @@ impl<'m> Isel<'m> {
         Ok(match types.get(ty) {
             TypeData::Bool => vec![RegClass::P],
             TypeData::Int { width: 32, .. } | TypeData::Float { width: 32 } => vec![RegClass::R],
-            // Integers of 8 and 16 bits live zero-extended in a 32-bit register.
-            TypeData::Int { width: 8 | 16, .. } => vec![RegClass::R],
+            // Integers of 8 and 16 bits and f16 live zero-extended in a 32-bit register.
+            TypeData::Int { width: 8 | 16, .. } | TypeData::Float { width: 16 } => {
+                vec![RegClass::R]
+            }
             // A 64-bit integer or float is its low and its high word.
             TypeData::Int { width: 64, .. } | TypeData::Float { width: 64 } => {
                 vec![RegClass::R, RegClass::R]

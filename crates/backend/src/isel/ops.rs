@@ -287,6 +287,11 @@ impl Isel<'_> {
             matches!(types.get(types.scalar_of(t)), TypeData::Float { width: 64 })
         };
         let float64 = is_f64(rty) || arg_tys.iter().any(|t| is_f64(*t));
+        let is_f16 = |t: tangle_ir::Type| {
+            matches!(types.get(types.scalar_of(t)), TypeData::Float { width: 16 })
+        };
+        let half_args: Vec<bool> = arg_tys.iter().map(|t| is_f16(*t)).collect();
+        let half_out = is_f16(rty);
         let n = types.component_count(rty) as usize;
         let cols: Vec<Vec<Sc>> = args
             .iter()
@@ -318,6 +323,8 @@ impl Isel<'_> {
                     out: out_bits,
                     out_int,
                     float64,
+                    half_args: &half_args,
+                    half_out,
                 };
                 out.extend(self.plain_elem(op, &parts, &w)?);
             }

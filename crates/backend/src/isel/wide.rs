@@ -37,6 +37,10 @@ pub(crate) struct Widths<'a> {
     pub out_int: bool,
     /// Whether an operand or the result is an f64.
     pub float64: bool,
+    /// Which operands are f16.
+    pub half_args: &'a [bool],
+    /// Whether the result is an f16.
+    pub half_out: bool,
 }
 
 impl Isel<'_> {
@@ -48,6 +52,9 @@ impl Isel<'_> {
         a: &[&[Sc]],
         w: &Widths<'_>,
     ) -> Result<Vec<Sc>, CompileError> {
+        if w.half_out || w.half_args.contains(&true) {
+            return self.half(op, a, w);
+        }
         if w.out == 64 || w.args.contains(&64) {
             return self.wide(op, a, w);
         }
