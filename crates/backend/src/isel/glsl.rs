@@ -24,6 +24,12 @@ impl Isel<'_> {
         func: Func,
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
+        if matches!(
+            g,
+            GlslOp::Modf | GlslOp::ModfStruct | GlslOp::Frexp | GlslOp::FrexpStruct | GlslOp::Ldexp
+        ) {
+            return self.float_parts(g, args, rty, func, frame);
+        }
         let bits = args.first().map_or(32, |a| self.operand_bits(func, *a));
         let out_bits = rty.map_or(32, |t| self.module.types.bit_width(t));
         if bits == 64 && matches!(g, GlslOp::FAbs | GlslOp::Fma) {

@@ -12,6 +12,7 @@
 
 mod builtin;
 mod double;
+mod float_parts;
 mod glsl;
 mod memory;
 mod ops;
