@@ -173,7 +173,7 @@ impl Isel<'_> {
     /// One element of a plain operation with a half-precision operand or result: the f16
     /// operands widened to f32 (`F2F.F32.F16`, exact), the operation done there, the result
     /// rounded back (`F2F.F16.F32`). For `+ - *` one rounding to f32 and then to f16 gives
-    /// the correctly rounded f16 result (f32 keeps more than 2 * 11 + 2 bits); integers
+    /// the correctly rounded f16 result for + - * / (f32 keeps at least 2 * 11 + 2 bits); integers
     /// reach f16 exactly through f32 (any integer past 2^24 is past f16's range). Negation
     /// flips bit 15 and a select moves the bits, unconverted.
     pub(crate) fn half(
@@ -204,7 +204,7 @@ impl Isel<'_> {
                 self.emit(MInst::new(Op::F2f).m(".F16").m(".F64").d(d).u(x));
                 return Ok(vec![Sc::R(d)]);
             }
-            P::FConvert | P::FAdd | P::FSub | P::FMul | P::IsNan => {}
+            P::FConvert | P::FAdd | P::FSub | P::FMul | P::FDiv | P::IsNan => {}
             P::ConvertSToF | P::ConvertUToF | P::ConvertFToS | P::ConvertFToU => {}
             P::FOrdEqual
             | P::FUnordEqual

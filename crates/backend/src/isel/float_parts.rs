@@ -163,7 +163,7 @@ impl Isel<'_> {
     }
 
     /// `p ? a : b`.
-    fn sel(&mut self, a: VReg, b: VReg, p: VReg) -> VReg {
+    pub(crate) fn sel(&mut self, a: VReg, b: VReg, p: VReg) -> VReg {
         let d = self.r();
         self.emit(MInst::new(Op::Sel).d(d).u(a).u(b).o(MOpnd::use_(p)));
         d

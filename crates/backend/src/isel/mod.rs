@@ -12,6 +12,7 @@
 
 mod builtin;
 mod double;
+mod fdiv;
 mod float_parts;
 mod glsl;
 mod memory;

@@ -550,6 +550,10 @@ impl Isel<'_> {
                 );
                 return Ok(Sc::P(pd));
             }
+            P::FDiv => {
+                let (x, y) = (a[0], a[1]);
+                return self.fdiv32(x, y);
+            }
             P::UDiv | P::UMod => {
                 let (q, r) = self.udivmod(a[0], a[1])?;
                 return Ok(Sc::R(if op == P::UDiv { q } else { r }));
