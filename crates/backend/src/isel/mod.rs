@@ -71,6 +71,10 @@ pub struct IselOptions {
     pub consts: Vec<Val>,
     /// The workgroup size.
     pub workgroup_size: [u32; 3],
+    /// Whether the kernel never branches divergently (the uniformity analysis of the
+    /// structured module): the warp is one group throughout, so a uniform register written
+    /// by one instruction cannot be clobbered by another group before it is read.
+    pub converged: bool,
 }
 
 /// The selection's state.
