@@ -90,6 +90,40 @@ impl Isel<'_> {
                 );
                 Ok(vec![Sc::P(d)])
             }
+            P::IsInf => {
+                // A zero low word and the high word's magnitude 0x7ff00000.
+                let lo = self.reg(a[0][0])?;
+                let hi = self.reg(a[0][1])?;
+                let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                let ah = self.r();
+                self.emit(lop3r(ah, hi, m, LUT_AND));
+                let inf = self.reg(Sc::Imm(0x7ff0_0000))?;
+                let low_zero = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".EQ")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(low_zero)
+                        .f(PT)
+                        .u(lo)
+                        .f(tangle_sass::typed::RZ)
+                        .f(PT),
+                );
+                let d = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".EQ")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(d)
+                        .f(PT)
+                        .u(ah)
+                        .u(inf)
+                        .u(low_zero),
+                );
+                Ok(vec![Sc::P(d)])
+            }
             P::FConvert if w.out == 64 => {
                 let x = self.reg(a[0][0])?;
                 let d = self.mf.vreg(RegClass::R, 2);
@@ -204,7 +238,7 @@ impl Isel<'_> {
                 self.emit(MInst::new(Op::F2f).m(".F16").m(".F64").d(d).u(x));
                 return Ok(vec![Sc::R(d)]);
             }
-            P::FConvert | P::FAdd | P::FSub | P::FMul | P::FDiv | P::IsNan => {}
+            P::FConvert | P::FAdd | P::FSub | P::FMul | P::FDiv | P::IsNan | P::IsInf => {}
             P::ConvertSToF | P::ConvertUToF | P::ConvertFToS | P::ConvertFToU => {}
             P::FOrdEqual
             | P::FUnordEqual

@@ -1,6 +1,6 @@
 //! The GLSL.std.450 operations that take a float apart or put one together, on f32 (and
 //! f16 for `ldexp`): `modf`/`modf_struct` (whole part by masking the fraction bits off,
-//! both parts with x's sign), `frexp`/`frexp_struct` (the exponent field, subnormals scaled
+//! both parts with x's sign, a NaN quieted in both), `frexp`/`frexp_struct` (the exponent field, subnormals scaled
 //! by 2^24 first), and `ldexp` (in double precision: x widened exactly, multiplied by 2^e
 //! built in the exponent field with e clamped to where every f32 result is 0 or infinite,
 //! then rounded once to the result's precision). The out-parameter of `modf`/`frexp` is a
@@ -211,6 +211,14 @@ impl Isel<'_> {
         let mag = self.sel(zero, mag, inf);
         let frac = self.r();
         self.emit(lop3r(frac, mag, sign, LUT_OR));
+        // A NaN gives itself, quieted, as both parts (as the reference's arithmetic on it
+        // does: a signalling NaN gets its quiet bit).
+        let quiet_bit = self.reg(Sc::Imm(0x0040_0000))?;
+        let quiet = self.r();
+        self.emit(lop3r(quiet, x, quiet_bit, LUT_OR));
+        let nan = self.cmp_u(".GT", ax, 0x7f80_0000)?;
+        let frac = self.sel(quiet, frac, nan);
+        let whole = self.sel(quiet, whole, nan);
         Ok((Sc::R(frac), Sc::R(whole)))
     }
 

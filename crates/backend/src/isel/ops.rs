@@ -260,6 +260,44 @@ impl Isel<'_> {
                 lo.extend(hi);
                 return Ok(MVal::Scalars(lo));
             }
+            P::UMulExtended | P::SMulExtended
+                if matches!(self.operand_bits(func, args[0]), 8 | 16) =>
+            {
+                // Narrow: the whole product fits one 32-bit IMAD (of the sign-extended
+                // operands when signed); its low and high halves masked to the width.
+                let n = self.operand_bits(func, args[0]);
+                let signed = op == P::SMulExtended;
+                let a = self.scalars(args[0], frame)?;
+                let b = self.scalars(args[1], frame)?;
+                let (mut lo, mut hi) = (Vec::new(), Vec::new());
+                for (x, y) in a.into_iter().zip(b) {
+                    let (x, y) = if signed {
+                        (self.sext(x, n)?, self.sext(y, n)?)
+                    } else {
+                        (x, y)
+                    };
+                    let x = self.reg(x)?;
+                    let y = self.reg(y)?;
+                    let p = self.r();
+                    self.emit(MInst::new(Op::Imad).d(p).u(x).u(y).f(RZ));
+                    lo.push(self.mask(Sc::R(p), n)?);
+                    let k = self.reg(Sc::Imm(n))?;
+                    let h = self.r();
+                    self.emit(
+                        MInst::new(Op::Shf)
+                            .m(".R")
+                            .m(".U32")
+                            .m(".HI")
+                            .d(h)
+                            .f(RZ)
+                            .u(k)
+                            .u(p),
+                    );
+                    hi.push(self.mask(Sc::R(h), n)?);
+                }
+                lo.extend(hi);
+                return Ok(MVal::Scalars(lo));
+            }
             P::VectorExtractDynamic => {
                 let v = self.scalars(args[0], frame)?;
                 let i = self.scalar(args[1], frame)?;
@@ -546,6 +584,27 @@ impl Isel<'_> {
                         .f(PT)
                         .u(x)
                         .u(y)
+                        .f(PT),
+                );
+                return Ok(Sc::P(pd));
+            }
+            P::IsInf => {
+                // |x| == infinity, on the bits.
+                let x = self.reg(a[0])?;
+                let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                let ax = self.r();
+                self.emit(lop3r(ax, x, m, LUT_AND));
+                let inf = self.reg(Sc::Imm(0x7f80_0000))?;
+                let pd = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".EQ")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(pd)
+                        .f(PT)
+                        .u(ax)
+                        .u(inf)
                         .f(PT),
                 );
                 return Ok(Sc::P(pd));
