@@ -39,17 +39,19 @@ impl Isel<'_> {
     ) -> Result<MVal, CompileError> {
         let bits = self.operand_bits(func, args[0]);
         if g == GlslOp::Ldexp {
-            if bits == 64 {
-                return Err(self.unsupported("glsl ldexp on f64"));
-            }
             let xs = self.scalars(args[0], frame)?;
             let es = self.scalars(args[1], frame)?;
             let eb = self.operand_bits(func, args[1]);
             let ew = if eb == 64 { 2 } else { 1 };
+            let xw = if bits == 64 { 2 } else { 1 };
             let mut out = Vec::new();
-            for (k, x) in xs.iter().enumerate() {
+            for k in 0..xs.len() / xw {
                 let e = &es[k * ew..(k + 1) * ew];
-                out.push(self.ldexp(*x, bits, e, eb)?);
+                if bits == 64 {
+                    out.extend(self.ldexp64([xs[2 * k], xs[2 * k + 1]], e, eb)?);
+                } else {
+                    out.push(self.ldexp(xs[k], bits, e, eb)?);
+                }
             }
             return Ok(MVal::Scalars(out));
         }
@@ -274,59 +276,7 @@ impl Isel<'_> {
         // The exponent as a 32-bit signed number, clamped to [-400, 400] (past which every
         // f32 or f16 result is 0 or infinite, and inside which 2^e and x * 2^e are normal
         // doubles).
-        let e32 = match eb {
-            64 => {
-                // A 64-bit exponent outside the 32-bit range is clamped by its sign.
-                let lo = self.reg(e[0])?;
-                let hi = self.reg(e[1])?;
-                let sign = self.sign_of(Sc::R(lo))?;
-                let Sc::R(sign) = sign else { unreachable!() };
-                let fits = self.p();
-                self.emit(
-                    MInst::new(Op::Isetp)
-                        .m(".EQ")
-                        .m(".U32")
-                        .m(".AND")
-                        .d(fits)
-                        .f(PT)
-                        .u(hi)
-                        .u(sign)
-                        .f(PT),
-                );
-                let neg = self.p();
-                self.emit(
-                    MInst::new(Op::Isetp)
-                        .m(".LT")
-                        .m(".AND")
-                        .d(neg)
-                        .f(PT)
-                        .u(hi)
-                        .f(RZ)
-                        .f(PT),
-                );
-                let lo_big = self.reg(Sc::Imm(400))?;
-                let lo_small = self.reg(Sc::Imm((-400i32) as u32))?;
-                let out = self.sel(lo_small, lo_big, neg);
-                self.sel(lo, out, fits)
-            }
-            32 => self.reg(e[0])?,
-            n => {
-                let s = self.sext(e[0], n)?;
-                self.reg(s)?
-            }
-        };
-        let hi_lim = self.reg(Sc::Imm(400))?;
-        let lo_lim = self.reg(Sc::Imm((-400i32) as u32))?;
-        let c1 = self.r();
-        self.emit(
-            MInst::new(Op::Imnmx)
-                .d(c1)
-                .u(e32)
-                .u(lo_lim)
-                .f(!SOperand::from(PT)),
-        );
-        let c = self.r();
-        self.emit(MInst::new(Op::Imnmx).d(c).u(c1).u(hi_lim).f(PT));
+        let c = self.exponent_clamped(e, eb, 400)?;
         // 2^c as a double: the exponent field (c + 1023) << 20 of the high word.
         let bias = self.reg(Sc::Imm(1023))?;
         let biased = self.r();
@@ -352,5 +302,186 @@ impl Isel<'_> {
         let d = self.r();
         self.emit(MInst::new(Op::F2f).m(src).m(".F64").d(d).u(prod));
         Ok(Sc::R(d))
+    }
+
+    /// The exponent `e` (its words, `eb` bits, signed) as a 32-bit number clamped to
+    /// [-limit, limit]; a 64-bit one outside the 32-bit range is clamped by its sign.
+    fn exponent_clamped(&mut self, e: &[Sc], eb: u32, limit: u32) -> Result<VReg, CompileError> {
+        let e32 = match eb {
+            64 => {
+                let lo = self.reg(e[0])?;
+                let hi = self.reg(e[1])?;
+                let Sc::R(sign) = self.sign_of(Sc::R(lo))? else {
+                    unreachable!("sign_of gives a register")
+                };
+                let fits = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".EQ")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(fits)
+                        .f(PT)
+                        .u(hi)
+                        .u(sign)
+                        .f(PT),
+                );
+                let neg = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".LT")
+                        .m(".AND")
+                        .d(neg)
+                        .f(PT)
+                        .u(hi)
+                        .f(RZ)
+                        .f(PT),
+                );
+                let big = self.reg(Sc::Imm(limit))?;
+                let small = self.reg(Sc::Imm(limit.wrapping_neg()))?;
+                let out = self.sel(small, big, neg);
+                self.sel(lo, out, fits)
+            }
+            32 => self.reg(e[0])?,
+            n => {
+                let s = self.sext(e[0], n)?;
+                self.reg(s)?
+            }
+        };
+        self.clamp_s(e32, limit.wrapping_neg() as i32, limit as i32)
+    }
+
+    /// `x` clamped to [lo, hi] (signed): IMNMX max, then min.
+    fn clamp_s(&mut self, x: VReg, lo: i32, hi: i32) -> Result<VReg, CompileError> {
+        let lo_r = self.reg(Sc::Imm(lo as u32))?;
+        let hi_r = self.reg(Sc::Imm(hi as u32))?;
+        let c1 = self.r();
+        self.emit(
+            MInst::new(Op::Imnmx)
+                .d(c1)
+                .u(x)
+                .u(lo_r)
+                .f(!SOperand::from(PT)),
+        );
+        let c = self.r();
+        self.emit(MInst::new(Op::Imnmx).d(c).u(c1).u(hi_r).f(PT));
+        Ok(c)
+    }
+
+    /// 2^t as an f64 pair, for t in [-1022, 1023]: the exponent field (t + 1023) << 20.
+    fn pow2_pair(&mut self, t: VReg) -> Result<VReg, CompileError> {
+        let bias = self.reg(Sc::Imm(1023))?;
+        let biased = self.r();
+        self.emit(MInst::new(Op::Iadd3).d(biased).u(t).u(bias).f(RZ));
+        let twenty = self.reg(Sc::Imm(20))?;
+        let hi = self.r();
+        self.emit(
+            MInst::new(Op::Shf)
+                .m(".L")
+                .m(".U32")
+                .d(hi)
+                .u(biased)
+                .u(twenty)
+                .f(RZ),
+        );
+        self.pack(Sc::Imm(0), Sc::R(hi))
+    }
+
+    /// `ldexp(x, e)` for an f64 `x`, as the reference computes it: x's significand m
+    /// (1 <= |m| < 2; a subnormal x scaled by 2^64 first) times 2^t1 (exact) times 2^t2,
+    /// where t1 + t2 is the target exponent and only the second product can round
+    /// (t2 = -128 when the result is subnormal, t1 = t2 = -1022 when it is below half the
+    /// smallest subnormal, t2 > 0 only to overflow). Zero, infinities and NaN give x.
+    fn ldexp64(&mut self, x: [Sc; 2], e: &[Sc], eb: u32) -> Result<Vec<Sc>, CompileError> {
+        let e = self.exponent_clamped(e, eb, 2200)?;
+        let lo = self.reg(x[0])?;
+        let hi = self.reg(x[1])?;
+        let mag_m = self.reg(Sc::Imm(0x7fff_ffff))?;
+        let ahi = self.r();
+        self.emit(lop3r(ahi, hi, mag_m, LUT_AND));
+        // A subnormal (exponent field 0) scaled by 2^64, exactly.
+        let sub = self.cmp_u(".LT", ahi, 0x0010_0000)?;
+        let xp = self.pack(Sc::R(lo), Sc::R(hi))?;
+        let two64 = self.pack(Sc::Imm(0), Sc::Imm((1023 + 64) << 20))?;
+        let scaled = self.mf.vreg(RegClass::R, 2);
+        self.emit(MInst::new(Op::Dmul).d(scaled).u(xp).u(two64));
+        let [s_lo, s_hi] = self.unpack(scaled);
+        let (Sc::R(s_lo), Sc::R(s_hi)) = (s_lo, s_hi) else {
+            unreachable!("unpack gives registers")
+        };
+        let xl = self.sel(s_lo, lo, sub);
+        let xh = self.sel(s_hi, hi, sub);
+        let bias_sub = self.reg(Sc::Imm((-1023i32 - 64) as u32))?;
+        let bias_norm = self.reg(Sc::Imm((-1023i32) as u32))?;
+        let bias = self.sel(bias_sub, bias_norm, sub);
+        // target = exponent field + bias + e; m = x with the exponent field of 1.0.
+        let field = self.field(xh, 20, 0x7ff)?;
+        let target = self.r();
+        self.emit(MInst::new(Op::Iadd3).d(target).u(field).u(bias).u(e));
+        let keep = self.reg(Sc::Imm(0x800f_ffff))?;
+        let one_exp = self.reg(Sc::Imm(0x3ff0_0000))?;
+        let t = self.r();
+        self.emit(lop3r(t, xh, keep, LUT_AND));
+        let mh = self.r();
+        self.emit(lop3r(mh, t, one_exp, LUT_OR));
+        let m = self.pack(Sc::R(xl), Sc::R(mh))?;
+        // t1 = clamp(target + (target < -1022 ? 128 : 0)), t2 = clamp(target - t1).
+        let lim = self.reg(Sc::Imm((-1022i32) as u32))?;
+        let tiny = self.p();
+        self.emit(
+            MInst::new(Op::Isetp)
+                .m(".LT")
+                .m(".AND")
+                .d(tiny)
+                .f(PT)
+                .u(target)
+                .u(lim)
+                .f(PT),
+        );
+        let k128 = self.reg(Sc::Imm(128))?;
+        let zero = self.reg(Sc::Imm(0))?;
+        let s = self.sel(k128, zero, tiny);
+        let ts = self.r();
+        self.emit(MInst::new(Op::Iadd3).d(ts).u(target).u(s).f(RZ));
+        let t1 = self.clamp_s(ts, -1022, 1023)?;
+        let diff = self.r();
+        self.emit(
+            MInst::new(Op::Iadd3)
+                .d(diff)
+                .u(target)
+                .o(MOpnd::neg(t1))
+                .f(RZ),
+        );
+        let t2 = self.clamp_s(diff, -1022, 1023)?;
+        let p1 = self.pow2_pair(t1)?;
+        let p2 = self.pow2_pair(t2)?;
+        let r1 = self.mf.vreg(RegClass::R, 2);
+        self.emit(MInst::new(Op::Dmul).d(r1).u(m).u(p1));
+        let r2 = self.mf.vreg(RegClass::R, 2);
+        self.emit(MInst::new(Op::Dmul).d(r2).u(r1).u(p2));
+        let [r_lo, r_hi] = self.unpack(r2);
+        let (Sc::R(r_lo), Sc::R(r_hi)) = (r_lo, r_hi) else {
+            unreachable!("unpack gives registers")
+        };
+        // Zero, infinities and NaN: x itself.
+        let or = self.r();
+        self.emit(lop3r(or, ahi, lo, LUT_OR));
+        let is_zero = self.cmp_u(".EQ", or, 0)?;
+        let kr = self.reg(Sc::Imm(0x7ff0_0000))?;
+        let special = self.p();
+        self.emit(
+            MInst::new(Op::Isetp)
+                .m(".GE")
+                .m(".U32")
+                .m(".OR")
+                .d(special)
+                .f(PT)
+                .u(ahi)
+                .u(kr)
+                .u(is_zero),
+        );
+        let out_lo = self.sel(lo, r_lo, special);
+        let out_hi = self.sel(hi, r_hi, special);
+        Ok(vec![Sc::R(out_lo), Sc::R(out_hi)])
     }
 }
