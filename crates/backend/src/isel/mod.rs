@@ -15,6 +15,7 @@ mod double;
 mod fdiv;
 mod float_parts;
 mod glsl;
+mod intdiv;
 mod memory;
 mod ops;
 mod subgroup;
