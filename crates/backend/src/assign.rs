@@ -180,7 +180,14 @@ pub fn assign(mf: &MFunc) -> Result<Assignment, CompileError> {
                 }
                 // Sources read by the instruction and its results are different registers
                 // only where the SASS operation needs it; reading and writing one register
-                // in one instruction is fine, so no edge from defs to uses here.
+                // in one instruction is fine, so no edge from defs to uses here, except
+                // for a pair construction, written as two MOVs (the first must not
+                // overwrite the second's source).
+                if i.is_pack() {
+                    for u in i.uses() {
+                        add(d, u.vreg, &mut edges);
+                    }
+                }
             }
             step(i, &mut live);
             for u in i.uses() {

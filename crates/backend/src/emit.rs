@@ -80,6 +80,20 @@ pub fn emit(
                         .o(MOpnd::use_(bar)),
                 ));
             }
+            if i.is_pack() {
+                // A pair construction: one MOV per component.
+                let MOpnd::Def(pair) = i.opnds[0] else {
+                    unreachable!("is_pack checked the operands")
+                };
+                for (k, src) in i.opnds[1..].iter().enumerate() {
+                    let part = RegRef {
+                        vreg: pair.vreg,
+                        sub: Some(k as u8),
+                    };
+                    lines.push(plain(MInst::new(Op::Mov).o(MOpnd::Def(part)).o(*src)));
+                }
+                continue;
+            }
             let sync_of = (i.op == Op::Bsync)
                 .then(|| i.uses().next().map(|u| u.vreg))
                 .flatten();
@@ -128,6 +142,15 @@ pub fn emit(
                     x
                 }
                 MOpnd::Fixed(x) => x,
+                MOpnd::Mem { base, offset } if l.inst.op == Op::Ldc => {
+                    // A constant-bank address in a register (a dynamic push-constant index).
+                    let base = base.map_or(RZ, |v| r(asg.phys[v.0 as usize]));
+                    Operand::new(tangle_sass::typed::Val::CBankIdx {
+                        bank: 0,
+                        base,
+                        offset,
+                    })
+                }
                 MOpnd::Mem { base, offset } => {
                     let base = base.map_or(RZ, |v| r(asg.phys[v.0 as usize]));
                     let mut a = Addr::new(base, offset);

@@ -151,14 +151,33 @@ pub fn compile(
         },
     )
     .map_err(|e| CompileError::Lower(e.to_string()))?;
-    compile_lowered(&lowered, entry, opts)
+    // Whether no function branches divergently: then the warp runs as one group from
+    // entry to exit, and uniform registers may hold per-group results (REDUX).
+    let uniformity = tangle_reconverge::Uniformity::analyse(module);
+    let converged = module.funcs.iter().all(|(f, _)| {
+        uniformity
+            .function(f)
+            .is_none_or(|u| u.divergent_branches().next().is_none())
+    });
+    compile_lowered_as(&lowered, entry, opts, converged)
 }
 
-/// Selects entry point `entry` of an already lowered module: the verified machine form.
+/// Selects entry point `entry` of an already lowered module: the verified machine form
+/// (with no knowledge of its uniformity: nothing is written to a uniform register).
 pub fn select(
     lowered: &Module,
     entry: &str,
     opts: &CompileOptions,
+) -> Result<Selected, CompileError> {
+    select_as(lowered, entry, opts, false)
+}
+
+/// [`select`], told whether the warp never splits (`converged`).
+fn select_as(
+    lowered: &Module,
+    entry: &str,
+    opts: &CompileOptions,
+    converged: bool,
 ) -> Result<Selected, CompileError> {
     let ep = lowered
         .entry_points
@@ -180,6 +199,7 @@ pub fn select(
         abi: abi.clone(),
         consts,
         workgroup_size,
+        converged,
     };
     let (mut mf, local_bytes, shared_bytes) = isel::Isel::run(lowered, ep.func, &iopts)?;
     mf.name = entry.to_string();
@@ -193,14 +213,25 @@ pub fn select(
     })
 }
 
-/// Compiles entry point `entry` of an already lowered module.
+/// Compiles entry point `entry` of an already lowered module (with no knowledge of its
+/// uniformity: nothing is written to a uniform register).
 pub fn compile_lowered(
     lowered: &Module,
     entry: &str,
     opts: &CompileOptions,
 ) -> Result<Compiled, CompileError> {
+    compile_lowered_as(lowered, entry, opts, false)
+}
+
+/// [`compile_lowered`], told whether the warp never splits (`converged`).
+fn compile_lowered_as(
+    lowered: &Module,
+    entry: &str,
+    opts: &CompileOptions,
+    converged: bool,
+) -> Result<Compiled, CompileError> {
     let mut stages = vec![("lower", tangle_ir::text::print(lowered))];
-    let sel = select(lowered, entry, opts)?;
+    let sel = select_as(lowered, entry, opts, converged)?;
     stages.push(("isel", sel.mf.to_string()));
     let (mf, asg, local_bytes, alloc_stats) = match opts.allocator {
         Allocator::Ssa => {

@@ -216,6 +216,19 @@ impl MInst {
             .chain(self.guard.map(|(p, _)| RegRef::from(p)))
     }
 
+    /// Whether it is a pair construction: `MOV %rN:2, lo, hi`, a pseudo-instruction that
+    /// puts two 32-bit values into an aligned pair (for the instructions that read 64-bit
+    /// operands: `DADD`, `I2F.S64`, ...). Emission writes it as two `MOV`s, one per
+    /// component, so the pair may not share a register with either source (the register
+    /// assignment treats it as an early clobber).
+    pub fn is_pack(&self) -> bool {
+        self.op == Op::Mov
+            && self.opnds.len() == 3
+            && matches!(self.opnds[0], MOpnd::Def(RegRef { sub: None, .. }))
+            && matches!(self.opnds[1], MOpnd::Use { .. })
+            && matches!(self.opnds[2], MOpnd::Use { .. })
+    }
+
     /// Whether it ends a block's straight-line code (a branch or an exit).
     pub fn is_branch(&self) -> bool {
         matches!(self.op, Op::Bra | Op::Exit)

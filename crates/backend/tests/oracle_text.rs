@@ -39,18 +39,58 @@ fn modules() -> Vec<(String, Module)> {
     v
 }
 
+/// The widened selection's scripts (`tests/data/wide/`: 64-bit, narrow and f64 code), their
+/// GLSL shaders compiled through glslang; none when glslang is missing.
+fn wide_modules() -> Vec<(String, Module)> {
+    if tangle_oracle::require(Tool::Glslang, "nvdisasm_prints_our_wide_text").is_none() {
+        return Vec::new();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wide");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "amber"))
+        .collect();
+    paths.sort();
+    let mut v = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let script = tangle_amber::parse(&text).unwrap();
+        for shader in &script.shaders {
+            let tangle_amber::ShaderSource::Inline(source) = &shader.source else {
+                panic!("{}: the wide scripts' shaders are inline", path.display())
+            };
+            let m = tangle_run::load_shader(
+                ShaderKind::Glsl,
+                source.as_bytes(),
+                &shader.name,
+                "vulkan1.1",
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            v.push((format!("{} {}", path.display(), shader.name), m));
+        }
+    }
+    v
+}
+
 #[test]
 fn nvdisasm_accepts_the_code_and_prints_our_text() {
     let Some(nvdisasm) = tangle_oracle::require(Tool::Nvdisasm, "nvdisasm_prints_our_text") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let modules = modules();
+    let mut modules = modules();
+    modules.extend(wide_modules());
     for arch in Arch::ALL {
         let mut words = Vec::new();
         let mut texts = Vec::new();
-        for (_, m) in &modules {
-            let c = common::build(m, arch, Scheme::Scopes);
+        for (name, m) in &modules {
+            // The wide scripts read up to 32 bytes of push constants.
+            let c = if name.contains("wide") {
+                common::build_with_push(m, arch, 32)
+            } else {
+                common::build(m, arch, Scheme::Scopes)
+            };
             // Each kernel's code placed after the previous one: its words are unchanged
             // (branch targets are relative) and print with absolute targets at their address
             // in the combined file, as nvdisasm prints them.

@@ -358,6 +358,45 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                 }
             }
         }
+        Op::F2f => {
+            // F2F[.FTZ].dst.src: the destination's float type is printed first.
+            let tys: Vec<&str> = i
+                .comps
+                .iter()
+                .copied()
+                .filter(|c| matches!(*c, "F16" | "F32" | "F64"))
+                .collect();
+            let [dst, src] = tys[..] else {
+                return Err(cx.unsupported(i, "F2F without a destination and a source type"));
+            };
+            if rounding(i) != Round::Nearest {
+                return Err(cx.unsupported(i, "directed rounding of F2F is not modelled"));
+            }
+            let ftz = i.has("FTZ");
+            for l in lanes(a) {
+                let v = match src {
+                    "F64" => f64src(cx, w, i, s[0], l)?,
+                    "F32" => ftz32(f32src(cx, w, i, s[0], l)?, ftz) as f64,
+                    _ => {
+                        let b = cx.rd(w, i, s[0], l)?;
+                        let o = &i.m.operands[s[0]];
+                        let b = if o.abs { b & 0x7fff } else { b };
+                        let b = if o.neg { b ^ 0x8000 } else { b };
+                        f16::from_bits(b as u16).to_f64()
+                    }
+                };
+                match dst {
+                    "F64" => {
+                        let b = v.to_bits();
+                        write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+                    }
+                    // One rounding to nearest even from the f64 (exact for every f32 and
+                    // f16 source).
+                    "F32" => write(w, i, d[0], l, &[ftz32(v as f32, ftz).to_bits()]),
+                    _ => write(w, i, d[0], l, &[f16::from_f64(v).to_bits() as u32]),
+                }
+            }
+        }
         Op::Dadd | Op::Dmul | Op::Dfma => {
             if rounding(i) != Round::Nearest {
                 return Err(cx.unsupported(i, "directed rounding is not modelled"));

@@ -338,3 +338,50 @@ fn uplop3_with_bit_67_clear_is_run() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `F2F.F64.F32` then `F2F.F32.F64` (SM86): each lane widens lane / 3 (an f32) to a
+/// double, adds 2^-30 there (lost again when narrowed back, for lanes >= 2) and stores the
+/// double and the narrowed f32; checked against Rust's own conversions.
+#[test]
+fn f2f_widens_and_narrows_between_f32_and_f64() {
+    let text = "S2R R0, SR_LANEID
+I2F.U32 R2, R0
+FMUL R2, R2, 0.3333333432674407959
+F2F.F64.F32 R4, R2
+DADD R4, R4, 9.3132257461547851562e-10
+F2F.F32.F64 R3, R4
+LDC.64 R6, c[0x0][0x160]
+LDC.64 R8, c[0x0][0x168]
+ULDC.64 UR4, c[0x0][0x118]
+IMAD.WIDE.U32 R6, R0, 0x8, R6
+IMAD.WIDE.U32 R8, R0, 0x4, R8
+STG.E.64 [R6.64], R4
+STG.E [R8.64], R3
+EXIT";
+    let words = assemble(Arch::Sm86, text).unwrap();
+    let k = Kernel::from_words(Arch::Sm86, "k", &words, &[8, 8]);
+    let out = run(
+        &k,
+        &launch(vec![Arg::Buffer(vec![0; 256]), Arg::Buffer(vec![0; 128])]),
+        &Options::new(Policy::RoundRobin),
+    )
+    .unwrap();
+    let wide: Vec<u64> = out.buffers[0]
+        .as_ref()
+        .unwrap()
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let narrow: Vec<u32> = out.buffers[1]
+        .as_ref()
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for lane in 0..32u32 {
+        let x = lane as f32 * f32::from_bits(0x3eaa_aaab);
+        let d = x as f64 + 2f64.powi(-30);
+        assert_eq!(wide[lane as usize], d.to_bits(), "lane {lane}");
+        assert_eq!(narrow[lane as usize], (d as f32).to_bits(), "lane {lane}");
+    }
+}

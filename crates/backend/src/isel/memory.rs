@@ -6,7 +6,7 @@
 use spirv::{BuiltIn, StorageClass};
 use tangle_ir::{AtomicOp, Global, Operand, Type, TypeData};
 use tangle_sass::typed::{r, Addr, Operand as SOperand, Val, PT, RZ};
-use tangle_sass::{sreg_number, Arch, Op};
+use tangle_sass::{Arch, Op};
 
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
@@ -25,6 +25,17 @@ pub enum Mem {
     Local,
     /// Workgroup (shared) memory.
     Shared,
+}
+
+/// One scalar of a value in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Leaf {
+    /// Byte offset from the value's start.
+    off: u32,
+    /// Its register file.
+    class: RegClass,
+    /// Bytes: 1, 2 or 4.
+    size: u32,
 }
 
 /// A pointer: a memory, a constant byte offset and a dynamic one.
@@ -204,7 +215,14 @@ impl Isel<'_> {
                     };
                     (s, elem)
                 }
-                TypeData::Vector { elem, .. } => (4, elem),
+                TypeData::Vector { elem, .. } => {
+                    let s = if Self::explicit(p.mem) {
+                        self.elem_bytes(elem)
+                    } else {
+                        4 * self.scalar_kinds(elem)?.len() as u32
+                    };
+                    (s, elem)
+                }
                 _ => return Err(self.unsupported("an access chain into a scalar")),
             };
             p.ty = next;
@@ -229,14 +247,21 @@ impl Isel<'_> {
         Ok(p)
     }
 
-    /// The scalars of a value of type `ty` in memory `mem`, with their byte offsets.
-    fn leaves(&self, mem: Mem, ty: Type) -> Result<Vec<(u32, RegClass)>, CompileError> {
+    /// The scalars of a value of type `ty` in memory `mem`, with their byte offsets and
+    /// sizes: in buffers and push constants by the explicit layout (an 8- or 16-bit scalar
+    /// takes its bytes, a 64-bit one two 4-byte words, low first); elsewhere by tangle's own
+    /// (every scalar a 4-byte word, in order).
+    fn leaves(&self, mem: Mem, ty: Type) -> Result<Vec<Leaf>, CompileError> {
         if !Self::explicit(mem) {
             return Ok(self
                 .scalar_kinds(ty)?
                 .into_iter()
                 .enumerate()
-                .map(|(i, k)| (4 * i as u32, k))
+                .map(|(i, class)| Leaf {
+                    off: 4 * i as u32,
+                    class,
+                    size: 4,
+                })
                 .collect());
         }
         let types = &self.module.types;
@@ -244,8 +269,11 @@ impl Isel<'_> {
         match types.get(ty).clone() {
             TypeData::Struct { members, .. } => {
                 for m in &members {
-                    for (o, k) in self.leaves(mem, m.ty)? {
-                        out.push((o + m.offset.unwrap_or(0), k));
+                    for l in self.leaves(mem, m.ty)? {
+                        out.push(Leaf {
+                            off: l.off + m.offset.unwrap_or(0),
+                            ..l
+                        });
                     }
                 }
             }
@@ -253,20 +281,50 @@ impl Isel<'_> {
                 let s = stride.ok_or_else(|| self.unsupported("an array without stride"))?;
                 let inner = self.leaves(mem, elem)?;
                 for i in 0..len {
-                    out.extend(inner.iter().map(|(o, k)| (o + i * s, *k)));
+                    out.extend(inner.iter().map(|l| Leaf {
+                        off: l.off + i * s,
+                        ..*l
+                    }));
                 }
             }
             TypeData::Vector { elem, count } => {
-                if let Some(k) = self.scalar_kinds(elem)?.first() {
-                    for c in 0..count as u32 {
-                        out.push((4 * c, *k));
-                    }
+                let inner = self.leaves(mem, elem)?;
+                let size = self.elem_bytes(elem);
+                for c in 0..count as u32 {
+                    out.extend(inner.iter().map(|l| Leaf {
+                        off: l.off + c * size,
+                        ..*l
+                    }));
                 }
             }
             TypeData::Bool => return Err(self.unsupported("a boolean in a buffer")),
-            _ => out.extend(self.scalar_kinds(ty)?.into_iter().map(|k| (0, k))),
+            TypeData::Int { width: 8 | 16, .. } | TypeData::Float { width: 16 } => {
+                out.push(Leaf {
+                    off: 0,
+                    class: RegClass::R,
+                    size: types.bit_width(ty) / 8,
+                });
+            }
+            _ => out.extend(
+                self.scalar_kinds(ty)?
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, class)| Leaf {
+                        off: 4 * i as u32,
+                        class,
+                        size: 4,
+                    }),
+            ),
         }
         Ok(out)
+    }
+
+    /// The bytes a scalar of type `ty` takes in a buffer (4 for anything else).
+    fn elem_bytes(&self, ty: Type) -> u32 {
+        match self.module.types.get(ty) {
+            TypeData::Int { width, .. } | TypeData::Float { width } => u32::from(*width) / 8,
+            _ => 4,
+        }
     }
 
     /// The base register pair of the buffer whose pointer is at `cb`, loaded at the entry.
@@ -330,33 +388,26 @@ impl Isel<'_> {
         match p.mem {
             Mem::Buffer(cb) => {
                 let a = self.global_addr(cb, p.dyn_off);
-                for (o, _) in leaves {
+                for l in leaves {
                     let d = self.r();
-                    self.emit(MInst::new(Op::Ldg).m(".E").d(d).o(MOpnd::Mem {
+                    // 8- and 16-bit loads zero-extend, the form narrow integers live in.
+                    let i = MInst::new(Op::Ldg).m(".E");
+                    let i = match l.size {
+                        1 => i.m(".U8"),
+                        2 => i.m(".U16"),
+                        _ => i,
+                    };
+                    self.emit(i.d(d).o(MOpnd::Mem {
                         base: Some(a),
-                        offset: (p.off + o) as i64,
+                        offset: (p.off + l.off) as i64,
                     }));
                     out.push(Sc::R(d));
                 }
             }
             Mem::Push => {
-                for (o, _) in leaves {
-                    let d = self.r();
-                    let byte = p.off + o;
-                    match p.dyn_off {
-                        None => {
-                            let cb = self.opts.abi.push_offset(byte).ok_or_else(|| {
-                                self.unsupported(format!(
-                                    "push constant byte {byte} past the block"
-                                ))
-                            })?;
-                            self.emit(MInst::new(Op::Mov).d(d).f(SOperand::cbank(0, cb as u16)));
-                        }
-                        Some(_) => {
-                            return Err(self.unsupported("a dynamic index into push constants"))
-                        }
-                    }
-                    out.push(Sc::R(d));
+                for l in leaves {
+                    let byte = p.off + l.off;
+                    out.push(Sc::R(self.push_load(byte, l.size, p.dyn_off)?));
                 }
             }
             Mem::Local | Mem::Shared => {
@@ -364,7 +415,10 @@ impl Isel<'_> {
                     Mem::Local => (self.local_addr(p.dyn_off), Op::Ldl),
                     _ => (p.dyn_off, Op::Lds),
                 };
-                for (o, k) in leaves {
+                for Leaf {
+                    off: o, class: k, ..
+                } in leaves
+                {
                     let d = self.r();
                     let at = self.frame_mem(p.mem, a, p.off + o);
                     self.emit(MInst::new(op).d(d).o(at));
@@ -392,6 +446,61 @@ impl Isel<'_> {
         Ok(MVal::Scalars(out))
     }
 
+    /// A push constant of `size` bytes at byte `byte` of the block (plus the dynamic
+    /// offset `dyn_off`), zero-extended: `MOV` from constant bank 0 at a constant offset,
+    /// `LDC` at a register one; a narrow one shifted down from its word.
+    fn push_load(
+        &mut self,
+        byte: u32,
+        size: u32,
+        dyn_off: Option<VReg>,
+    ) -> Result<VReg, CompileError> {
+        let word = byte & !3;
+        let cb =
+            self.opts.abi.push_offset(word).ok_or_else(|| {
+                self.unsupported(format!("push constant byte {byte} past the block"))
+            })?;
+        let d = self.r();
+        match dyn_off {
+            None => {
+                self.emit(MInst::new(Op::Mov).d(d).f(SOperand::cbank(0, cb as u16)));
+            }
+            Some(x) => {
+                if size != 4 {
+                    return Err(self
+                        .unsupported("a dynamic index into push constants narrower than 32 bits"));
+                }
+                // A constant-bank address in a register: `LDC d, c[0x0][x + cb]` (the
+                // machine form writes it as a memory operand; emission makes it a
+                // constant-bank one).
+                self.emit(MInst::new(Op::Ldc).d(d).o(MOpnd::Mem {
+                    base: Some(x),
+                    offset: cb as i64,
+                }));
+                return Ok(d);
+            }
+        }
+        if size == 4 {
+            return Ok(d);
+        }
+        let sh = self.reg(Sc::Imm(8 * (byte & 3)))?;
+        let down = self.r();
+        self.emit(
+            MInst::new(Op::Shf)
+                .m(".R")
+                .m(".U32")
+                .m(".HI")
+                .d(down)
+                .f(RZ)
+                .u(sh)
+                .u(d),
+        );
+        match self.mask(Sc::R(down), 8 * size)? {
+            Sc::R(v) => Ok(v),
+            _ => unreachable!("a register masked stays a register"),
+        }
+    }
+
     /// `OpStore`.
     pub(crate) fn store(&mut self, p: &Ptr, v: &[Sc]) -> Result<(), CompileError> {
         let leaves = self.leaves(p.mem, p.ty)?;
@@ -406,16 +515,21 @@ impl Isel<'_> {
         match p.mem {
             Mem::Buffer(cb) => {
                 let a = self.global_addr(cb, p.dyn_off);
-                for ((o, _), s) in leaves.into_iter().zip(v) {
+                for (l, s) in leaves.into_iter().zip(v) {
                     let x = self.reg(*s)?;
+                    let o = l.off;
+                    let i = MInst::new(Op::Stg).m(".E");
+                    let i = match l.size {
+                        1 => i.m(".U8"),
+                        2 => i.m(".U16"),
+                        _ => i,
+                    };
                     self.emit(
-                        MInst::new(Op::Stg)
-                            .m(".E")
-                            .o(MOpnd::Mem {
-                                base: Some(a),
-                                offset: (p.off + o) as i64,
-                            })
-                            .u(x),
+                        i.o(MOpnd::Mem {
+                            base: Some(a),
+                            offset: (p.off + o) as i64,
+                        })
+                        .u(x),
                     );
                 }
             }
@@ -424,7 +538,13 @@ impl Isel<'_> {
                     Mem::Local => (self.local_addr(p.dyn_off), Op::Stl),
                     _ => (p.dyn_off, Op::Sts),
                 };
-                for ((o, k), s) in leaves.into_iter().zip(v) {
+                for (
+                    Leaf {
+                        off: o, class: k, ..
+                    },
+                    s,
+                ) in leaves.into_iter().zip(v)
+                {
                     let x = if k == RegClass::P {
                         let x = self.r();
                         let one = self.reg(Sc::Imm(1))?;
@@ -572,133 +692,6 @@ impl Isel<'_> {
         );
         let len = self.udiv_by(Sc::R(bytes), stride)?;
         Ok(MVal::Scalars(vec![Sc::R(len)]))
-    }
-
-    /// A special register read.
-    pub(crate) fn s2r(&mut self, name: &str) -> Result<VReg, CompileError> {
-        let n = sreg_number(name, self.opts.arch)
-            .ok_or_else(|| CompileError::Internal(format!("no special register {name}")))?;
-        let d = self.r();
-        self.emit(MInst::new(Op::S2r).d(d).f(Val::SReg(n as u8)));
-        Ok(d)
-    }
-
-    /// `c[0x0][off]` in a register.
-    fn cb0(&mut self, off: u16) -> VReg {
-        let d = self.r();
-        self.emit(MInst::new(Op::Mov).d(d).f(SOperand::cbank(0, off)));
-        d
-    }
-
-    /// The local invocation index: `tid.x + ntid.x * (tid.y + ntid.y * tid.z)`.
-    pub(crate) fn local_index(&mut self) -> Result<VReg, CompileError> {
-        let [x, y, z] = [
-            self.s2r("SR_TID.X")?,
-            self.s2r("SR_TID.Y")?,
-            self.s2r("SR_TID.Z")?,
-        ];
-        let t = self.r();
-        self.emit(
-            MInst::new(Op::Imad)
-                .d(t)
-                .u(z)
-                .f(SOperand::cbank(0, 0x4))
-                .u(y),
-        );
-        let i = self.r();
-        self.emit(
-            MInst::new(Op::Imad)
-                .d(i)
-                .u(t)
-                .f(SOperand::cbank(0, 0x0))
-                .u(x),
-        );
-        Ok(i)
-    }
-
-    /// A load of built-in `b` (component offset `off` bytes), of type `ty`.
-    fn builtin(&mut self, b: BuiltIn, off: u32, ty: Type) -> Result<MVal, CompileError> {
-        let n = self.scalar_kinds(ty)?.len();
-        let first = (off / 4) as usize;
-        let axes = ["X", "Y", "Z"];
-        let mut all = Vec::new();
-        match b {
-            BuiltIn::LocalInvocationId => {
-                for a in axes {
-                    all.push(Sc::R(self.s2r(&format!("SR_TID.{a}"))?));
-                }
-            }
-            BuiltIn::WorkgroupId => {
-                for a in axes {
-                    all.push(Sc::R(self.s2r(&format!("SR_CTAID.{a}"))?));
-                }
-            }
-            BuiltIn::NumWorkgroups => {
-                for k in 0..3 {
-                    all.push(Sc::R(self.cb0(0xc + 4 * k)));
-                }
-            }
-            BuiltIn::WorkgroupSize => {
-                all.extend(self.opts.workgroup_size.map(Sc::Imm));
-            }
-            BuiltIn::GlobalInvocationId => {
-                for (k, a) in axes.iter().enumerate() {
-                    let c = self.s2r(&format!("SR_CTAID.{a}"))?;
-                    let t = self.s2r(&format!("SR_TID.{a}"))?;
-                    let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Imad)
-                            .d(d)
-                            .u(c)
-                            .f(SOperand::cbank(0, 4 * k as u16))
-                            .u(t),
-                    );
-                    all.push(Sc::R(d));
-                }
-            }
-            BuiltIn::LocalInvocationIndex => all.push(Sc::R(self.local_index()?)),
-            BuiltIn::SubgroupLocalInvocationId => all.push(Sc::R(self.s2r("SR_LANEID")?)),
-            BuiltIn::SubgroupSize => all.push(Sc::Imm(32)),
-            BuiltIn::SubgroupId => {
-                let i = self.local_index()?;
-                let d = self.r();
-                let five = self.reg(Sc::Imm(5))?;
-                self.emit(
-                    MInst::new(Op::Shf)
-                        .m(".R")
-                        .m(".U32")
-                        .m(".HI")
-                        .d(d)
-                        .f(RZ)
-                        .u(five)
-                        .u(i),
-                );
-                all.push(Sc::R(d));
-            }
-            BuiltIn::NumSubgroups => {
-                let [x, y, z] = self.opts.workgroup_size;
-                all.push(Sc::Imm((x * y * z).div_ceil(32)));
-            }
-            BuiltIn::SubgroupEqMask
-            | BuiltIn::SubgroupGeMask
-            | BuiltIn::SubgroupGtMask
-            | BuiltIn::SubgroupLeMask
-            | BuiltIn::SubgroupLtMask => {
-                let name = match b {
-                    BuiltIn::SubgroupEqMask => "SR_EQMASK",
-                    BuiltIn::SubgroupGeMask => "SR_GEMASK",
-                    BuiltIn::SubgroupGtMask => "SR_GTMASK",
-                    BuiltIn::SubgroupLeMask => "SR_LEMASK",
-                    _ => "SR_LTMASK",
-                };
-                all.push(Sc::R(self.s2r(name)?));
-                all.extend([Sc::Imm(0); 3]);
-            }
-            other => return Err(self.unsupported(format!("built-in {other:?}"))),
-        }
-        all.get(first..first + n)
-            .map(|s| MVal::Scalars(s.to_vec()))
-            .ok_or_else(|| self.unsupported(format!("a load of built-in {b:?} of this type")))
     }
 }
 

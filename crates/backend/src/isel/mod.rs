@@ -10,9 +10,16 @@
 //! parameters bound to the arguments; its returns branch to a continuation block whose phis
 //! take the returned value.
 
+mod builtin;
+mod double;
+mod fdiv;
+mod float_parts;
+mod glsl;
+mod intdiv;
 mod memory;
 mod ops;
 mod subgroup;
+mod wide;
 
 use std::collections::HashMap;
 
@@ -65,6 +72,10 @@ pub struct IselOptions {
     pub consts: Vec<Val>,
     /// The workgroup size.
     pub workgroup_size: [u32; 3],
+    /// Whether the kernel never branches divergently (the uniformity analysis of the
+    /// structured module): the warp is one group throughout, so a uniform register written
+    /// by one instruction cannot be clobbered by another group before it is read.
+    pub converged: bool,
 }
 
 /// The selection's state.
@@ -505,6 +516,14 @@ impl<'m> Isel<'m> {
         Ok(match types.get(ty) {
             TypeData::Bool => vec![RegClass::P],
             TypeData::Int { width: 32, .. } | TypeData::Float { width: 32 } => vec![RegClass::R],
+            // Integers of 8 and 16 bits and f16 live zero-extended in a 32-bit register.
+            TypeData::Int { width: 8 | 16, .. } | TypeData::Float { width: 16 } => {
+                vec![RegClass::R]
+            }
+            // A 64-bit integer or float is its low and its high word.
+            TypeData::Int { width: 64, .. } | TypeData::Float { width: 64 } => {
+                vec![RegClass::R, RegClass::R]
+            }
             TypeData::Int { width, .. } => {
                 return Err(self.unsupported(format!("{width}-bit integers")))
             }
@@ -536,6 +555,12 @@ impl<'m> Isel<'m> {
         })
     }
 
+    /// The bit width of an operand's scalars (its vector's element; 1 for booleans).
+    pub(crate) fn operand_bits(&self, func: Func, o: Operand) -> u32 {
+        let ty = self.module.operand_type(&self.module.funcs[func], o);
+        self.module.types.bit_width(ty)
+    }
+
     /// The machine value of an operand.
     pub(crate) fn val(&mut self, o: Operand, frame: &Frame) -> Result<MVal, CompileError> {
         match o {
@@ -551,19 +576,12 @@ impl<'m> Isel<'m> {
         }
     }
 
-    /// The scalars of a constant.
+    /// The scalars of a constant: each 64-bit scalar as its low and high words, an
+    /// undefined value (of any shape) as zeros.
     pub(crate) fn const_val(&self, ty: Type, v: &Val) -> Result<Vec<Sc>, CompileError> {
         let kinds = self.scalar_kinds(ty)?;
-        let mut flat = Vec::new();
-        fn walk(v: &Val, out: &mut Vec<Option<u64>>) {
-            match v {
-                Val::Bool(b) => out.push(Some(*b as u64)),
-                Val::Bits(b) => out.push(Some(*b)),
-                Val::Comp(cs) => cs.iter().for_each(|c| walk(c, out)),
-                Val::Ptr { .. } | Val::Undef(_) => out.push(None),
-            }
-        }
-        walk(v, &mut flat);
+        let mut flat = Vec::with_capacity(kinds.len());
+        self.const_walk(ty, v, &mut flat)?;
         if flat.len() != kinds.len() {
             // An undefined composite: one undefined value for every scalar.
             flat = vec![None; kinds.len()];
@@ -573,9 +591,42 @@ impl<'m> Isel<'m> {
             .zip(flat)
             .map(|(k, b)| match k {
                 RegClass::P => Sc::Bool(b.unwrap_or(0) != 0),
-                _ => Sc::Imm(b.unwrap_or(0) as u32),
+                _ => Sc::Imm(b.unwrap_or(0)),
             })
             .collect())
+    }
+
+    /// The 32-bit words (or booleans) of constant `v` of type `ty`, `None` where undefined.
+    fn const_walk(
+        &self,
+        ty: Type,
+        v: &Val,
+        out: &mut Vec<Option<u32>>,
+    ) -> Result<(), CompileError> {
+        let types = &self.module.types;
+        match (types.get(ty).clone(), v) {
+            (TypeData::Vector { elem, .. } | TypeData::Array { elem, .. }, Val::Comp(cs)) => {
+                for c in cs {
+                    self.const_walk(elem, c, out)?;
+                }
+            }
+            (TypeData::Struct { members, .. }, Val::Comp(cs)) => {
+                for (m, c) in members.iter().zip(cs) {
+                    self.const_walk(m.ty, c, out)?;
+                }
+            }
+            (TypeData::Int { width: 64, .. } | TypeData::Float { width: 64 }, Val::Bits(b)) => {
+                out.push(Some(*b as u32));
+                out.push(Some((*b >> 32) as u32));
+            }
+            (_, Val::Bool(b)) => out.push(Some(*b as u32)),
+            (_, Val::Bits(b)) => out.push(Some(*b as u32)),
+            _ => {
+                let n = self.scalar_kinds(ty)?.len();
+                out.extend(std::iter::repeat_n(None, n));
+            }
+        }
+        Ok(())
     }
 
     /// The scalars of an operand that must be a plain value.

@@ -2,22 +2,22 @@
 //! conversions, composites), the warp-barrier operations and the dispatch of every other
 //! instruction to its file.
 
-use tangle_ir::glsl::GlslOp;
-use tangle_ir::{Func, Operand, PlainOp, TangleOp, Value};
+use tangle_ir::{Func, Operand, PlainOp, TangleOp, TypeData, Value};
 use tangle_sass::typed::Operand as SOperand;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
+use super::wide::Widths;
 use super::{sub_range, Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 /// LOP3/PLOP3 truth-table inputs: A = 0xf0, B = 0xcc, C = 0xaa.
-const LUT_AND: i64 = 0xc0;
+pub(crate) const LUT_AND: i64 = 0xc0;
 const LUT_OR: i64 = 0xfc;
 const LUT_XOR: i64 = 0x3c;
 const LUT_XNOR: i64 = 0xc3;
-const LUT_NOT_A: i64 = 0x0f;
+pub(crate) const LUT_NOT_A: i64 = 0x0f;
 /// `A ? B : C`.
 const LUT_MUX: i64 = 0xca;
 
@@ -48,7 +48,7 @@ impl Isel<'_> {
                 }
                 Ok(Some(MVal::Scalars(vec![acc])))
             }
-            I::Plain(p) => self.plain(*p, args, rty, frame).map(Some),
+            I::Plain(p) => self.plain(*p, args, rty, func, frame).map(Some),
             I::CompositeExtract(idx) => {
                 let ty = self.module.operand_type(&self.module.funcs[func], args[0]);
                 let s = self.scalars(args[0], frame)?;
@@ -95,7 +95,7 @@ impl Isel<'_> {
             }
             I::Atomic { op, .. } => self.atomic(*op, args, rty, frame),
             I::ArrayLength(member) => self.array_length(*member, args[0], frame).map(Some),
-            I::Glsl(g) => self.glsl(*g, args, rty, frame).map(Some),
+            I::Glsl(g) => self.glsl(*g, args, rty, func, frame).map(Some),
             I::Group { op, group, .. } => self.group(*op, *group, args, rty, frame).map(Some),
             I::ControlBarrier { exec, .. } => {
                 match exec {
@@ -196,6 +196,7 @@ impl Isel<'_> {
         op: PlainOp,
         args: &[Operand],
         rty: Option<tangle_ir::Type>,
+        func: Func,
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use PlainOp as P;
@@ -203,7 +204,15 @@ impl Isel<'_> {
         match op {
             // A copy of a pointer is the same pointer.
             P::CopyObject => return self.val(args[0], frame),
-            P::Bitcast => return Ok(MVal::Scalars(self.scalars(args[0], frame)?)),
+            P::Bitcast => {
+                // Same words in the same order (a 64-bit value is its low word first, as
+                // a two-component vector of 32-bit ones is); other splits are refused.
+                let s = self.scalars(args[0], frame)?;
+                if self.scalar_kinds(rty)?.len() != s.len() {
+                    return Err(self.unsupported("a bitcast that splits or joins words"));
+                }
+                return Ok(MVal::Scalars(s));
+            }
             P::Undef => {
                 let kinds = self.scalar_kinds(rty)?;
                 return Ok(MVal::Scalars(
@@ -227,7 +236,7 @@ impl Isel<'_> {
                 return Ok(MVal::Scalars(out));
             }
             P::AccessChain => return Ok(MVal::Ptr(self.access_chain(args, rty, frame)?)),
-            P::UMulExtended | P::SMulExtended => {
+            P::UMulExtended | P::SMulExtended if self.operand_bits(func, args[0]) == 32 => {
                 // A struct of the low and the high words of the 64-bit product, per component.
                 let a = self.scalars(args[0], frame)?;
                 let b = self.scalars(args[1], frame)?;
@@ -251,32 +260,118 @@ impl Isel<'_> {
                 lo.extend(hi);
                 return Ok(MVal::Scalars(lo));
             }
+            P::UMulExtended | P::SMulExtended
+                if matches!(self.operand_bits(func, args[0]), 8 | 16) =>
+            {
+                // Narrow: the whole product fits one 32-bit IMAD (of the sign-extended
+                // operands when signed); its low and high halves masked to the width.
+                let n = self.operand_bits(func, args[0]);
+                let signed = op == P::SMulExtended;
+                let a = self.scalars(args[0], frame)?;
+                let b = self.scalars(args[1], frame)?;
+                let (mut lo, mut hi) = (Vec::new(), Vec::new());
+                for (x, y) in a.into_iter().zip(b) {
+                    let (x, y) = if signed {
+                        (self.sext(x, n)?, self.sext(y, n)?)
+                    } else {
+                        (x, y)
+                    };
+                    let x = self.reg(x)?;
+                    let y = self.reg(y)?;
+                    let p = self.r();
+                    self.emit(MInst::new(Op::Imad).d(p).u(x).u(y).f(RZ));
+                    lo.push(self.mask(Sc::R(p), n)?);
+                    let k = self.reg(Sc::Imm(n))?;
+                    let h = self.r();
+                    self.emit(
+                        MInst::new(Op::Shf)
+                            .m(".R")
+                            .m(".U32")
+                            .m(".HI")
+                            .d(h)
+                            .f(RZ)
+                            .u(k)
+                            .u(p),
+                    );
+                    hi.push(self.mask(Sc::R(h), n)?);
+                }
+                lo.extend(hi);
+                return Ok(MVal::Scalars(lo));
+            }
             P::VectorExtractDynamic => {
                 let v = self.scalars(args[0], frame)?;
                 let i = self.scalar(args[1], frame)?;
-                return self.extract_dynamic(&v, i).map(|s| MVal::Scalars(vec![s]));
+                // Each word of the element chosen among the same words of every element.
+                let w = self.scalar_kinds(rty)?.len();
+                let mut out = Vec::with_capacity(w);
+                for part in 0..w {
+                    let words: Vec<Sc> = v.iter().skip(part).step_by(w).copied().collect();
+                    out.push(self.extract_dynamic(&words, i)?);
+                }
+                return Ok(MVal::Scalars(out));
             }
             _ => {}
         }
-        // Component-wise operations.
+        // Component-wise operations, element by element (a 64-bit element is two scalars).
+        let module = self.module;
+        let f = &module.funcs[func];
+        let types = &module.types;
+        let arg_tys: Vec<tangle_ir::Type> =
+            args.iter().map(|a| module.operand_type(f, *a)).collect();
+        let bits: Vec<u32> = arg_tys.iter().map(|t| types.bit_width(*t)).collect();
+        let out_bits = types.bit_width(rty);
+        let out_int = matches!(types.get(types.scalar_of(rty)), TypeData::Int { .. });
+        let is_f64 = |t: tangle_ir::Type| {
+            matches!(types.get(types.scalar_of(t)), TypeData::Float { width: 64 })
+        };
+        let float64 = is_f64(rty) || arg_tys.iter().any(|t| is_f64(*t));
+        let is_f16 = |t: tangle_ir::Type| {
+            matches!(types.get(types.scalar_of(t)), TypeData::Float { width: 16 })
+        };
+        let half_args: Vec<bool> = arg_tys.iter().map(|t| is_f16(*t)).collect();
+        let half_out = is_f16(rty);
+        let n = types.component_count(rty) as usize;
         let cols: Vec<Vec<Sc>> = args
             .iter()
             .map(|a| self.scalars(*a, frame))
             .collect::<Result<_, _>>()?;
-        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
+        let plain32 = bits.iter().chain([&out_bits]).all(|&b| b == 32 || b == 1);
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
-            let a: Vec<Sc> = cols
+            let parts: Vec<&[Sc]> = cols
                 .iter()
-                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
+                .zip(&bits)
+                .map(|(c, &b)| {
+                    let w = if b == 64 { 2 } else { 1 };
+                    // A scalar operand (a shift amount, a select's condition) serves
+                    // every element.
+                    if c.len() == w {
+                        &c[..]
+                    } else {
+                        &c[k * w..(k + 1) * w]
+                    }
+                })
                 .collect();
-            out.push(self.plain_scalar(op, &a)?);
+            if plain32 {
+                let a: Vec<Sc> = parts.iter().map(|p| p[0]).collect();
+                out.push(self.plain_scalar(op, &a)?);
+            } else {
+                let w = Widths {
+                    args: &bits,
+                    out: out_bits,
+                    out_int,
+                    float64,
+                    half_args: &half_args,
+                    half_out,
+                };
+                out.extend(self.plain_elem(op, &parts, &w)?);
+            }
         }
         Ok(MVal::Scalars(out))
     }
 
     /// One component of a plain operation.
-    fn plain_scalar(&mut self, op: PlainOp, a: &[Sc]) -> Result<Sc, CompileError> {
+    pub(crate) fn plain_scalar(&mut self, op: PlainOp, a: &[Sc]) -> Result<Sc, CompileError> {
         use PlainOp as P;
         let d = self.r();
         match op {
@@ -493,6 +588,31 @@ impl Isel<'_> {
                 );
                 return Ok(Sc::P(pd));
             }
+            P::IsInf => {
+                // |x| == infinity, on the bits.
+                let x = self.reg(a[0])?;
+                let m = self.reg(Sc::Imm(0x7fff_ffff))?;
+                let ax = self.r();
+                self.emit(lop3r(ax, x, m, LUT_AND));
+                let inf = self.reg(Sc::Imm(0x7f80_0000))?;
+                let pd = self.p();
+                self.emit(
+                    MInst::new(Op::Isetp)
+                        .m(".EQ")
+                        .m(".U32")
+                        .m(".AND")
+                        .d(pd)
+                        .f(PT)
+                        .u(ax)
+                        .u(inf)
+                        .f(PT),
+                );
+                return Ok(Sc::P(pd));
+            }
+            P::FDiv => {
+                let (x, y) = (a[0], a[1]);
+                return self.fdiv32(x, y);
+            }
             P::UDiv | P::UMod => {
                 let (q, r) = self.udivmod(a[0], a[1])?;
                 return Ok(Sc::R(if op == P::UDiv { q } else { r }));
@@ -501,248 +621,6 @@ impl Isel<'_> {
             other => return Err(self.unsupported(other.name())),
         }
         Ok(Sc::R(d))
-    }
-
-    /// Unsigned division and remainder by restoring long division, unrolled over the 32
-    /// bits (straight-line code: no branch, so no divergence to manage). A zero divisor
-    /// gives some value, as Vulkan leaves it undefined.
-    fn udivmod(&mut self, n: Sc, dv: Sc) -> Result<(VReg, VReg), CompileError> {
-        let n = self.reg(n)?;
-        let dv = self.reg(dv)?;
-        let one = self.reg(Sc::Imm(1))?;
-        let mut q = self.reg(Sc::Imm(0))?;
-        let mut r = self.reg(Sc::Imm(0))?;
-        for i in (0..32u32).rev() {
-            let ir = self.reg(Sc::Imm(i))?;
-            let sh = self.r();
-            self.emit(
-                MInst::new(Op::Shf)
-                    .m(".R")
-                    .m(".U32")
-                    .m(".HI")
-                    .d(sh)
-                    .f(RZ)
-                    .u(ir)
-                    .u(n),
-            );
-            let bit = self.r();
-            self.emit(lop3r(bit, sh, one, LUT_AND));
-            let r2 = self.r();
-            self.emit(MInst::new(Op::Iadd3).d(r2).u(r).u(r).u(bit));
-            let p = self.p();
-            self.emit(
-                MInst::new(Op::Isetp)
-                    .m(".GE")
-                    .m(".U32")
-                    .m(".AND")
-                    .d(p)
-                    .f(PT)
-                    .u(r2)
-                    .u(dv)
-                    .f(PT),
-            );
-            let r3 = self.r();
-            self.emit(MInst::new(Op::Iadd3).d(r3).u(r2).o(MOpnd::neg(dv)).f(RZ));
-            let rn = self.r();
-            self.emit(MInst::new(Op::Sel).d(rn).u(r3).u(r2).u(p));
-            let qb = self.r();
-            self.emit(MInst::new(Op::Sel).d(qb).u(one).f(RZ).u(p));
-            let qn = self.r();
-            self.emit(MInst::new(Op::Iadd3).d(qn).u(q).u(q).u(qb));
-            q = qn;
-            r = rn;
-        }
-        Ok((q, r))
-    }
-
-    /// `n / k` for a constant `k` (a shift for powers of two).
-    pub(crate) fn udiv_by(&mut self, n: Sc, k: u32) -> Result<VReg, CompileError> {
-        if k.is_power_of_two() {
-            let n = self.reg(n)?;
-            let sh = self.reg(Sc::Imm(k.trailing_zeros()))?;
-            let d = self.r();
-            self.emit(
-                MInst::new(Op::Shf)
-                    .m(".R")
-                    .m(".U32")
-                    .m(".HI")
-                    .d(d)
-                    .f(RZ)
-                    .u(sh)
-                    .u(n),
-            );
-            return Ok(d);
-        }
-        Ok(self.udivmod(n, Sc::Imm(k))?.0)
-    }
-
-    /// `(x ^ s) - s`: `x` negated where the mask `s` is all ones.
-    fn apply_sign(&mut self, x: VReg, s: VReg) -> VReg {
-        let t = self.r();
-        self.emit(lop3r(t, x, s, LUT_XOR));
-        let d = self.r();
-        self.emit(MInst::new(Op::Iadd3).d(d).u(t).o(MOpnd::neg(s)).f(RZ));
-        d
-    }
-
-    /// The sign mask of `x` (all ones when negative).
-    fn sign_mask(&mut self, x: VReg) -> Result<VReg, CompileError> {
-        let k = self.reg(Sc::Imm(31))?;
-        let d = self.r();
-        self.emit(
-            MInst::new(Op::Shf)
-                .m(".R")
-                .m(".S32")
-                .m(".HI")
-                .d(d)
-                .f(RZ)
-                .u(k)
-                .u(x),
-        );
-        Ok(d)
-    }
-
-    /// Signed division (rounding to zero), remainder (the dividend's sign) and modulo (the
-    /// divisor's sign), through the unsigned division of the magnitudes.
-    fn signed_div(&mut self, op: PlainOp, a: Sc, b: Sc) -> Result<VReg, CompileError> {
-        let a = self.reg(a)?;
-        let b = self.reg(b)?;
-        let sa = self.sign_mask(a)?;
-        let sb = self.sign_mask(b)?;
-        let ua = self.apply_sign(a, sa);
-        let ub = self.apply_sign(b, sb);
-        let (q, r) = self.udivmod(Sc::R(ua), Sc::R(ub))?;
-        if op == PlainOp::SDiv {
-            let s = self.r();
-            self.emit(lop3r(s, sa, sb, LUT_XOR));
-            return Ok(self.apply_sign(q, s));
-        }
-        let rem = self.apply_sign(r, sa);
-        if op == PlainOp::SRem {
-            return Ok(rem);
-        }
-        // Modulo: a non-zero remainder whose sign differs from the divisor's moves by it.
-        let nz = self.p();
-        self.emit(
-            MInst::new(Op::Isetp)
-                .m(".NE")
-                .m(".U32")
-                .m(".AND")
-                .d(nz)
-                .f(PT)
-                .u(rem)
-                .f(RZ)
-                .f(PT),
-        );
-        let x = self.r();
-        self.emit(lop3r(x, rem, b, LUT_XOR));
-        let differ = self.p();
-        self.emit(
-            MInst::new(Op::Isetp)
-                .m(".LT")
-                .m(".AND")
-                .d(differ)
-                .f(PT)
-                .u(x)
-                .f(RZ)
-                .u(nz),
-        );
-        let moved = self.r();
-        self.emit(MInst::new(Op::Iadd3).d(moved).u(rem).u(b).f(RZ));
-        let d = self.r();
-        self.emit(MInst::new(Op::Sel).d(d).u(moved).u(rem).u(differ));
-        Ok(d)
-    }
-
-    /// GLSL.std.450 operations of the subset: integer and float min/max/abs and clamps.
-    fn glsl(
-        &mut self,
-        g: GlslOp,
-        args: &[Operand],
-        rty: Option<tangle_ir::Type>,
-        frame: &Frame,
-    ) -> Result<MVal, CompileError> {
-        let _ = rty;
-        let cols: Vec<Vec<Sc>> = args
-            .iter()
-            .map(|a| self.scalars(*a, frame))
-            .collect::<Result<_, _>>()?;
-        let n = cols.iter().map(|c| c.len()).max().unwrap_or(0);
-        let mut out = Vec::new();
-        for k in 0..n {
-            let a: Vec<Sc> = cols
-                .iter()
-                .map(|c| if c.len() == 1 { c[0] } else { c[k] })
-                .collect();
-            let s = match g {
-                GlslOp::UMin | GlslOp::SMin | GlslOp::UMax | GlslOp::SMax => {
-                    let d = self.r();
-                    let x = self.reg(a[0])?;
-                    let y = self.reg(a[1])?;
-                    let min = matches!(g, GlslOp::UMin | GlslOp::SMin);
-                    let unsigned = matches!(g, GlslOp::UMin | GlslOp::UMax);
-                    let i = MInst::new(Op::Imnmx);
-                    let i = if unsigned { i.m(".U32") } else { i };
-                    let sel = if min { PT.into() } else { !SOperand::from(PT) };
-                    self.emit(i.d(d).u(x).u(y).f(sel));
-                    Sc::R(d)
-                }
-                GlslOp::UClamp | GlslOp::SClamp => {
-                    // min(max(x, lo), hi), as GLSL defines clamp.
-                    let unsigned = g == GlslOp::UClamp;
-                    let x = self.reg(a[0])?;
-                    let lo = self.reg(a[1])?;
-                    let hi = self.reg(a[2])?;
-                    let m = self.r();
-                    let i = MInst::new(Op::Imnmx);
-                    let i = if unsigned { i.m(".U32") } else { i };
-                    self.emit(i.clone().d(m).u(x).u(lo).f(!SOperand::from(PT)));
-                    let d = self.r();
-                    self.emit(i.d(d).u(m).u(hi).f(PT));
-                    Sc::R(d)
-                }
-                GlslOp::SAbs => {
-                    let x = self.reg(a[0])?;
-                    let neg = self.r();
-                    self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
-                    let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Imnmx)
-                            .d(d)
-                            .u(x)
-                            .u(neg)
-                            .f(!SOperand::from(PT)),
-                    );
-                    Sc::R(d)
-                }
-                GlslOp::FAbs => {
-                    let x = self.reg(a[0])?;
-                    let m = self.reg(Sc::Imm(0x7fff_ffff))?;
-                    let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Lop3)
-                            .m(".LUT")
-                            .d(d)
-                            .u(x)
-                            .u(m)
-                            .f(RZ)
-                            .imm(LUT_AND)
-                            .f(!SOperand::from(PT)),
-                    );
-                    Sc::R(d)
-                }
-                GlslOp::FindUMsb => {
-                    let x = self.reg(a[0])?;
-                    let d = self.r();
-                    // FLO gives 0xffffffff for 0, GLSL's -1.
-                    self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(x));
-                    Sc::R(d)
-                }
-                other => return Err(self.unsupported(format!("glsl {}", other.name()))),
-            };
-            out.push(s);
-        }
-        Ok(MVal::Scalars(out))
     }
 
     /// `v[i]` for a vector of scalars and a dynamic index: a chain of selects.
@@ -776,7 +654,7 @@ impl Isel<'_> {
 }
 
 /// `LOP3.LUT d, a, b, RZ, lut, !PT`.
-fn lop3r(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
+pub(crate) fn lop3r(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
     MInst::new(Op::Lop3)
         .m(".LUT")
         .d(d)

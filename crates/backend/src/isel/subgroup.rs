@@ -10,7 +10,7 @@ use tangle_sass::Op;
 
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
-use crate::mir::{MInst, MOpnd, VReg};
+use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 impl Isel<'_> {
     /// A subgroup operation.
@@ -251,7 +251,14 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use GroupOp as G;
+        let bits = self.operand_bits(frame.func, args[0]);
+        if bits != 32 && bits != 1 {
+            return Err(self.unsupported(format!("{} on {bits}-bit values", op.name())));
+        }
         let x = self.scalar(args[0], frame)?;
+        if let Some(r) = self.redux(op, g, x)? {
+            return Ok(MVal::Scalars(vec![Sc::R(r)]));
+        }
         let logical = matches!(op, G::LogicalAnd | G::LogicalOr | G::LogicalXor);
         let identity: u32 = match op {
             G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax | G::LogicalOr | G::LogicalXor => 0,
@@ -406,6 +413,45 @@ impl Isel<'_> {
     }
 
     /// Applies a shuffle to every scalar of a value (booleans through 0/1 registers).
+    /// A whole-group 32-bit integer reduction as `REDUX` (SM80+), where ptxas uses it: the
+    /// result lands in a uniform register and is copied to a general one at once. Only in
+    /// a kernel that never branches divergently (`converged`): a uniform register is one
+    /// per warp, and another group running the same code in between would overwrite it.
+    fn redux(
+        &mut self,
+        op: GroupOp,
+        g: GroupOperation,
+        x: Sc,
+    ) -> Result<Option<VReg>, CompileError> {
+        use GroupOp as G;
+        if !self.opts.converged
+            || self.opts.arch < tangle_sass::Arch::Sm80
+            || g != GroupOperation::Reduce
+        {
+            return Ok(None);
+        }
+        let (kind, signed) = match op {
+            G::IAdd => (".SUM", false),
+            G::UMin => (".MIN", false),
+            G::SMin => (".MIN", true),
+            G::UMax => (".MAX", false),
+            G::SMax => (".MAX", true),
+            G::BitwiseAnd => ("", false),
+            G::BitwiseOr => (".OR", false),
+            G::BitwiseXor => (".XOR", false),
+            _ => return Ok(None),
+        };
+        let x = self.reg(x)?;
+        let u = self.mf.vreg(RegClass::Ur, 1);
+        let i = MInst::new(Op::Redux);
+        let i = if kind.is_empty() { i } else { i.m(kind) };
+        let i = if signed { i.m(".S32") } else { i };
+        self.emit(i.d(u).u(x));
+        let d = self.r();
+        self.emit(MInst::new(Op::Mov).d(d).u(u));
+        Ok(Some(d))
+    }
+
     fn shuffle_each(
         &mut self,
         v: Operand,

@@ -19,6 +19,16 @@ pub fn build(module: &Module, arch: Arch, scheme: Scheme) -> Compiled {
     compile(module, "main", &opts).unwrap_or_else(|e| panic!("{arch}: {e}"))
 }
 
+/// Compiles `module`'s `main` for `arch` under tangle's scopes with `push_bytes` bytes of
+/// push constants.
+pub fn build_with_push(module: &Module, arch: Arch, push_bytes: u32) -> Compiled {
+    let opts = CompileOptions {
+        push_bytes,
+        ..CompileOptions::new(arch)
+    };
+    compile(module, "main", &opts).unwrap_or_else(|e| panic!("{arch}: {e}"))
+}
+
 /// Runs `c` with the buffers of (set 0, binding k) = `buffers[k]`, one workgroup, in hazard
 /// mode under `policy`.
 pub fn simulate(c: &Compiled, buffers: &[Vec<u8>], policy: Policy) -> Result<RunOutput, String> {
