@@ -121,6 +121,22 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                 write(w, i, d[0], l, &[v]);
             }
         }
+        Op::Viaddmnmx => {
+            // min (Pp true) or max of A + B (negation applied, 32-bit wrap) and C.
+            let unsigned = i.has("U32");
+            for l in lanes(a) {
+                let x = (int_src(cx, w, i, s[0], l)? + int_src(cx, w, i, s[1], l)?) as u32;
+                let y = cx.rd(w, i, s[2], l)?;
+                let min = cx.pred(w, i, s[3], l);
+                let r = match (unsigned, min) {
+                    (true, true) => x.min(y),
+                    (true, false) => x.max(y),
+                    (false, true) => (x as i32).min(y as i32) as u32,
+                    (false, false) => (x as i32).max(y as i32) as u32,
+                };
+                write(w, i, d[0], l, &[r]);
+            }
+        }
         Op::Imnmx | Op::Vimnmx => {
             let unsigned = i.has("U32");
             for l in lanes(a) {
