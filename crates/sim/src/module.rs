@@ -159,6 +159,9 @@ const R_CUDA_ABS32_HI_32: u32 = 57;
 /// `R_CUDA_ABS47_34`: an absolute code address in bits 34-80, in units of 4 bytes
 /// (`CALL.ABS.NOINC` of `-G` builds).
 const R_CUDA_ABS47_34: u32 = 58;
+/// `R_CUDA_ABS55_16_34`: SM90's `CALL.ABS` address in units of 4 bytes, its low 8 bits in
+/// bits 16-23 and the rest in 34-80.
+const R_CUDA_ABS55_16_34: u32 = 75;
 
 /// Applies the relocations of the code sections in `bases` (section index, byte address in
 /// the combined code) to `words`. A word whose relocation kind is not modelled is returned
@@ -208,6 +211,17 @@ pub fn relocate_code(
                 ));
                 continue;
             };
+            if kind == R_CUDA_ABS55_16_34 {
+                let pieces = [(16u8, 8u8), (34, 47)];
+                let addend = if rela {
+                    u64_at(16)
+                } else {
+                    tangle_sass::form::get_pieces(*w, &pieces) << 2
+                };
+                let v = target.wrapping_add(addend) >> 2;
+                tangle_sass::form::set_pieces(w, &pieces, v & ((1u64 << 55) - 1));
+                continue;
+            }
             let (lo, width, shift) = match kind {
                 R_CUDA_ABS32_LO_32 => (32, 32, 0),
                 R_CUDA_ABS32_HI_32 => (32, 32, 32),

@@ -133,6 +133,10 @@ fn int_range(to: Ty) -> (f64, f64) {
 
 fn float_values(set: Set, rng: &mut Mix) -> Vec<f64> {
     match set {
+        Set::Integral => float_values(Set::InRange(Ty::I16), rng)
+            .into_iter()
+            .map(f64::round)
+            .collect(),
         Set::InRange(to) => {
             let (lo, hi) = int_range(to);
             let mut v: Vec<f64> = vec![0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, 0.99, lo.max(-7.5)];
