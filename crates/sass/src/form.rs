@@ -140,7 +140,9 @@ pub struct Opnd {
     pub ureg: Option<Piece>,
     /// Memory operands: offset field.
     pub offset: Vec<Piece>,
-    /// Shared-memory operands: bit that scales the address register by 4 (`[R0.X4]`).
+    /// Shared-memory operands: the low bit `b` of the scale field `b..b+2` of the address
+    /// register: 1 `.X4`, 2 `.X8`, 3 `.X16` (`[R0.X4]`, `STS.64 [R11.X8]`; probed with
+    /// nvdisasm on every SM).
     pub x4: Option<u8>,
     /// [`MemFmt::GlobalUr`] operands: bit that makes the base register 64-bit (`.64`).
     pub wide: Option<u8>,
@@ -233,6 +235,9 @@ impl Opnd {
             .flatten()
         {
             m |= 1u128 << b;
+        }
+        if let Some(b) = self.x4 {
+            m |= 1u128 << (b + 1);
         }
         if let Some(p) = self.ureg {
             m |= mask(p.0 as u32, p.1 as u32);

@@ -381,13 +381,14 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             if ra == 255 && op.ureg.is_none() && off < 0 {
                 return None;
             }
-            let x4 = op.x4.is_some_and(|b| w.bit(b as u32));
-            if x4 && ra == 255 {
-                // nvdisasm prints `[RZ]` whether or not the scale bit is set: ambiguous.
+            let scale = op.x4.map_or(0, |b| w.get(b as u32, 2));
+            if scale != 0 && ra == 255 {
+                // nvdisasm prints `[RZ]` whether or not the scale bits are set: ambiguous.
                 return None;
             }
             if ra != 255 {
-                parts.push(format!("{}{}", reg_name(ra), if x4 { ".X4" } else { "" }));
+                let sfx = ["", ".X4", ".X8", ".X16"][scale as usize];
+                parts.push(format!("{}{sfx}", reg_name(ra)));
             }
             if let Some(u) = op.ureg {
                 parts.push(ureg_name(w.get(u.0 as u32, u.1 as u32))?);
@@ -725,9 +726,14 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
             } else {
                 part
             };
-            if let (Some(b), Some(x)) = (op.x4, r.strip_suffix(".X4")) {
-                w.set_bit(b as u32, true);
-                r = x;
+            if let Some(b) = op.x4 {
+                for (v, sfx) in [(1, ".X4"), (2, ".X8"), (3, ".X16")] {
+                    if let Some(x) = r.strip_suffix(sfx) {
+                        w.set(b as u32, 2, v);
+                        r = x;
+                        break;
+                    }
+                }
             }
             ra = parse_reg(r)?;
         }

@@ -215,6 +215,7 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
                         ureg: o.ureg.map(|_| UReg(rng.below(64) as u8)),
                         offset,
                         x4: o.x4.is_some() && rng.coin(),
+                        x8: o.x4.is_some() && rng.coin(),
                         wide: o.wide.is_some() && rng.coin(),
                     }),
                 }

@@ -121,6 +121,39 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                 write(w, i, d[0], l, &[v]);
             }
         }
+        Op::Sgxt => {
+            // SGXT[.W][.U32] Rd, A, B (`szext`): the low B bits of A, sign- or zero-extended;
+            // B wraps modulo 32 with .W and clamps to 32 otherwise; B = 0 gives 0.
+            let unsigned = i.has("U32");
+            for l in lanes(a) {
+                let x = cx.rd(w, i, s[0], l)?;
+                let b = cx.rd(w, i, s[1], l)?;
+                let n = if i.has("W") { b & 31 } else { b.min(32) };
+                let r = match n {
+                    0 => 0,
+                    32 => x,
+                    _ if unsigned => x & ((1u32 << n) - 1),
+                    _ => (((x << (32 - n)) as i32) >> (32 - n)) as u32,
+                };
+                write(w, i, d[0], l, &[r]);
+            }
+        }
+        Op::Viaddmnmx => {
+            // min (Pp true) or max of A + B (negation applied, 32-bit wrap) and C.
+            let unsigned = i.has("U32");
+            for l in lanes(a) {
+                let x = (int_src(cx, w, i, s[0], l)? + int_src(cx, w, i, s[1], l)?) as u32;
+                let y = cx.rd(w, i, s[2], l)?;
+                let min = cx.pred(w, i, s[3], l);
+                let r = match (unsigned, min) {
+                    (true, true) => x.min(y),
+                    (true, false) => x.max(y),
+                    (false, true) => (x as i32).min(y as i32) as u32,
+                    (false, false) => (x as i32).max(y as i32) as u32,
+                };
+                write(w, i, d[0], l, &[r]);
+            }
+        }
         Op::Imnmx | Op::Vimnmx => {
             let unsigned = i.has("U32");
             for l in lanes(a) {

@@ -113,6 +113,11 @@ fn sreg(
         // SR_NTID / SR_NCTAID are not S2R operands ptxas uses (it reads c[0x0][0x0..0x14]);
         // the packed forms are left out.
         0x28 => cb(0),
+        // SR_LMEMHIOFF: the lowest valid stack address (`-G` builds trap when R1 drops
+        // below it); the stack is the whole of local memory, so 0.
+        0x37 => 0,
+        // SR_SWINHI: the high word of the shared-memory window of generic addresses.
+        0x2f => crate::memory::SHARED_WINDOW >> 32,
         // SR_CgaCtaId (SM90): the block's rank in its cluster; clusters of one block.
         0x88 if run.kernel.arch == tangle_sass::Arch::Sm90 => 0,
         0xff => 0,
@@ -276,8 +281,32 @@ pub fn step(
                 fallback,
             ))
         }
+        Op::Call if i.m.operands.iter().any(|o| o.as_reg().is_some()) => {
+            // An indirect call (`CALL.REL.NOINC Ra`): each lane's register holds its
+            // callee's offset from the start of the code, as RET's return register does;
+            // lanes calling different functions split.
+            let w = &run.warps[wi];
+            let r =
+                i.m.operands
+                    .iter()
+                    .find_map(|o| o.as_reg())
+                    .expect("a register");
+            let mut targets = Vec::new();
+            for l in lanes(a) {
+                targets.push((l, check_target(crate::operands::reg(w, r.0, l) as u64)?));
+            }
+            let mut parts = by_target(&targets);
+            parts.push((mask & !a, next));
+            Ok(regroup(run, wi, gi, &parts, Event::BlockEnd))
+        }
         Op::Call => {
-            let t = check_target(i.m.target().unwrap_or(-1) as u64)?;
+            // CALL.REL's target, or CALL.ABS's absolute address (relocated at load).
+            let t = i.m.target().or_else(|| {
+                i.has("ABS")
+                    .then(|| i.m.operands.iter().find_map(|o| o.as_imm()))
+                    .flatten()
+            });
+            let t = check_target(t.unwrap_or(-1) as u64)?;
             Ok(regroup(
                 run,
                 wi,
@@ -317,6 +346,12 @@ pub fn step(
             } else {
                 Event::Instruction
             })
+        }
+        Op::Nanosleep => {
+            // `__nanosleep`: the group steps aside like a YIELD (the scheduler runs the
+            // others first), without the yield flag that barriers' yield-release reads.
+            run.warps[wi].groups[gi].pc = next;
+            Ok(Event::Yield)
         }
         Op::Yield => {
             run.warps[wi].yielded |= a;

@@ -171,6 +171,7 @@ pub(crate) fn run_scripted(
                 _ => None,
             })
             .collect(),
+        module: kernel.globals.clone(),
     };
     let mut steps = 0;
     let mut trace = Vec::new();

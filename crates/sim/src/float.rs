@@ -13,6 +13,7 @@ use tangle_sass::Op;
 use crate::error::SimError;
 use crate::kernel::Inst;
 use crate::operands::{write, write_pred, Cx};
+use crate::round::{self, two_sum, Round};
 use crate::warp::{lanes, Warp};
 
 fn ftz32(x: f32, on: bool) -> f32 {
@@ -47,15 +48,6 @@ fn f64src(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, l: usize) -> Result<f64, Si
         b ^= 1 << 63;
     }
     Ok(f64::from_bits(b))
-}
-
-/// A rounding direction.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Round {
-    Nearest,
-    Down,
-    Up,
-    Zero,
 }
 
 fn rounding(i: &Inst) -> Round {
@@ -105,13 +97,6 @@ fn to_f32(hi: f64, lo: f64, r: Round) -> f32 {
         Round::Down if below => step_f32(n, false),
         _ => n,
     }
-}
-
-/// `a + b` in f64 with its rounding error (Knuth's TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
 }
 
 /// The comparison of FSETP/DSETP (ordered unless a `U` variant).
@@ -191,6 +176,24 @@ fn f2i(v: f64, i: &Inst, bits: u32, signed: bool) -> u64 {
     }
 }
 
+/// FCHK's predicate: whether the division `x / y` must leave ptxas's fast path (a
+/// reciprocal refined by fused multiply-adds) for its exact slow path. Hardware's test
+/// is not documented; this one is conservative: the fast path is kept only where every
+/// step stays among normal numbers far from overflow: `x` and `y` finite, nonzero and
+/// normal, `y`'s exponent within ±125 (its reciprocal normal), `x`'s at least -102 (the
+/// residual `x - y*q` exact), and the quotient's exponent within ±125. Everything else
+/// takes the slow path, which computes every case exactly, so a too-cautious test only
+/// changes the path, never the result (the sweep holds both paths against the host).
+fn fchk(x: f32, y: f32) -> bool {
+    let normal = |v: f32| v.is_normal();
+    if !normal(x) || !normal(y) {
+        return true;
+    }
+    let exp = |v: f32| ((v.to_bits() >> 23) & 0xff) as i32 - 127;
+    let (ex, ey) = (exp(x), exp(y));
+    !(ey.abs() <= 125 && ex >= -102 && (ex - ey).abs() <= 125)
+}
+
 /// Executes a floating-point operation; `Ok(false)` if `i` is none.
 pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, SimError> {
     let s = &i.srcs;
@@ -235,6 +238,30 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                         to_f32(hi, lo, m)
                     }
                 };
+                // An exact zero takes IEEE's sign for the mode (`.RM` gives -0 for a
+                // cancelling sum): the f64 sum's rule, which the nearest f32 keeps.
+                let r = if r == 0.0 && mode != Round::Nearest {
+                    let (p, z) = match i.op() {
+                        Op::Fadd => (x as f64, y as f64),
+                        Op::Fmul => (x as f64 * y as f64, 0.0),
+                        _ => (
+                            x as f64 * y as f64,
+                            ftz32(f32src(cx, w, i, s[2], l)?, ftz) as f64,
+                        ),
+                    };
+                    let zero = if i.op() == Op::Fmul {
+                        p
+                    } else {
+                        round::add(p, z, mode)
+                    };
+                    if zero == 0.0 {
+                        f32::from_bits((zero.is_sign_negative() as u32) << 31)
+                    } else {
+                        r
+                    }
+                } else {
+                    r
+                };
                 write(w, i, d[0], l, &[fin(r).to_bits()]);
             }
         }
@@ -250,8 +277,22 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                 } else {
                     (f64src(cx, w, i, s[0], l)?, f64src(cx, w, i, s[1], l)?)
                 };
-                let r = fcmp(cmp, x, y);
                 let p = cx.pred(w, i, s[2], l);
+                if i.op() == Op::Dsetp && (i.has("MIN") || i.has("MAX")) {
+                    // DSETP.MIN/.MAX (fmin/fmax of doubles): the first predicate selects A
+                    // (the smaller, or larger, one; a NaN loses to a number; of -0 and +0
+                    // min takes -0), the second says both are NaN (ptxas then quiets B).
+                    let min = i.has("MIN");
+                    let picks_a = y.is_nan()
+                        || (!x.is_nan()
+                            && (if min { x < y } else { x > y }
+                                || (x == y && x.is_sign_negative() == min)));
+                    let both_nan = x.is_nan() && y.is_nan();
+                    write_pred(w, i, d[0], l, combine(bop, picks_a, p));
+                    write_pred(w, i, d[1], l, combine(bop, both_nan, p));
+                    continue;
+                }
+                let r = fcmp(cmp, x, y);
                 write_pred(w, i, d[0], l, combine(bop, r, p));
                 write_pred(w, i, d[1], l, combine(bop, !r, p));
             }
@@ -313,12 +354,10 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
         }
         Op::I2f | Op::I2fp => {
             let mode = rounding(i);
-            if mode != Round::Nearest && (i.has("F64") || i.has("S64") || i.has("U64")) {
-                return Err(
-                    cx.unsupported(i, "directed rounding of 64-bit conversions is not modelled")
-                );
+            if i.has("F16") || i.has("BF16") {
+                return Err(cx.unsupported(i, "conversions to half precision are not modelled"));
             }
-            let unsigned = i.has("U32") || i.has("U64");
+            let unsigned = i.has("U32") || i.has("U64") || i.has("U8") || i.has("U16");
             let wide_src = i.has("S64") || i.has("U64");
             let f64_dst = i.has("F64");
             for l in lanes(a) {
@@ -330,26 +369,35 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                         x as i64 as f64
                     }
                 } else {
+                    // The source's integer type: 8 or 16 bits are the register's low bits.
                     let x = cx.rd(w, i, s[0], l)?;
-                    if unsigned {
-                        x as f64
-                    } else {
-                        x as i32 as f64
+                    match (i.has("S8"), i.has("U8"), i.has("S16"), i.has("U16")) {
+                        (true, ..) => x as i8 as f64,
+                        (_, true, ..) => x as u8 as f64,
+                        (_, _, true, _) => x as i16 as f64,
+                        (.., true) => x as u16 as f64,
+                        _ if unsigned => x as f64,
+                        _ => x as i32 as f64,
                     }
                 };
+                // A 64-bit integer, exact in i128, rounds once in the instruction's mode.
+                let exact = if wide_src {
+                    let x = cx.rd64(w, i, s[0], l)?;
+                    Some(if unsigned {
+                        x as i128
+                    } else {
+                        x as i64 as i128
+                    })
+                } else {
+                    None
+                };
                 if f64_dst {
-                    let b = v.to_bits();
+                    let r = exact.map_or(v, |x| round::int_to_f64(x, mode));
+                    let b = r.to_bits();
                     write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
                 } else {
-                    // From a 64-bit integer the f64 above may already have rounded: convert
-                    // straight from the integer instead.
-                    let r = if wide_src {
-                        let x = cx.rd64(w, i, s[0], l)?;
-                        if unsigned {
-                            x as f32
-                        } else {
-                            x as i64 as f32
-                        }
+                    let r = if let Some(x) = exact {
+                        round::int_to_f32(x, mode)
                     } else {
                         // A 32-bit integer is exact in f64.
                         to_f32(v, 0.0, mode)
@@ -398,19 +446,71 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
             }
         }
         Op::Dadd | Op::Dmul | Op::Dfma => {
-            if rounding(i) != Round::Nearest {
-                return Err(cx.unsupported(i, "directed rounding is not modelled"));
-            }
+            let mode = rounding(i);
             for l in lanes(a) {
                 let x = f64src(cx, w, i, s[0], l)?;
                 let y = f64src(cx, w, i, s[1], l)?;
                 let r = match i.op() {
-                    Op::Dadd => x + y,
-                    Op::Dmul => x * y,
-                    _ => x.mul_add(y, f64src(cx, w, i, s[2], l)?),
+                    Op::Dadd => round::add(x, y, mode),
+                    Op::Dmul => round::mul(x, y, mode),
+                    _ => round::fma(x, y, f64src(cx, w, i, s[2], l)?, mode),
                 };
                 let b = r.to_bits();
                 write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+            }
+        }
+        Op::F2f => {
+            let mode = rounding(i);
+            if i.has("F16") {
+                return Err(cx.unsupported(i, "half-precision conversions are not modelled"));
+            }
+            // F2F.dst.src: the destination type is printed first.
+            let pos = |t: &str| i.comps.iter().position(|c| *c == t);
+            let to_f64 = pos("F64") < pos("F32");
+            for l in lanes(a) {
+                if to_f64 {
+                    let x = ftz32(f32src(cx, w, i, s[0], l)?, ftz) as f64;
+                    let b = x.to_bits();
+                    write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+                } else {
+                    // F32.F64: the double rounded once to f32 in the mode.
+                    let x = f64src(cx, w, i, s[0], l)?;
+                    let r = ftz32(to_f32(x, 0.0, mode), ftz);
+                    write(w, i, d[0], l, &[r.to_bits()]);
+                }
+            }
+        }
+        Op::Frnd => {
+            if i.has("F16") {
+                return Err(cx.unsupported(i, "half-precision rounding is not modelled"));
+            }
+            let f = |v: f64| {
+                if i.has("FLOOR") {
+                    v.floor()
+                } else if i.has("CEIL") {
+                    v.ceil()
+                } else if i.has("TRUNC") {
+                    v.trunc()
+                } else {
+                    v.round_ties_even()
+                }
+            };
+            for l in lanes(a) {
+                if i.has("F64") {
+                    let b = f(f64src(cx, w, i, s[0], l)?).to_bits();
+                    write(w, i, d[0], l, &[b as u32, (b >> 32) as u32]);
+                } else {
+                    let x = ftz32(f32src(cx, w, i, s[0], l)?, ftz);
+                    // Rounding an f32 to an integer is exact in f64 and back.
+                    write(w, i, d[0], l, &[ftz32(f(x as f64) as f32, ftz).to_bits()]);
+                }
+            }
+        }
+        Op::Fchk => {
+            for l in lanes(a) {
+                let x = f32src(cx, w, i, s[0], l)?;
+                let y = f32src(cx, w, i, s[1], l)?;
+                write_pred(w, i, d[0], l, fchk(x, y));
             }
         }
         Op::Hfma2 => {

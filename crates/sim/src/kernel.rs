@@ -135,6 +135,9 @@ pub struct Kernel {
     pub static_shared: u32,
     /// Other constant banks (`.nv.constantN`, N > 0) with their contents.
     pub banks: Vec<(u8, Vec<u8>)>,
+    /// The module's `__device__` variables, relocated, from [`crate::module::MODULE_BASE`]
+    /// (empty when it has none).
+    pub globals: Vec<u8>,
 }
 
 /// Where ptxas 13.5 puts the first kernel parameter in constant bank 0.
@@ -247,7 +250,7 @@ pub fn load(bytes: &[u8], name: &str) -> Result<Kernel, SimError> {
         }
         many => {
             return match many.iter().find(|f| f.name == name) {
-                Some(f) => load_function(arch, f, &secs),
+                Some(f) => load_function(arch, f, &secs, &c.symbols, &c.functions),
                 None => Err(SimError::Load(format!(
                     "`{name}` is ambiguous: {}",
                     many.iter()
@@ -258,13 +261,15 @@ pub fn load(bytes: &[u8], name: &str) -> Result<Kernel, SimError> {
             }
         }
     };
-    load_function(arch, f, &secs)
+    load_function(arch, f, &secs, &c.symbols, &c.functions)
 }
 
 fn load_function(
     arch: Arch,
     f: &cubin::Function,
     secs: &[cubin::RawSection],
+    symbols: &[cubin::Symbol],
+    functions: &[cubin::Function],
 ) -> Result<Kernel, SimError> {
     let info = secs
         .iter()
@@ -293,7 +298,8 @@ fn load_function(
     // Other constant banks: `.nv.constantN.<kernel>` (ptxas's jump tables, in bank 2) or
     // a module-wide `.nv.constantN`; the kernel's own wins.
     let mut banks: Vec<(u8, Vec<u8>)> = Vec::new();
-    for s in secs {
+    let mut bank_sections: Vec<usize> = Vec::new();
+    for (index, s) in secs.iter().enumerate() {
         let Some(rest) = s.name.strip_prefix(".nv.constant") else {
             continue;
         };
@@ -305,21 +311,69 @@ fn load_function(
         if n == 0 || n >= 32 || owner.is_some_and(|o| o != f.name) {
             continue;
         }
-        match banks.iter_mut().find(|(b, _)| *b == n) {
-            Some(e) if owner.is_some() => e.1 = s.data.clone(),
+        match banks.iter().position(|(b, _)| *b == n) {
+            Some(k) if owner.is_some() => {
+                banks[k].1 = s.data.clone();
+                bank_sections[k] = index;
+            }
             Some(_) => {}
-            None => banks.push((n, s.data.clone())),
+            None => {
+                banks.push((n, s.data.clone()));
+                bank_sections.push(index);
+            }
         }
+    }
+    // `__device__` variables and the relocations that hold their (and functions')
+    // addresses, in the banks and in the variables.
+    let mut globals = crate::module::sections(secs);
+    let places: Vec<(usize, u64)> = globals.iter().map(|(k, at, _)| (*k, *at)).collect();
+    {
+        let mut patch: Vec<(usize, &mut Vec<u8>)> = bank_sections
+            .iter()
+            .copied()
+            .zip(banks.iter_mut().map(|(_, d)| d))
+            .collect();
+        patch.extend(globals.iter_mut().map(|(k, _, d)| (*k, d)));
+        crate::module::relocate(secs, symbols, &places, f.section, &mut patch)?;
+    }
+    let globals = crate::module::image(&globals);
+    // The code: the kernel's section at 0, then the sections of the device functions it
+    // reaches through relocations (`-G` builds call them with `CALL.ABS`), each at a
+    // 128-byte boundary, with their relocations applied.
+    let mut words = f.words.clone();
+    let mut bases = vec![(f.section, 0u64)];
+    let mut next = 0;
+    while next < bases.len() {
+        // The code sections the relocations of section `bases[next]` name.
+        let from = bases[next].0;
+        next += 1;
+        for g in crate::module::called_sections(secs, symbols, from) {
+            let Some(func) = functions.iter().find(|h| h.section == g) else {
+                continue;
+            };
+            if bases.iter().any(|(k, _)| *k == g) {
+                continue;
+            }
+            words.resize(words.len().div_ceil(8) * 8, tangle_sass::Word(0));
+            bases.push((g, words.len() as u64 * 16));
+            words.extend_from_slice(&func.words);
+        }
+    }
+    let refused = crate::module::relocate_code(secs, symbols, &places, &bases, &mut words)?;
+    let mut code = decode_code(arch, &words);
+    for (at, why) in refused {
+        code[at] = Slot::Refused(why);
     }
     Ok(Kernel {
         arch,
         name: f.name.clone(),
-        code: decode_code(arch, &f.words),
+        code,
         params,
         param_base,
         cbank0_size,
         static_shared,
         banks,
+        globals,
     })
 }
 
@@ -393,6 +447,7 @@ impl Kernel {
             cbank0_size: param_base + off,
             static_shared: 0,
             banks: Vec::new(),
+            globals: Vec::new(),
         }
     }
 }

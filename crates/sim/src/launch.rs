@@ -107,6 +107,10 @@ impl Launch {
             put(&mut cb, 0xc + 4 * i as u32, &v.to_le_bytes());
         }
         put(&mut cb, CB_LOCAL_TOP, &LOCAL_BYTES.to_le_bytes());
+        // The shared and local windows of generic addresses, which SM75-SM89 `-G` code
+        // reads from c[0x0][0x18] and c[0x0][0x20] (`MOV R6, c[0x0][0x18]`, `cvta.shared`).
+        put(&mut cb, 0x18, &crate::memory::SHARED_WINDOW.to_le_bytes());
+        put(&mut cb, 0x20, &crate::memory::LOCAL_WINDOW.to_le_bytes());
         for (i, (a, p)) in self.args.iter().zip(&k.params).enumerate() {
             if a.size() != p.size {
                 return bad(format!(

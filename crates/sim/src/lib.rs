@@ -27,7 +27,9 @@ pub mod kernel;
 pub mod launch;
 mod memops;
 pub mod memory;
+pub mod module;
 mod operands;
+mod round;
 pub mod warp;
 mod warpops;
 

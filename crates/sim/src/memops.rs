@@ -10,7 +10,7 @@ use tangle_sass::{Op, OpndKind};
 use crate::alu::{extend, mem_size};
 use crate::error::{FaultKind, SimError};
 use crate::kernel::Inst;
-use crate::memory::{flat_read, flat_write, LOCAL_BYTES};
+use crate::memory::{flat_read, flat_write, LOCAL_BYTES, LOCAL_WINDOW, SHARED_WINDOW};
 use crate::operands::{reg, reg64, ureg, write, write_pred, Cx};
 use crate::warp::{lanes, Warp};
 
@@ -20,6 +20,21 @@ enum Space {
     Global,
     Shared,
     Local,
+    /// A generic address (LD, ST, ATOM): shared or local when it lies in their windows
+    /// ([`SHARED_WINDOW`], [`LOCAL_WINDOW`]), global otherwise.
+    Generic,
+}
+
+/// The space and address a generic address names.
+fn resolve(sp: Space, addr: u64) -> (Space, u64) {
+    if sp != Space::Generic {
+        return (sp, addr);
+    }
+    match addr >> 32 {
+        h if h == SHARED_WINDOW >> 32 => (Space::Shared, addr & 0xffff_ffff),
+        h if h == LOCAL_WINDOW >> 32 => (Space::Local, addr & 0xffff_ffff),
+        _ => (Space::Global, addr),
+    }
 }
 
 /// The address of memory operand `k` for `lane`.
@@ -50,10 +65,14 @@ fn address(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, lane: usize) -> Result<u64
         }
         MemFmt::UrAddr => a.ureg.map_or(0, |u| ur64(u.0)),
         MemFmt::Shared => {
-            let mut r = reg(w, a.base.0, lane) as u64;
-            if a.x4 {
-                r *= 4;
-            }
+            // `.X4`, `.X8`, `.X16` scale the base register.
+            let scale = match (a.x4, a.x8) {
+                (false, false) => 1,
+                (true, false) => 4,
+                (false, true) => 8,
+                (true, true) => 16,
+            };
+            let r = reg(w, a.base.0, lane) as u64 * scale;
             r + a.ureg.map_or(0, |u| ureg(w, u.0, lane) as u64)
         }
         MemFmt::CIndexed => return Err(cx.unsupported(i, "constant address in a memory access")),
@@ -74,6 +93,7 @@ fn read(
     addr: u64,
     size: u32,
 ) -> Result<[u8; 16], SimError> {
+    let (sp, addr) = resolve(sp, addr);
     let r = match sp {
         Space::Global => cx.global.read(addr, size),
         Space::Shared => {
@@ -85,9 +105,14 @@ fn read(
             })
         }
         Space::Local => {
-            let m = w.local_mem(lane, addr.saturating_add(size as u64));
-            flat_read(m, addr, size, || FaultKind::LocalOutOfBounds { addr, size })
+            if addr.saturating_add(size as u64) > LOCAL_BYTES as u64 {
+                Err(FaultKind::LocalOutOfBounds { addr, size })
+            } else {
+                let m = w.local_mem(lane, addr.saturating_add(size as u64));
+                flat_read(m, addr, size, || FaultKind::LocalOutOfBounds { addr, size })
+            }
         }
+        Space::Generic => unreachable!("resolved above"),
     };
     r.map_err(|k| cx.fault(lane, k))
 }
@@ -101,6 +126,7 @@ fn store(
     size: u32,
     data: &[u8; 16],
 ) -> Result<(), SimError> {
+    let (sp, addr) = resolve(sp, addr);
     let r = match sp {
         Space::Global => cx.global.write(addr, size, data),
         Space::Shared => {
@@ -120,6 +146,7 @@ fn store(
                 })
             }
         }
+        Space::Generic => unreachable!("resolved above"),
     };
     r.map_err(|k| cx.fault(lane, k))
 }
@@ -160,6 +187,9 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
         Op::Atomg => (Space::Global, 'a'),
         Op::Atoms => (Space::Shared, 'a'),
         Op::Red | Op::Redg => (Space::Global, 'r'),
+        Op::Ld => (Space::Generic, 'l'),
+        Op::St => (Space::Generic, 's'),
+        Op::Atom => (Space::Generic, 'a'),
         _ => return Ok(false),
     };
     match kind {
@@ -202,10 +232,30 @@ fn atomic(
 ) -> Result<(), SimError> {
     let s = &i.srcs;
     let d = &i.dsts;
-    let cas = i.has("CAS");
+    // ATOMS.CAST.SPIN (ptxas's shared float and 64-bit atomic loops): a compare-and-store
+    // whose result is 1 when it stored, 0 otherwise (the loop retries on 0).
+    let cast = i.has("CAST");
+    let cas = i.has("CAS") || cast;
     let op = i.m.modifier::<AtomOp>();
     if i.has("F16x2") {
         return Err(cx.unsupported(i, "half-precision atomics are not modelled"));
+    }
+    if i.has("POPC") && i.has("INC") {
+        // ATOMS.POPC.INC.32: the warp-aggregated `atomicAdd(&shared, 1)`, one increment per
+        // active lane (in lane order, like the other atomics). What it returns per lane is
+        // not known, so only RZ as a destination is modelled.
+        if !matches!(i.m.operands[d[0]].val, Val::Reg(r) if r.0 == 255) {
+            return Err(cx.unsupported(i, "ATOMS.POPC.INC with a destination is not modelled"));
+        }
+        for l in lanes(a) {
+            let addr = address(cx, w, i, s[0], l)?;
+            let old = read(cx, w, sp, l, addr, 4)?;
+            let new = u32::from_le_bytes(old[..4].try_into().expect("4")).wrapping_add(1);
+            let mut nb = [0u8; 16];
+            nb[..4].copy_from_slice(&new.to_le_bytes());
+            store(cx, w, sp, l, addr, 4, &nb)?;
+        }
+        return Ok(());
     }
     let wide = i.has("64") || i.has("S64") || i.has("F64");
     let size = if wide { 8 } else { 4 };
@@ -219,6 +269,7 @@ fn atomic(
         let old_b = read(cx, w, sp, l, addr, size)?;
         let old = u64::from_le_bytes(old_b[..8].try_into().expect("8"))
             & if wide { u64::MAX } else { 0xffff_ffff };
+        let stored = cas && old == b;
         let new = if cas {
             let c = if wide {
                 cx.rd64(w, i, s[2], l)?
@@ -282,6 +333,7 @@ fn atomic(
         let mut nb = [0u8; 16];
         nb[..8].copy_from_slice(&new.to_le_bytes());
         store(cx, w, sp, l, addr, size, &nb)?;
+        let old = if cast { stored as u64 } else { old };
         if !red {
             let rd = *d.last().expect("an atomic has a destination");
             write(

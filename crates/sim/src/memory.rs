@@ -13,6 +13,14 @@ pub const GLOBAL_BASE: u64 = 0x7f00_0000_0000;
 /// (`c[0x0][0x28]`) and grows down.
 pub const LOCAL_BYTES: u32 = 0x1_0000;
 
+/// Where generic addresses (LD, ST, ATOM; `-G` code uses them throughout) see a block's
+/// shared memory: `SR_SWINHI` reads this address's high word, and an address whose high
+/// word it is names shared byte `addr & 0xffff_ffff`.
+pub const SHARED_WINDOW: u64 = 0x7d00_0000_0000;
+
+/// Where generic addresses see a thread's local memory (high word as [`SHARED_WINDOW`]).
+pub const LOCAL_WINDOW: u64 = 0x7c00_0000_0000;
+
 /// The device address of buffer `k`.
 pub fn buffer_address(k: usize) -> u64 {
     GLOBAL_BASE + ((k as u64) << 32)
@@ -23,12 +31,23 @@ pub fn buffer_address(k: usize) -> u64 {
 pub struct Global {
     /// Buffer `k` lives at [`buffer_address`]`(k)`.
     pub buffers: Vec<Option<Vec<u8>>>,
+    /// The module's `__device__` variables, at [`crate::module::MODULE_BASE`].
+    pub module: Vec<u8>,
 }
 
 impl Global {
     /// The buffer and offset an access of `size` bytes at `addr` touches.
     fn locate(&mut self, addr: u64, size: u32) -> Result<(&mut Vec<u8>, usize), FaultKind> {
         let oob = FaultKind::GlobalOutOfBounds { addr, size };
+        let module = crate::module::MODULE_BASE;
+        if (module..module + self.module.len() as u64).contains(&addr) {
+            let off = (addr - module) as usize;
+            return if off + size as usize <= self.module.len() {
+                Ok((&mut self.module, off))
+            } else {
+                Err(oob)
+            };
+        }
         if addr < GLOBAL_BASE {
             return Err(oob);
         }

@@ -234,6 +234,20 @@ pub(super) fn calls(v: &mut Vec<Form>) {
                 .o(r(24))
                 .o(t),
         );
+        // CALL.REL[.NOINC] [Pp,] Ra target (0x344): an indirect call through a function
+        // pointer (`k_icall`'s table), the register at 24 holding the callee's offset from
+        // the function the target names, as RET's return register does.
+        let mut t = target(pieces);
+        t.blank_before = true;
+        v.push(
+            fs("CALL", arches, 0x0000000002007344, 0x0000000003c00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".REL")])
+                .m(86, 1, &[(0, ""), (1, ".NOINC")])
+                .o(p(87).not(90).hide(7))
+                .o(r(24))
+                .o(t),
+        );
         // CALL.ABS[.NOINC] [Pp,] imm (0x943; `-G` builds call other functions this way,
         // through a relocation the loader applies): an absolute address in the target
         // field without its top bit 81, printed unsigned (probed on SM75, SM80 and SM90;

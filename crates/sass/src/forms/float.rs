@@ -214,7 +214,7 @@ pub(super) fn conversions(v: &mut Vec<Form>) {
                 .o(r(32)),
         );
     }
-    // I2FP.F32.{S32,U32} Rd, B (SM86+; SM75/SM80 reject it): bit 74 = 1 signed.
+    // I2FP.F32.{S32,U32}[.rnd] Rd, B (SM86+; SM75/SM80 reject it): bit 74 = 1 signed.
     v.push(
         fs(
             "I2FP",
@@ -224,6 +224,9 @@ pub(super) fn conversions(v: &mut Vec<Form>) {
         )
         .m(0, 0, &[(0, ".F32")])
         .m(74, 1, &[(1, ".S32"), (0, ".U32")])
+        // Rounding 78-79: nearest or `.RZ` (`__int2float_rz`); nvdisasm prints 1 and 2 as
+        // `.INVALIDn` (the directed modes go through I2F).
+        .m(78, 2, &[(0, ""), (3, ".RZ")])
         .o(r(16))
         .o(r(32)),
     );
@@ -323,7 +326,8 @@ pub(super) fn dfma(v: &mut Vec<Form>) {
     ] {
         let (b, c) = match lo & 0xe00 {
             0x200 => (r(32).pair().neg(63).reuse(1), r(64).pair().neg(75).reuse(2)),
-            0x400 => (r(64).pair().reuse(1), f64i()),
+            // B negated by bit 75 (`DFMA R12, R10, -R2, 1` of double division).
+            0x400 => (r(64).pair().neg(75).reuse(1), f64i()),
             _ => (f64i(), r(64).pair().neg(75).reuse(2)),
         };
         v.push(

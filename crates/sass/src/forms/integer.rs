@@ -266,15 +266,18 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
         let b = match (lo & 0x800 != 0, name) {
             (true, "FSEL") => f32i(32),
             (true, _) => uimm(32, 32),
+            // FSEL's register B may be absolute or negated (bits 62, 63: `FSEL R5, R5,
+            // |R4|, !P0` of fmodf, `FSEL R8, R4, -R4, !P0` of sinf).
+            (false, "FSEL") => r(32).neg(63).abs(62).reuse(1),
             _ => r(32).reuse(1),
         };
-        v.push(
-            fs(name, ALL, lo, hi)
-                .o(r(16))
-                .o(r(24).reuse(0))
-                .o(b)
-                .o(p(87).not(90)),
-        );
+        // FSEL's A may be negated or absolute too (bits 72, 73: `FSEL R5, -R6, R6, !P1`).
+        let a = if name == "FSEL" {
+            r(24).neg(72).abs(73).reuse(0)
+        } else {
+            r(24).reuse(0)
+        };
+        v.push(fs(name, ALL, lo, hi).o(r(16)).o(a).o(b).o(p(87).not(90)));
     }
     // IMNMX[.U32] Rd, A, B, Pp: bit 73 = 1 signed (0 prints .U32), predicate 87-90.
     for (lo, hi) in [

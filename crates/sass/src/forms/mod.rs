@@ -5,8 +5,9 @@
 //! constants of the form: the sample's value, the only one accepted.
 //!
 //! One file per instruction family: `control`, `moves`, `integer`, `uniform`, `float`,
-//! `memory` and `warp`; this file has the operand helpers they share, the order in which
-//! the families' forms enter the table, and the lookup tables.
+//! `memory` and `warp`, and `gaps` (forms of ordinary code the simulator's sweep found);
+//! this file has the operand helpers they share, the order in which the families' forms
+//! enter the table, and the lookup tables.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -77,6 +78,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 
 mod control;
 mod float;
+mod gaps;
 mod integer;
 mod memory;
 mod moves;
@@ -126,6 +128,7 @@ fn build() -> Vec<Form> {
     integer::sgxt_bmsk(&mut v);
     float::float_conversions(&mut v);
     memory::generic(&mut v);
+    gaps::sim_gaps(&mut v);
     v
 }
 

@@ -78,6 +78,7 @@ impl LatencyClass {
             | Op::Prmt
             | Op::Iabs
             | Op::Viadd
+            | Op::Viaddmnmx
             | Op::Vimnmx
             | Op::Sgxt
             | Op::Bmsk
@@ -86,6 +87,7 @@ impl LatencyClass {
             Op::Isetp => IntCompare,
             Op::Popc | Op::Brev | Op::Flo => BitCount,
             Op::Fadd | Op::Fmul | Op::Ffma | Op::Fmnmx | Op::Fsel => Fp32,
+            Op::Fchk => Fp32Compare,
             Op::Fsetp => Fp32Compare,
             Op::Hfma2 => Fp16,
             Op::Dadd | Op::Dfma | Op::Dmul | Op::Dsetp => Fp64,
@@ -125,6 +127,7 @@ impl LatencyClass {
             | Op::Break
             | Op::Warpsync
             | Op::Yield
+            | Op::Nanosleep
             | Op::Bmov => Control,
             Op::Bar | Op::Membar | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Depbar => Sync,
             Op::Nop => Nop,

@@ -274,6 +274,7 @@ fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Re
                 (None, None) => {}
             }
             flag(w, a.x4, o.x4, "scaled by 4")?;
+            flag(w, a.x8, o.x4.map(|b| b + 1), "scaled by 8")?;
             flag(w, a.wide, o.wide, "a 64-bit base")?;
             offset_field(o, w, a.offset)
         }

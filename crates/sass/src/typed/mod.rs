@@ -200,6 +200,7 @@ impl MachInst {
                         ureg: o.ureg.map(|u| UReg(w.get(u.0 as u32, u.1 as u32) as u8)),
                         offset: mem_offset(o, w),
                         x4: o.x4.is_some_and(|b| w.bit(b as u32)),
+                        x8: o.x4.is_some_and(|b| w.bit(b as u32 + 1)),
                         wide: o.wide.is_some_and(|b| w.bit(b as u32)),
                     }),
                     OpndKind::Fixed(t) => Val::Fixed(t),

@@ -88,8 +88,11 @@ pub struct Addr {
     pub ureg: Option<UReg>,
     /// Signed byte offset.
     pub offset: i64,
-    /// Shared/local memory: the base register is scaled by 4 (`[R0.X4]`).
+    /// Shared/local memory: the base register is scaled by 4 (`[R0.X4]`); with `x8` too,
+    /// by 16 (`.X16`).
     pub x4: bool,
+    /// Shared/local memory: the base register is scaled by 8 (`[R0.X8]`).
+    pub x8: bool,
     /// SM75 global addresses with a uniform register: the base register is 64-bit
     /// (`[R2.64+UR4]`) rather than 32-bit (`[R2.U32+UR4]`).
     pub wide: bool,
@@ -103,6 +106,7 @@ impl Addr {
             ureg: None,
             offset,
             x4: false,
+            x8: false,
             wide: false,
         }
     }
