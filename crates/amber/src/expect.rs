@@ -153,7 +153,7 @@ pub fn check_expect<'a>(
                     });
                 }
             }
-            let n = format.ty.components as usize;
+            let n = format.ty.values_per_element();
             if *cmp == Comparator::Eq
                 && !scalar.is_float()
                 && integers_equal(data, *offset, format, values)
@@ -222,7 +222,7 @@ pub fn check_expect<'a>(
             }
             let f = *format_a;
             let scalar = f.ty.scalar;
-            let n = f.ty.components as usize;
+            let n = f.ty.values_per_element();
             let count = (da.len() / f.stride()) * n;
             let at = |i: usize| f.value_offset(i);
             match &expect.kind {
@@ -333,7 +333,7 @@ fn integers_equal(data: &[u8], offset: usize, format: &ElementFormat, values: &[
             _ => u64::from_le_bytes(b.try_into().expect("an 8-byte scalar")),
         }
     };
-    if format.ty.components == 1 {
+    if format.ty.values_per_element() == 1 {
         let stride = format.stride();
         values
             .iter()

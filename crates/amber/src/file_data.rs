@@ -53,7 +53,7 @@ pub fn file_initial_bytes(
             }
         }
     }
-    let n = format.ty.components as usize;
+    let n = format.ty.values_per_element();
     if values.len() % n != 0 {
         return Err(AmberError::new(
             Pos::new(1, 1),

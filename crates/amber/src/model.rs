@@ -126,11 +126,12 @@ impl Scalar {
         }
     }
 
-    /// The bit pattern of `v` converted to this float type (`F16` and `F32` round to
-    /// nearest, ties to even).
+    /// The bit pattern of `v` converted to this float type: `F32` rounds to nearest, ties to
+    /// even; `F16` goes as amber's parser takes it, through `float` (rounded to nearest) and
+    /// then toward zero ([`amber_f16`]).
     pub fn encode_f64(self, v: f64) -> u64 {
         match self {
-            Scalar::F16 => half::f16::from_f64(v).to_bits() as u64,
+            Scalar::F16 => u64::from(amber_f16(v as f32)),
             Scalar::F32 => (v as f32).to_bits() as u64,
             Scalar::F64 => v.to_bits(),
             _ => v as i128 as u64 & self.mask(),
@@ -187,6 +188,32 @@ impl fmt::Display for Num {
     }
 }
 
+/// The binary16 bits amber stores for the float `x`: the `float`'s sign, exponent and top ten
+/// mantissa bits, so the mantissa is cut toward zero rather than rounded (amber's
+/// `FloatToHexFloat16`), and the CTS's expected values assume exactly those inputs. Zero and
+/// values below the smallest normal half flush to a signed zero (amber flushes the `float`'s
+/// denormals and has no half subnormals); values beyond the largest half become the largest
+/// half, as cutting toward zero gives (amber's exponent would overflow); infinities and NaNs
+/// stay what they are.
+pub fn amber_f16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    if x.is_nan() {
+        return sign | 0x7e00;
+    }
+    if x.is_infinite() {
+        return sign | 0x7c00;
+    }
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127;
+    if exponent < -14 {
+        return sign;
+    }
+    if exponent > 15 {
+        return sign | 0x7bff;
+    }
+    sign | (((exponent + 15) as u16) << 10) | ((bits & 0x7f_ffff) >> 13) as u16
+}
+
 /// A number as written in the script.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Literal {
@@ -234,18 +261,54 @@ impl Literal {
     }
 }
 
-/// The type of one buffer element: a scalar or a 2-, 3- or 4-component vector.
+/// The type of one buffer element: a scalar, a 2-, 3- or 4-component vector, or a matrix of
+/// 2–4 such column vectors (`matCxR<...>`: C columns of R rows, as GLSL names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DataType {
     /// Component type.
     pub scalar: Scalar,
-    /// 1 for a scalar, 2–4 for `vecN<...>`.
+    /// 1 for a scalar, 2–4 for `vecN<...>`; for a matrix, the rows (its column's size).
     pub components: u8,
+    /// 1 for scalars and vectors; for a matrix, the columns.
+    pub columns: u8,
 }
 
 impl DataType {
-    /// Parses `int32`, `vec3<float>`, ...
+    /// A scalar or vector type of `components` components.
+    pub fn vector(scalar: Scalar, components: u8) -> DataType {
+        DataType {
+            scalar,
+            components,
+            columns: 1,
+        }
+    }
+
+    /// How many values (`DATA`, `EXPECT` list them one by one) one element holds.
+    pub fn values_per_element(&self) -> usize {
+        usize::from(self.components) * usize::from(self.columns)
+    }
+
+    /// Parses `int32`, `vec3<float>`, `mat2x3<float>`, ...
     pub fn from_name(s: &str) -> Option<DataType> {
+        if let Some(rest) = s.strip_prefix("mat") {
+            let b = rest.as_bytes();
+            let dim = |c: u8| (b'2'..=b'4').contains(&c).then(|| c - b'0');
+            let (columns, rows) = (dim(*b.first()?)?, dim(*b.get(2)?)?);
+            if b.get(1) != Some(&b'x') {
+                return None;
+            }
+            // The first three bytes are ASCII, so slicing after them is on a char boundary.
+            let inner = rest[3..].strip_prefix('<')?.strip_suffix('>')?;
+            let scalar = Scalar::from_name(inner)?;
+            if !scalar.is_float() {
+                return None;
+            }
+            return Some(DataType {
+                scalar,
+                components: rows,
+                columns,
+            });
+        }
         if let Some(rest) = s.strip_prefix("vec") {
             let components = match rest.as_bytes().first()? {
                 b'2' => 2,
@@ -255,21 +318,23 @@ impl DataType {
             };
             // The first byte is an ASCII digit, so slicing after it is on a char boundary.
             let inner = rest[1..].strip_prefix('<')?.strip_suffix('>')?;
-            return Some(DataType {
-                scalar: Scalar::from_name(inner)?,
-                components,
-            });
+            return Some(DataType::vector(Scalar::from_name(inner)?, components));
         }
-        Some(DataType {
-            scalar: Scalar::from_name(s)?,
-            components: 1,
-        })
+        Some(DataType::vector(Scalar::from_name(s)?, 1))
     }
 }
 
 impl fmt::Display for DataType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.components == 1 {
+        if self.columns > 1 {
+            write!(
+                f,
+                "mat{}x{}<{}>",
+                self.columns,
+                self.components,
+                self.scalar.name()
+            )
+        } else if self.components == 1 {
             f.write_str(self.scalar.name())
         } else {
             write!(f, "vec{}<{}>", self.components, self.scalar.name())
@@ -298,8 +363,14 @@ pub struct ElementFormat {
 }
 
 impl ElementFormat {
-    /// Bytes from one element to the next, padding included.
+    /// Bytes from one element to the next, padding included: for a matrix, its columns'
+    /// stride (a column laid out as the vector it is) times the columns.
     pub fn stride(&self) -> usize {
+        self.column_stride() * usize::from(self.ty.columns)
+    }
+
+    /// Bytes from one column to the next (the element stride of a scalar or vector).
+    fn column_stride(&self) -> usize {
         let s = self.ty.scalar.size();
         let n = self.ty.components as usize;
         match self.layout {
@@ -321,8 +392,12 @@ impl ElementFormat {
     /// Byte offset of the `i`-th value when values are listed component by component
     /// (as `DATA`, `FILL` and `EXPECT` list them), padding skipped.
     pub fn value_offset(&self, i: usize) -> usize {
-        let n = self.ty.components as usize;
-        (i / n) * self.stride() + (i % n) * self.ty.scalar.size()
+        let rows = self.ty.components as usize;
+        let n = self.ty.values_per_element();
+        let (element, within) = (i / n, i % n);
+        element * self.stride()
+            + (within / rows) * self.column_stride()
+            + (within % rows) * self.ty.scalar.size()
     }
 }
 
@@ -390,7 +465,7 @@ impl Buffer {
         let mut out = vec![0u8; self.size_in_bytes()];
         let scalar = self.format.ty.scalar;
         let s = scalar.size();
-        let count = self.element_count * self.format.ty.components as usize;
+        let count = self.element_count * self.format.ty.values_per_element();
         let mut put = |i: usize, bits: u64| {
             let at = self.format.value_offset(i);
             out[at..at + s].copy_from_slice(&bits.to_le_bytes()[..s]);

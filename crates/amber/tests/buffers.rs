@@ -137,14 +137,39 @@ fn format_buffers_are_packed_and_empty() {
     assert_eq!(b.element_count, 0);
     assert!(b.initial_bytes().is_empty());
     let b = buffer("BUFFER img FORMAT R8G8B8A8_UINT");
-    assert_eq!(
-        b.format.ty,
-        DataType {
-            scalar: Scalar::U8,
-            components: 4
-        }
-    );
+    assert_eq!(b.format.ty, DataType::vector(Scalar::U8, 4));
     let e = parse("#!amber\nBUFFER img FORMAT B8G8R8A8_UNORM\n").unwrap_err();
     assert_eq!(e.pos, Pos::new(2, 19));
     assert!(matches!(e.kind, ErrorKind::Unsupported(_)));
+}
+
+/// Matrix data types lay out each column as the vector it is (std430: a 3-row column takes
+/// 16 bytes; std140 rounds every column to 16), columns in order, values listed column by
+/// column: offsets derived by hand.
+#[test]
+fn matrix_buffers_lay_out_columns() {
+    let b = buffer("BUFFER m DATA_TYPE mat2x3<float> DATA\n1 2 3 4 5 6\n7 8 9 10 11 12\nEND");
+    assert_eq!(b.format.ty.to_string(), "mat2x3<float>");
+    assert_eq!(b.element_count, 2);
+    // Two columns of 16 bytes each per matrix.
+    assert_eq!(b.format.stride(), 32);
+    let bytes = b.initial_bytes();
+    assert_eq!(bytes.len(), 64);
+    let f = |o: usize| f32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    // Matrix 0: column 0 = 1 2 3 at 0, 4, 8; column 1 = 4 5 6 at 16, 20, 24.
+    assert_eq!(
+        [f(0), f(4), f(8), f(16), f(20), f(24)],
+        [1., 2., 3., 4., 5., 6.]
+    );
+    // Matrix 1 starts at 32 (its column 1 at 48); padding stays zero.
+    assert_eq!([f(32), f(48), f(52), f(12), f(28)], [7., 10., 11., 0., 0.]);
+    // mat2x2<double>: 16-byte columns, 32-byte matrices; in std140 still 16 per column.
+    let d = buffer("BUFFER d DATA_TYPE mat2x2<double> STD140 SIZE 3 FILL 1.5");
+    assert_eq!(d.format.stride(), 32);
+    assert_eq!(d.initial_bytes().len(), 96);
+    // mat2x2<float> in std140: columns rounded to 16 bytes.
+    let s = buffer("BUFFER s DATA_TYPE mat2x2<float> STD140 DATA\n1 2 3 4\nEND");
+    assert_eq!(s.format.stride(), 32);
+    assert_eq!(s.format.value_offset(2), 16);
+    assert_eq!(s.format.value_offset(5), 32 + 4);
 }

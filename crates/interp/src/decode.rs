@@ -188,8 +188,19 @@ pub(crate) fn decode(
                         var_slot: None,
                     });
                 }
-                let atys: Vec<Type> = d.args.iter().map(|a| module.operand_type(f, *a)).collect();
-                let rty = d.result.map(|v| f.values[v].ty);
+                let mut atys: Vec<Type> =
+                    d.args.iter().map(|a| module.operand_type(f, *a)).collect();
+                let mut rty = d.result.map(|v| f.values[v].ty);
+                // Loads and stores move values as the memory's type lays them out: a
+                // laid-out matrix or a row-major matrix's column is not where its plain value
+                // type would put it (`TypeTable::same_value_type`).
+                if let Some(pointee) = atys.first().and_then(|p| module.types.pointer(*p)) {
+                    match d.op {
+                        Op::Load(_) => rty = Some(pointee.1),
+                        Op::Store(_) if atys.len() == 2 => atys[1] = pointee.1,
+                        _ => {}
+                    }
+                }
                 let mut fast = fast_path(module, &d.op, &atys, rty);
                 let mut chain = Vec::new();
                 if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
@@ -454,6 +465,11 @@ fn chain_steps(
                 (*elem, array_stride(types, cur), Some(u64::from(*count)))
             }
             TypeData::RuntimeArray { elem, .. } => (*elem, array_stride(types, cur), None),
+            TypeData::Matrix { .. } | TypeData::StridedVector { .. } => (
+                types.element(cur, None)?,
+                array_stride(types, cur),
+                Some(u64::from(types.matrix_or_column_len(cur))),
+            ),
             _ => return None,
         };
         match constant {

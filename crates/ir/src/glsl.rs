@@ -77,6 +77,8 @@ glsl_table! {
     Log2 = 30, 1;
     Sqrt = 31, 1;
     InverseSqrt = 32, 1;
+    Determinant = 33, 1;
+    MatrixInverse = 34, 1;
     Modf = 35, 2;
     ModfStruct = 36, 1;
     FMin = 37, 2;

@@ -29,4 +29,4 @@ pub use ops::{
     AtomicOp, ConvOperand, Forms, GroupOp, GroupOperation, MemAccess, Op, PlainOp, TangleOp,
     ValueKind,
 };
-pub use types::{Member, MemberFlag, Type, TypeData, TypeTable};
+pub use types::{MatrixLayout, Member, MemberFlag, Type, TypeData, TypeTable};

@@ -152,6 +152,62 @@ pub enum ExecMode {
     MaximallyReconverges,
     /// `SubgroupUniformControlFlowKHR`.
     SubgroupUniformControlFlow,
+    /// A float-controls mode (`SPV_KHR_float_controls`) for floats of the width it names:
+    /// only those the interpreter's arithmetic already obeys (docs/interp.md).
+    FloatControl(FloatControl, u32),
+}
+
+/// The float-controls execution modes tangle accepts: what its float arithmetic does anyway
+/// (IEEE operations computed exactly and rounded once to nearest even, subnormals kept,
+/// signed zeros, infinities and NaNs preserved). `DenormFlushToZero` and `RoundingModeRTZ`
+/// ask for something else and are refused by the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatControl {
+    /// `DenormPreserve`: subnormal operands and results are kept.
+    DenormPreserve,
+    /// `SignedZeroInfNanPreserve`: no optimization may assume away signed zeros, infinities
+    /// or NaNs.
+    SignedZeroInfNanPreserve,
+    /// `RoundingModeRTE`: round to nearest, ties to even.
+    RoundingModeRte,
+}
+
+impl FloatControl {
+    /// Every accepted mode.
+    pub const ALL: [FloatControl; 3] = [
+        FloatControl::DenormPreserve,
+        FloatControl::SignedZeroInfNanPreserve,
+        FloatControl::RoundingModeRte,
+    ];
+
+    /// The SPIR-V execution mode.
+    pub fn spirv(self) -> spirv::ExecutionMode {
+        match self {
+            FloatControl::DenormPreserve => spirv::ExecutionMode::DenormPreserve,
+            FloatControl::SignedZeroInfNanPreserve => {
+                spirv::ExecutionMode::SignedZeroInfNanPreserve
+            }
+            FloatControl::RoundingModeRte => spirv::ExecutionMode::RoundingModeRTE,
+        }
+    }
+
+    /// The text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatControl::DenormPreserve => "denorm_preserve",
+            FloatControl::SignedZeroInfNanPreserve => "signed_zero_inf_nan_preserve",
+            FloatControl::RoundingModeRte => "rounding_mode_rte",
+        }
+    }
+
+    /// The capability the mode needs (of the same name).
+    pub fn capability(self) -> spirv::Capability {
+        match self {
+            FloatControl::DenormPreserve => spirv::Capability::DenormPreserve,
+            FloatControl::SignedZeroInfNanPreserve => spirv::Capability::SignedZeroInfNanPreserve,
+            FloatControl::RoundingModeRte => spirv::Capability::RoundingModeRTE,
+        }
+    }
 }
 
 /// An entry point.

@@ -93,6 +93,12 @@ op_table!(
         FRem = "frem", FRem, Fixed(2);
         FMod = "fmod", FMod, Fixed(2);
         VectorTimesScalar = "vector_times_scalar", VectorTimesScalar, Fixed(2);
+        MatrixTimesScalar = "matrix_times_scalar", MatrixTimesScalar, Fixed(2);
+        VectorTimesMatrix = "vector_times_matrix", VectorTimesMatrix, Fixed(2);
+        MatrixTimesVector = "matrix_times_vector", MatrixTimesVector, Fixed(2);
+        MatrixTimesMatrix = "matrix_times_matrix", MatrixTimesMatrix, Fixed(2);
+        OuterProduct = "outer_product", OuterProduct, Fixed(2);
+        Transpose = "transpose", Transpose, Fixed(1);
         Dot = "dot", Dot, Fixed(2);
         IAddCarry = "iadd_carry", IAddCarry, Fixed(2);
         ISubBorrow = "isub_borrow", ISubBorrow, Fixed(2);

@@ -72,6 +72,17 @@ pub struct Member {
     pub name: Option<String>,
 }
 
+/// How a matrix lies in explicitly laid out memory: a struct member's `MatrixStride` and
+/// `RowMajor` / `ColMajor` decorations, carried by the matrix type itself so that a pointer
+/// to the member (or to an array of such matrices) knows where its elements are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MatrixLayout {
+    /// Bytes between columns (column-major) or rows (row-major).
+    pub stride: u32,
+    /// `RowMajor`: the components of a row are consecutive, rows `stride` bytes apart.
+    pub row_major: bool,
+}
+
 /// What a type is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeData {
@@ -98,6 +109,28 @@ pub enum TypeData {
         elem: Type,
         /// The number of components.
         count: u8,
+    },
+    /// A matrix of `count` (2–4) columns of the float vector type `column`. Values are the
+    /// columns in order. `layout` is set where the matrix lies in explicitly laid out memory
+    /// (a `MatrixStride` struct member); a loaded or stored value has the plain type (layout
+    /// `None`) and the memory instructions accept the two as one value type
+    /// ([`TypeTable::same_value_type`]).
+    Matrix {
+        /// The column type (a float vector).
+        column: Type,
+        /// The number of columns.
+        count: u8,
+        /// The layout in memory, where the type is a laid-out member.
+        layout: Option<MatrixLayout>,
+    },
+    /// A column of a row-major matrix in memory: the components of the vector type `vector`,
+    /// `stride` bytes apart. Only a pointer's pointee (an access chain into a row-major
+    /// matrix reaches one); loads give, and stores take, `vector`.
+    StridedVector {
+        /// The vector type of the loaded value.
+        vector: Type,
+        /// Bytes between consecutive components.
+        stride: u32,
     },
     /// An array of fixed length.
     Array {
@@ -302,9 +335,107 @@ impl TypeTable {
         }
     }
 
+    /// The column type a matrix of type `ty` has in memory: the plain column vector, or for
+    /// a row-major laid-out matrix the strided vector of its column (which
+    /// [`TypeTable::matrix`] interns with the matrix).
+    pub fn matrix_column_in_memory(&self, ty: Type) -> Option<Type> {
+        match self.get(ty) {
+            TypeData::Matrix {
+                column,
+                layout:
+                    Some(MatrixLayout {
+                        stride,
+                        row_major: true,
+                    }),
+                ..
+            } => self.find(&TypeData::StridedVector {
+                vector: *column,
+                stride: *stride,
+            }),
+            TypeData::Matrix { column, .. } => Some(*column),
+            _ => None,
+        }
+    }
+
+    /// The columns of a matrix type, or the components of a strided column; 0 for anything
+    /// else.
+    pub fn matrix_or_column_len(&self, ty: Type) -> u32 {
+        match self.get(ty) {
+            TypeData::Matrix { count, .. } => u32::from(*count),
+            TypeData::StridedVector { vector, .. } => self.component_count(*vector),
+            _ => 0,
+        }
+    }
+
+    /// The matrix type of `count` columns of `column` with `layout`, interning the strided
+    /// column vector a row-major layout's access chains reach.
+    pub fn matrix(&mut self, column: Type, count: u8, layout: Option<MatrixLayout>) -> Type {
+        if let Some(MatrixLayout {
+            stride,
+            row_major: true,
+        }) = layout
+        {
+            self.intern(TypeData::StridedVector {
+                vector: column,
+                stride,
+            });
+        }
+        self.intern(TypeData::Matrix {
+            column,
+            count,
+            layout,
+        })
+    }
+
+    /// Whether a value of type `value` can be loaded from or stored to memory of type
+    /// `memory`: the same type, or the same but for matrix layouts (a laid-out matrix holds a
+    /// plain matrix value; a strided column holds its vector), at any depth of arrays.
+    pub fn same_value_type(&self, memory: Type, value: Type) -> bool {
+        if memory == value {
+            return true;
+        }
+        match (self.get(memory), self.get(value)) {
+            (
+                TypeData::Matrix {
+                    column: c1,
+                    count: n1,
+                    ..
+                },
+                TypeData::Matrix {
+                    column: c2,
+                    count: n2,
+                    layout: None,
+                },
+            ) => c1 == c2 && n1 == n2,
+            (TypeData::StridedVector { vector, .. }, _) => *vector == value,
+            (
+                TypeData::Array {
+                    elem: e1,
+                    len: l1,
+                    stride: s1,
+                },
+                TypeData::Array {
+                    elem: e2,
+                    len: l2,
+                    stride: s2,
+                },
+            ) => l1 == l2 && s1 == s2 && self.same_value_type(*e1, *e2),
+            _ => false,
+        }
+    }
+
     /// The type that indexing `ty` with `index` gives (a struct needs the index).
     pub fn element(&self, ty: Type, index: Option<u32>) -> Option<Type> {
         match self.get(ty) {
+            TypeData::Matrix { count, .. } => match index {
+                Some(i) if i >= u32::from(*count) => None,
+                _ => self.matrix_column_in_memory(ty),
+            },
+            TypeData::StridedVector { vector, .. } => match (self.get(*vector), index) {
+                (TypeData::Vector { count, .. }, Some(i)) if i >= u32::from(*count) => None,
+                (TypeData::Vector { elem, .. }, _) => Some(*elem),
+                _ => None,
+            },
             TypeData::Vector { elem, count } => match index {
                 Some(i) if i >= u32::from(*count) => None,
                 _ => Some(*elem),

@@ -154,6 +154,21 @@ pub fn access_chain(
                 off += i as u64 * value::array_stride(types, cur);
                 cur = *elem;
             }
+            TypeData::Matrix { .. } | TypeData::StridedVector { .. } => {
+                let n = types.matrix_or_column_len(cur);
+                if i < 0 || i as u64 >= u64::from(n) {
+                    return Err(MemFail::Index(format!(
+                        "index {i} of a matrix or matrix column of {n}"
+                    )));
+                }
+                let elem = types.element(cur, None).ok_or_else(|| {
+                    MemFail::Op(OpFail::Internal(
+                        "a row-major matrix without its strided column type".into(),
+                    ))
+                })?;
+                off += i as u64 * value::array_stride(types, cur);
+                cur = elem;
+            }
             _ => {
                 return Err(MemFail::Op(OpFail::Unsupported(
                     "access chain into a scalar".into(),

@@ -118,7 +118,12 @@ impl Run<'_, '_> {
             Op::Plain(tangle_ir::PlainOp::AccessChain) => {
                 self.access_chain(sg, pc, g.mask, id, atys)?
             }
-            Op::Load(_) => self.load_inst(sg, pc, g.mask, id, rty.expect("result"))?,
+            // Read as the memory's type lays the value out (a laid-out matrix, a row-major
+            // column), which may differ from the plain result type.
+            Op::Load(_) => {
+                let memory_ty = atys.first().and_then(|p| m.types.pointer(*p)).map(|p| p.1);
+                self.load_inst(sg, pc, g.mask, id, memory_ty.or(rty).expect("result"))?
+            }
             Op::Store(_) => self.store_inst(sg, pc, g.mask, id, atys)?,
             Op::Glsl(op @ (tangle_ir::glsl::GlslOp::Modf | tangle_ir::glsl::GlslOp::Frexp)) => {
                 self.glsl_out_param(sg, pc, g.mask, *op, id, atys)?

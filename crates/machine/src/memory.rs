@@ -140,10 +140,13 @@ impl Run<'_, '_> {
         atys: &[Type],
     ) -> R<()> {
         let types = &self.machine.module.types;
+        // Written as the memory's type lays the value out (a laid-out matrix, a row-major
+        // column), which may differ from the stored value's plain type.
+        let memory_ty = types.pointer(atys[0]).map_or(atys[1], |p| p.1);
         for lane in lanes_of(mask) {
             let p = self.operand(sg, pc, lane, id.args[0])?;
             let v = self.operand(sg, pc, lane, id.args[1])?;
-            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, atys[1], &v) {
+            if let Err(e) = lanes_memory::store(types, &mut self.mems, &p, memory_ty, &v) {
                 return Err(self.mem_fail(pc, lane, e));
             }
         }

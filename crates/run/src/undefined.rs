@@ -19,7 +19,7 @@ pub fn expect_reads<'e>(
             .collect()
     };
     let whole = |buffer: &'e str, format: &ElementFormat| {
-        let n = (len(buffer) / format.stride()) * format.ty.components as usize;
+        let n = (len(buffer) / format.stride()) * format.ty.values_per_element();
         (buffer, values(format, 0, n))
     };
     match &expect.kind {

@@ -40,12 +40,9 @@ impl<'a> Parser<'a> {
         let tt = self.word("a data type")?;
         // amber also takes a Vulkan format name as the data type (`R32G32B32A32_SFLOAT`).
         let Some(ty) = DataType::from_name(tt.text).or_else(|| vk_format(tt.text)) else {
-            if tt.text.starts_with("mat") {
-                return unsupported(tt, "data type is not supported");
-            }
             return expected(
                 tt,
-                "a data type (`int8`..`uint64`, `float`, `double`, `vecN<...>`)",
+                "a data type (`int8`..`uint64`, `float16`, `float`, `double`, `vecN<...>`, `matCxR<float16|float|double>`)",
             );
         };
         let mut layout = Layout::Std430;
@@ -59,7 +56,7 @@ impl<'a> Parser<'a> {
             t = self.word("`SIZE` or `DATA`")?;
         }
         let format = ElementFormat { ty, layout };
-        let n = ty.components as usize;
+        let n = ty.values_per_element();
         let (element_count, init) = match t.text {
             "SIZE" => {
                 let count = self.u32("buffer size")? as usize;
@@ -203,8 +200,5 @@ fn vk_format(s: &str) -> Option<DataType> {
         ("SFLOAT", 64) => Scalar::F64,
         _ => return None,
     };
-    Some(DataType {
-        scalar,
-        components: n,
-    })
+    Some(DataType::vector(scalar, n))
 }

@@ -108,6 +108,7 @@ pub fn print(module: &Module) -> String {
                 ExecMode::LocalSizeId([x, y, z]) => format!("local_size_id {x} {y} {z}"),
                 ExecMode::MaximallyReconverges => "maximally_reconverges".to_string(),
                 ExecMode::SubgroupUniformControlFlow => "subgroup_uniform_control_flow".to_string(),
+                ExecMode::FloatControl(f, width) => format!("{} {width}", f.name()),
             })
             .collect();
         attr_list(w, &attrs);
@@ -412,6 +413,25 @@ fn type_def(types: &TypeTable, data: &TypeData) -> String {
                 let _ = write!(s, " [stride {st}]");
             }
             s
+        }
+        TypeData::Matrix {
+            column,
+            count,
+            layout,
+        } => {
+            let mut s = format!("matrix<{}, {count}>", type_ref(types, *column));
+            if let Some(l) = layout {
+                let major = if l.row_major {
+                    "row_major"
+                } else {
+                    "col_major"
+                };
+                let _ = write!(s, " [stride {}, {major}]", l.stride);
+            }
+            s
+        }
+        TypeData::StridedVector { vector, stride } => {
+            format!("strided<{}> [stride {stride}]", type_ref(types, *vector))
         }
         TypeData::RuntimeArray { elem, stride } => {
             let mut s = format!("rtarray<{}>", type_ref(types, *elem));

@@ -10,6 +10,9 @@
 //! - array strides are non-zero multiples of the element's base alignment and at least the
 //!   element's size.
 //!
+//! - a matrix has a `MatrixStride` and a majorness; it lies as an array of its columns
+//!   (column-major) or rows (row-major) with that stride, aligned like that array.
+//!
 //! Offsets of nested structs are checked as absolute offsets in the block, as are the
 //! elements of arrays of structs (until their offsets repeat modulo 16).
 
@@ -70,6 +73,11 @@ fn check_present(module: &Module, ty: Type, what: &str, sink: &mut Sink) {
             }
             check_present(module, *elem, what, sink);
         }
+        TypeData::Matrix { layout: None, .. } => sink.report(
+            Rule::Layout,
+            at,
+            format!("{what}: matrix {ty} needs a MatrixStride and RowMajor or ColMajor"),
+        ),
         TypeData::Struct { members, .. } => {
             for (i, m) in members.iter().enumerate() {
                 if m.offset.is_none() {
@@ -101,8 +109,35 @@ impl Cx<'_> {
         self.module.types.get(ty)
     }
 
+    /// A laid-out matrix's (vector of its columns or rows, how many, their stride): the array
+    /// it lies as.
+    fn matrix_vectors(&self, ty: Type) -> Option<(u64, u64, u64, u64)> {
+        let TypeData::Matrix {
+            column,
+            count,
+            layout: Some(l),
+        } = self.get(ty)
+        else {
+            return None;
+        };
+        let TypeData::Vector { elem, count: rows } = self.get(*column) else {
+            return None;
+        };
+        let (n, vectors) = if l.row_major {
+            (u64::from(*count), u64::from(*rows))
+        } else {
+            (u64::from(*rows), u64::from(*count))
+        };
+        let scalar = self.size(*elem);
+        let align = scalar * if n == 3 { 4 } else { n };
+        Some((align, scalar * n, vectors, u64::from(l.stride)))
+    }
+
     fn base_alignment(&self, ty: Type) -> u64 {
         let round = |a: u64| if self.uniform { round_up(a, 16) } else { a };
+        if let Some((align, ..)) = self.matrix_vectors(ty) {
+            return round(align);
+        }
         match self.get(ty) {
             TypeData::Int { width, .. } | TypeData::Float { width } => u64::from(*width) / 8,
             TypeData::Vector { elem, count } => {
@@ -124,7 +159,8 @@ impl Cx<'_> {
     fn scalar_alignment(&self, ty: Type) -> u64 {
         match self.get(ty) {
             TypeData::Int { width, .. } | TypeData::Float { width } => u64::from(*width) / 8,
-            TypeData::Vector { elem, .. }
+            TypeData::Matrix { column: elem, .. }
+            | TypeData::Vector { elem, .. }
             | TypeData::Array { elem, .. }
             | TypeData::RuntimeArray { elem, .. } => self.scalar_alignment(*elem),
             TypeData::Struct { members, .. } => members
@@ -137,6 +173,9 @@ impl Cx<'_> {
 
     /// The bytes `ty` covers, without trailing padding.
     fn size(&self, ty: Type) -> u64 {
+        if let Some((_, vector, n, stride)) = self.matrix_vectors(ty) {
+            return (n - 1) * stride + vector;
+        }
         match self.get(ty) {
             TypeData::Int { width, .. } | TypeData::Float { width } => u64::from(*width) / 8,
             TypeData::Vector { elem, count } => self.size(*elem) * u64::from(*count),
@@ -194,6 +233,7 @@ impl Cx<'_> {
             }
             self.check_struct(ty, offset)?;
             self.check_arrays(ty, offset, align, &at)?;
+            self.check_matrix(ty, &at)?;
             next = offset + size;
             if self.uniform
                 && matches!(
@@ -203,6 +243,29 @@ impl Cx<'_> {
             {
                 next = round_up(next, align);
             }
+        }
+        Ok(())
+    }
+
+    /// The stride of a laid-out matrix (or of the matrices of an array of them): a multiple
+    /// of its vectors' alignment, at least their size.
+    fn check_matrix(&self, mut ty: Type, at: &str) -> Result<(), String> {
+        while let TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } = self.get(ty)
+        {
+            ty = *elem;
+        }
+        let Some((align, size, _, stride)) = self.matrix_vectors(ty) else {
+            return Ok(());
+        };
+        let align = if self.uniform {
+            round_up(align, 16)
+        } else {
+            align
+        };
+        if stride % align != 0 || stride < size {
+            return Err(format!(
+                "{at} is a matrix with stride {stride}, which must be a multiple of {align} and at least {size}"
+            ));
         }
         Ok(())
     }

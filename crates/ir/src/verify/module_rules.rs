@@ -13,6 +13,32 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
     check_consts(module, sink);
     check_globals(module, sink);
     check_entry_points(module, sink);
+    if module.memory_model == spirv::MemoryModel::Vulkan
+        && !has(module, Capability::VulkanMemoryModel)
+    {
+        sink.report(
+            Rule::Module,
+            at,
+            "the Vulkan memory model needs capability VulkanMemoryModel",
+        );
+    }
+    for e in &module.entry_points {
+        for m in &e.modes {
+            if let ExecMode::FloatControl(f, width) = m {
+                if !has(module, f.capability()) {
+                    sink.report(
+                        Rule::Module,
+                        at,
+                        format!(
+                            "execution mode {} {width} needs capability {:?}",
+                            f.name(),
+                            f.capability()
+                        ),
+                    );
+                }
+            }
+        }
+    }
     if module.entry_points.is_empty() && !module.capabilities.contains(&Capability::Linkage) {
         sink.report(
             Rule::Module,
@@ -87,6 +113,50 @@ fn check_types(module: &Module, sink: &mut Sink) {
                         Rule::Type,
                         at,
                         format!("{ty}: vectors have 2, 3 or 4 components, not {count}"),
+                    );
+                }
+            }
+            TypeData::Matrix {
+                column,
+                count,
+                layout,
+            } => {
+                let column_ok = exists(*column)
+                    && matches!(types.get(*column), TypeData::Vector { elem, .. }
+                        if exists(*elem) && matches!(types.get(*elem), TypeData::Float { .. }));
+                if !column_ok {
+                    sink.report(
+                        Rule::Type,
+                        at,
+                        format!("{ty}: matrix columns must be float vectors"),
+                    );
+                }
+                if !(2..=4).contains(count) {
+                    sink.report(
+                        Rule::Type,
+                        at,
+                        format!("{ty}: matrices have 2, 3 or 4 columns, not {count}"),
+                    );
+                }
+                if !has(module, Capability::Matrix) {
+                    sink.report(
+                        Rule::Module,
+                        at,
+                        format!("{ty}: matrices need capability Matrix"),
+                    );
+                }
+                if let Some(l) = layout {
+                    if column_ok && l.stride == 0 {
+                        sink.report(Rule::Type, at, format!("{ty}: a matrix stride of 0"));
+                    }
+                }
+            }
+            TypeData::StridedVector { vector, .. } => {
+                if !exists(*vector) || !matches!(types.get(*vector), TypeData::Vector { .. }) {
+                    sink.report(
+                        Rule::Type,
+                        at,
+                        format!("{ty}: a strided vector must name a vector type"),
                     );
                 }
             }
@@ -259,6 +329,9 @@ fn check_consts(module: &Module, sink: &mut Sink) {
                 let expected: Option<Vec<Type>> = match ty {
                     TypeData::Vector { elem, count } => Some(vec![*elem; usize::from(*count)]),
                     TypeData::Array { elem, len, .. } => Some(vec![*elem; *len as usize]),
+                    TypeData::Matrix { column, count, .. } => {
+                        Some(vec![*column; usize::from(*count)])
+                    }
                     TypeData::Struct { members, .. } => {
                         Some(members.iter().map(|m| m.ty).collect())
                     }

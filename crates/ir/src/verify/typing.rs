@@ -62,6 +62,33 @@ fn int_scalar(types: &TypeTable, ty: Type) -> bool {
     matches!(types.get(ty), TypeData::Int { .. })
 }
 
+/// A plain matrix type's (columns, rows, component type).
+fn matrix_dims(types: &TypeTable, ty: Type) -> Option<(u32, u32, Type)> {
+    match types.get(ty) {
+        TypeData::Matrix {
+            column,
+            count,
+            layout: None,
+        } => match types.get(*column) {
+            TypeData::Vector { elem, count: rows } => {
+                Some((u32::from(*count), u32::from(*rows), *elem))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A float vector type's (components, component type).
+fn float_vector(types: &TypeTable, ty: Type) -> Option<(u32, Type)> {
+    match types.get(ty) {
+        TypeData::Vector { elem, count } if matches!(types.get(*elem), TypeData::Float { .. }) => {
+            Some((u32::from(*count), *elem))
+        }
+        _ => None,
+    }
+}
+
 /// Walks `indices` (literal) into composite `ty`.
 fn walk(types: &TypeTable, mut ty: Type, indices: &[u32]) -> Option<Type> {
     for &i in indices {
@@ -303,7 +330,7 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
         }
         Op::Load(_) => match types.pointer(a[0]) {
             Some((_, p)) => cx.need(
-                p == r,
+                types.same_value_type(p, r),
                 "load: the result type differs from the pointee type",
             ),
             None => cx.fail("load: the operand is not a pointer"),
@@ -311,7 +338,7 @@ fn check_inst(cx: &mut Ctx<'_>, op: &Op, ops: &[Operand], a: &[Type], r: Option<
         Op::Store(_) => match types.pointer(a[0]) {
             Some((sc, p)) => {
                 cx.need(
-                    p == a[1],
+                    types.same_value_type(p, a[1]),
                     "store: the value's type differs from the pointee type",
                 );
                 cx.need(
@@ -409,6 +436,46 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
                 && a[0] == r
                 && a[1] == types.scalar_of(r)
         }
+        MatrixTimesScalar => matrix_dims(types, r).is_some_and(|(_, _, e)| a[1] == e) && a[0] == r,
+        // Vector (rows of M) times M gives a vector of M's columns.
+        VectorTimesMatrix => match (matrix_dims(types, a[1]), float_vector(types, a[0])) {
+            (Some((cols, rows, e)), Some((n, ve))) => {
+                n == rows && ve == e && float_vector(types, r) == Some((cols, e))
+            }
+            _ => false,
+        },
+        // M times a vector of M's columns gives a column.
+        MatrixTimesVector => match (matrix_dims(types, a[0]), float_vector(types, a[1])) {
+            (Some((cols, rows, e)), Some((n, ve))) => {
+                n == cols && ve == e && float_vector(types, r) == Some((rows, e))
+            }
+            _ => false,
+        },
+        MatrixTimesMatrix => match (
+            matrix_dims(types, a[0]),
+            matrix_dims(types, a[1]),
+            matrix_dims(types, r),
+        ) {
+            (Some((lc, lr, le)), Some((rc, rr, re)), Some((oc, or, oe))) => {
+                lc == rr && oc == rc && or == lr && le == re && oe == le
+            }
+            _ => false,
+        },
+        // A column vector times a row vector: as many columns as the second has components.
+        OuterProduct => match (
+            float_vector(types, a[0]),
+            float_vector(types, a[1]),
+            matrix_dims(types, r),
+        ) {
+            (Some((n0, e0)), Some((n1, e1)), Some((cols, rows, e))) => {
+                rows == n0 && cols == n1 && e0 == e && e1 == e
+            }
+            _ => false,
+        },
+        Transpose => match (matrix_dims(types, a[0]), matrix_dims(types, r)) {
+            (Some((c, rw, e)), Some((rc, rr, re))) => c == rr && rw == rc && e == re,
+            _ => false,
+        },
         Dot => {
             kind(types, r) == Kind::Float
                 && is_scalar(types, r)
@@ -527,6 +594,11 @@ fn check_plain(cx: &mut Ctx<'_>, p: PlainOp, ops: &[Operand], a: &[Type], r: Typ
             TypeData::Array { elem, len, .. } => {
                 a.len() == *len as usize && a.iter().all(|t| t == elem)
             }
+            TypeData::Matrix {
+                column,
+                count,
+                layout: None,
+            } => a.len() == usize::from(*count) && a.iter().all(|t| t == column),
             TypeData::Struct { members, .. } => {
                 a.len() == members.len() && a.iter().zip(members).all(|(t, m)| *t == m.ty)
             }
@@ -630,6 +702,12 @@ fn check_glsl(cx: &mut Ctx<'_>, g: GlslOp, a: &[Type], r: Type) {
                 && int_scalar(types, a[0])
         }
         Cross => kind(types, r) == Kind::Float && types.component_count(r) == 3 && all_r,
+        Determinant => {
+            matches!(matrix_dims(types, a[0]), Some((c, rw, e)) if c == rw && e == r)
+        }
+        MatrixInverse => {
+            matches!(matrix_dims(types, a[0]), Some((c, rw, _)) if c == rw) && a[0] == r
+        }
         // x, and a pointer to where the second result goes: the whole part (same type) or
         // the exponent (integers, as many components).
         Modf | Frexp => {

@@ -125,6 +125,9 @@ fn plain_refs(
     refs: &[&Val],
 ) -> OpResult {
     use PlainOp as P;
+    if super::matrix::is_matrix_op(op) {
+        return super::matrix::plain(types, op, rty, args);
+    }
     let (rw, aw) = op_widths(types, op, rty, atys)?;
     let m = mask(rw);
     match op {

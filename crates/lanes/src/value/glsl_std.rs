@@ -119,9 +119,14 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val
                 | G::Normalize
                 | G::Cross
                 | G::Reflect
+                | G::Determinant
+                | G::MatrixInverse
         ) {
             return Ok(undef_like(types, rty, p));
         }
+    }
+    if matches!(op, G::Determinant | G::MatrixInverse) {
+        return super::matrix::glsl(types, op, atys[0], &args[0]);
     }
     if matches!(op, G::ModfStruct | G::FrexpStruct) {
         // The result is a struct of the two parts, which has no component width of its own.

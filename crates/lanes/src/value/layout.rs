@@ -15,6 +15,9 @@ pub fn zero(types: &TypeTable, ty: Type) -> Val {
             Val::Comp(vec![zero(types, *elem); usize::from(*count)])
         }
         TypeData::Array { elem, len, .. } => Val::Comp(vec![zero(types, *elem); *len as usize]),
+        TypeData::Matrix { column, count, .. } => {
+            Val::Comp(vec![zero(types, *column); usize::from(*count)])
+        }
         TypeData::Struct { members, .. } => {
             Val::Comp(members.iter().map(|m| zero(types, m.ty)).collect())
         }
@@ -24,6 +27,50 @@ pub fn zero(types: &TypeTable, ty: Type) -> Val {
         },
         _ => Val::Comp(Vec::new()),
     }
+}
+
+/// Where a matrix's components lie: component (column j, row i) is at byte
+/// `j * col_step + i * row_step`.
+#[derive(Clone, Copy, Debug)]
+struct MatrixGeometry {
+    elem: Type,
+    columns: u64,
+    rows: u64,
+    col_step: u64,
+    row_step: u64,
+}
+
+/// The geometry of matrix type `ty`: its layout's stride and majorness, or without one
+/// (function, private and workgroup memory) columns packed at the column vector's
+/// size rounded to its alignment.
+fn matrix_geometry(types: &TypeTable, ty: Type) -> Option<MatrixGeometry> {
+    let TypeData::Matrix {
+        column,
+        count,
+        layout,
+    } = types.get(ty)
+    else {
+        return None;
+    };
+    let TypeData::Vector { elem, count: rows } = types.get(*column) else {
+        return None;
+    };
+    let (es, _) = size_align(types, *elem);
+    let (col_step, row_step) = match layout {
+        None => {
+            let (s, a) = size_align(types, *column);
+            (s.div_ceil(a) * a, es)
+        }
+        Some(l) if l.row_major => (es, u64::from(l.stride)),
+        Some(l) => (u64::from(l.stride), es),
+    };
+    Some(MatrixGeometry {
+        elem: *elem,
+        columns: u64::from(*count),
+        rows: u64::from(*rows),
+        col_step,
+        row_step,
+    })
 }
 
 /// Size and alignment of `ty` in memory. Explicit layout (offsets, strides) wins; types
@@ -46,6 +93,21 @@ pub fn size_align(types: &TypeTable, ty: Type) -> (u64, u64) {
             (array_stride(types, ty) * u64::from(*len), a)
         }
         TypeData::RuntimeArray { elem, .. } => (0, size_align(types, *elem).1),
+        TypeData::Matrix { .. } => match matrix_geometry(types, ty) {
+            Some(g) => {
+                let (es, a) = size_align(types, g.elem);
+                let last = (g.columns - 1) * g.col_step + (g.rows - 1) * g.row_step + es;
+                (last.max(g.columns * g.col_step).div_ceil(a) * a, a)
+            }
+            None => (0, 1),
+        },
+        TypeData::StridedVector { vector, stride } => match types.get(*vector) {
+            TypeData::Vector { elem, count } => {
+                let (es, a) = size_align(types, *elem);
+                ((u64::from(*count) - 1) * u64::from(*stride) + es, a)
+            }
+            _ => (0, 1),
+        },
         TypeData::Struct { members, .. } => {
             let mut end = 0;
             let mut al = 1;
@@ -74,6 +136,8 @@ pub fn array_stride(types: &TypeTable, ty: Type) -> u64 {
             }
         }
         TypeData::Vector { elem, .. } => size_align(types, *elem).0,
+        TypeData::Matrix { .. } => matrix_geometry(types, ty).map_or(0, |g| g.col_step),
+        TypeData::StridedVector { stride, .. } => u64::from(*stride),
         _ => 0,
     }
 }
@@ -348,6 +412,29 @@ pub fn read(types: &TypeTable, mem: &Region, off: u64, ty: Type) -> Option<Val> 
         }
         TypeData::Vector { elem, count } => read_seq(types, mem, off, ty, *elem, (*count).into())?,
         TypeData::Array { elem, len, .. } => read_seq(types, mem, off, ty, *elem, *len)?,
+        TypeData::StridedVector { vector, .. } => match types.get(*vector) {
+            TypeData::Vector { elem, count } => {
+                read_seq(types, mem, off, ty, *elem, (*count).into())?
+            }
+            _ => return None,
+        },
+        TypeData::Matrix { .. } => {
+            let g = matrix_geometry(types, ty)?;
+            let mut cols = Vec::with_capacity(g.columns as usize);
+            for j in 0..g.columns {
+                let mut col = Vec::with_capacity(g.rows as usize);
+                for i in 0..g.rows {
+                    col.push(read(
+                        types,
+                        mem,
+                        off + j * g.col_step + i * g.row_step,
+                        g.elem,
+                    )?);
+                }
+                cols.push(Val::Comp(col));
+            }
+            Val::Comp(cols)
+        }
         TypeData::Struct { members, .. } => {
             let mut v = Vec::new();
             for (i, m) in members.iter().enumerate() {
@@ -430,6 +517,39 @@ pub fn write(types: &TypeTable, mem: &mut Region, off: u64, ty: Type, val: &Val)
             let st = array_stride(types, ty);
             for (i, v) in c.iter().enumerate() {
                 write(types, mem, off + i as u64 * st, *elem, v)?;
+            }
+            Some(())
+        }
+        (TypeData::StridedVector { vector, .. }, Val::Comp(c)) => {
+            let TypeData::Vector { elem, .. } = types.get(*vector) else {
+                return None;
+            };
+            let st = array_stride(types, ty);
+            for (i, v) in c.iter().enumerate() {
+                write(types, mem, off + i as u64 * st, *elem, v)?;
+            }
+            Some(())
+        }
+        (TypeData::Matrix { .. }, Val::Comp(cols)) => {
+            let g = matrix_geometry(types, ty)?;
+            for (j, col) in cols.iter().enumerate() {
+                let Val::Comp(col) = col else {
+                    // An undefined column (a whole-value poison) marks its bytes.
+                    for i in 0..g.rows {
+                        let at = off + j as u64 * g.col_step + i * g.row_step;
+                        write(types, mem, at, g.elem, col)?;
+                    }
+                    continue;
+                };
+                for (i, v) in col.iter().enumerate() {
+                    write(
+                        types,
+                        mem,
+                        off + j as u64 * g.col_step + i as u64 * g.row_step,
+                        g.elem,
+                        v,
+                    )?;
+                }
             }
             Some(())
         }

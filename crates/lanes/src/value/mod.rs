@@ -13,6 +13,7 @@ mod convert;
 mod float;
 mod glsl_std;
 mod layout;
+mod matrix;
 mod poison;
 
 pub use arith::plain;

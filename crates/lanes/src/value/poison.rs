@@ -112,6 +112,9 @@ pub fn undef_like(types: &TypeTable, ty: Type, p: &Arc<Poison>) -> Val {
         TypeData::Array { elem, len, .. } => {
             Val::Comp(vec![undef_like(types, *elem, p); *len as usize])
         }
+        TypeData::Matrix { column, count, .. } => {
+            Val::Comp(vec![undef_like(types, *column, p); usize::from(*count)])
+        }
         TypeData::Struct { members, .. } => {
             Val::Comp(members.iter().map(|m| undef_like(types, m.ty, p)).collect())
         }

@@ -358,19 +358,27 @@ fn mem_access(inst: &Instruction, k: usize, pos: Position) -> Res<MemAccess> {
     match inst.operands.get(k) {
         None => {}
         Some(RawOp::MemoryAccess(m)) => {
-            a.flags = *m - MemoryAccess::ALIGNED;
+            // MakePointerAvailable / MakePointerVisible (the Vulkan memory model) make a
+            // write available or a read see other invocations' writes at a scope: every
+            // write of the interpreter is visible at once, so they change nothing and are
+            // dropped with their scope ids (docs/interp.md); NonPrivatePointer is kept.
+            let scoped = MemoryAccess::MAKE_POINTER_AVAILABLE | MemoryAccess::MAKE_POINTER_VISIBLE;
+            a.flags = *m - MemoryAccess::ALIGNED - scoped;
             if m.contains(MemoryAccess::ALIGNED) {
                 a.aligned = Some(lit_at(inst, k + 1, pos)?);
             }
-            if m.intersects(
-                MemoryAccess::MAKE_POINTER_AVAILABLE | MemoryAccess::MAKE_POINTER_VISIBLE,
-            ) {
-                return unsupported(
-                    pos,
-                    "memory access operands with scope ids (Vulkan memory model)",
-                );
+            let scopes = [
+                MemoryAccess::MAKE_POINTER_AVAILABLE,
+                MemoryAccess::MAKE_POINTER_VISIBLE,
+            ]
+            .into_iter()
+            .filter(|f| m.contains(*f))
+            .count();
+            let first_scope = k + 1 + usize::from(a.aligned.is_some());
+            for s in 0..scopes {
+                id_at(inst, first_scope + s, pos)?;
             }
-            let expected = k + 1 + usize::from(a.aligned.is_some());
+            let expected = first_scope + scopes;
             if inst.operands.len() != expected {
                 return malformed(pos, "unexpected memory access operands");
             }
@@ -541,6 +549,9 @@ fn instruction(
     if op.has_result() != result.is_some() {
         return malformed(pos, "result presence does not match the instruction");
     }
+    if let (Op::Plain(PlainOp::AccessChain), Some(v)) = (&op, result) {
+        relayout_access_chain(cx, f, v, &args);
+    }
     let i = f
         .func
         .insts
@@ -550,4 +561,48 @@ fn instruction(
     }
     f.func.blocks[b].insts.push(i);
     Ok(())
+}
+
+/// Gives access chain `v` the pointee type its base's type leads to when that differs from
+/// SPIR-V's result type only by matrix layout: inside a laid-out struct member the
+/// pointee is the laid-out matrix (or a row-major matrix's strided column), which is what
+/// the engines need to find the bytes; SPIR-V's pointer type names the plain matrix or
+/// vector. Anything else is left for the verifier to judge.
+fn relayout_access_chain(cx: &mut Ctx<'_>, f: &mut FnCtx, v: Value, args: &[Operand]) {
+    let types = &cx.module.types;
+    let Some(base) = args.first() else { return };
+    let base_ty = cx.module.operand_type(&f.func, *base);
+    let Some((storage, mut cur)) = types.pointer(base_ty) else {
+        return;
+    };
+    for a in &args[1..] {
+        let index = match *a {
+            Operand::Const(c) => match &cx.module.consts[c].value {
+                tangle_ir::ConstValue::Bits(b) if !cx.module.consts[c].spec => {
+                    u32::try_from(*b).ok()
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let next = match types.get(cur) {
+            TypeData::Struct { .. } => index.and_then(|i| types.element(cur, Some(i))),
+            _ => types.element(cur, None),
+        };
+        let Some(next) = next else { return };
+        cur = next;
+    }
+    let declared = f.func.values[v].ty;
+    match types.pointer(declared) {
+        Some((sc, pointee))
+            if sc == storage && pointee != cur && types.same_value_type(cur, pointee) =>
+        {
+            let ty = cx.module.types.intern(TypeData::Pointer {
+                storage,
+                pointee: cur,
+            });
+            f.func.values[v].ty = ty;
+        }
+        _ => {}
+    }
 }

@@ -112,6 +112,12 @@ impl fmt::Display for ReadError {
 /// The capabilities tangle reads.
 pub const SUPPORTED_CAPABILITIES: &[spirv::Capability] = &[
     spirv::Capability::Shader,
+    spirv::Capability::Matrix,
+    spirv::Capability::DenormPreserve,
+    spirv::Capability::SignedZeroInfNanPreserve,
+    spirv::Capability::RoundingModeRTE,
+    spirv::Capability::VulkanMemoryModel,
+    spirv::Capability::VulkanMemoryModelDeviceScope,
     spirv::Capability::Int8,
     spirv::Capability::Int16,
     spirv::Capability::Int64,

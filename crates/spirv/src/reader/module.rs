@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand as RawOp};
 use spirv::{Decoration, Op as SpvOp};
-use tangle_ir::types::{Member, MemberFlag, Type, TypeData};
+use tangle_ir::types::{MatrixLayout, Member, MemberFlag, Type, TypeData, TypeTable};
 use tangle_ir::{
     Const, ConstData, ConstValue, EntryPoint, ExecMode, Func, Global, GlobalData,
     GlobalDecorations, Module, Op, PlainOp,
@@ -219,7 +219,10 @@ pub(crate) fn lower(raw: &RawModule) -> Res<(Module, super::Origins)> {
                 match inst.operands.as_slice() {
                     [RawOp::AddressingModel(spirv::AddressingModel::Logical), RawOp::MemoryModel(m)] =>
                     {
-                        if *m != spirv::MemoryModel::GLSL450 {
+                        // Vulkan's model differs from GLSL450's in what other invocations
+                        // may see between synchronizations; the interpreter makes every
+                        // write visible at once (docs/interp.md), which both allow.
+                        if !matches!(*m, spirv::MemoryModel::GLSL450 | spirv::MemoryModel::Vulkan) {
                             return unsupported(pos, format!("memory model {m:?}"));
                         }
                         cx.module.memory_model = *m;
@@ -453,6 +456,23 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
                 count: count as u8,
             }
         }
+        SpvOp::TypeMatrix => {
+            let column = cx.ty(id_at(inst, 0, pos)?, pos)?;
+            let count = lit_at(inst, 1, pos)?;
+            if !(2..=4).contains(&count) {
+                return malformed(pos, format!("matrices have 2 to 4 columns, not {count}"));
+            }
+            let float_column = matches!(cx.module.types.get(column), TypeData::Vector { elem, .. }
+                if matches!(cx.module.types.get(*elem), TypeData::Float { .. }));
+            if !float_column {
+                return malformed(pos, "a matrix's column type must be a float vector");
+            }
+            TypeData::Matrix {
+                column,
+                count: count as u8,
+                layout: None,
+            }
+        }
         SpvOp::TypeArray => {
             let elem = cx.ty(id_at(inst, 0, pos)?, pos)?;
             let len_id = id_at(inst, 1, pos)?;
@@ -477,6 +497,8 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
                     flags: Vec::new(),
                     name: cx.member_names.remove(&(id, k as u32)),
                 };
+                let (mut matrix_stride, mut row_major) = (None, None);
+                let mut layout_pos = pos;
                 for d in cx.member_decos.remove(&(id, k as u32)).unwrap_or_default() {
                     match (d.deco, member_flag(d.deco)) {
                         (Decoration::Offset, _) => {
@@ -484,6 +506,21 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
                                 Some(RawOp::LiteralBit32(o)) => Some(*o),
                                 _ => return malformed(d.pos, "Offset needs a literal"),
                             };
+                        }
+                        (Decoration::MatrixStride, _) => {
+                            matrix_stride = match d.args.first() {
+                                Some(RawOp::LiteralBit32(o)) => Some(*o),
+                                _ => return malformed(d.pos, "MatrixStride needs a literal"),
+                            };
+                            layout_pos = d.pos;
+                        }
+                        (Decoration::RowMajor | Decoration::ColMajor, _) => {
+                            let row = d.deco == Decoration::RowMajor;
+                            if row_major.is_some_and(|r| r != row) {
+                                return malformed(d.pos, "a member is both RowMajor and ColMajor");
+                            }
+                            row_major = Some(row);
+                            layout_pos = d.pos;
                         }
                         (_, Some(f)) => {
                             if !m.flags.contains(&f) {
@@ -497,6 +534,15 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
                 }
                 m.flags
                     .sort_by_key(|f| MemberFlag::ALL.iter().position(|x| x == f));
+                if matrix_stride.is_some() || row_major.is_some() {
+                    m.ty = laid_out_matrix(
+                        &mut cx.module.types,
+                        m.ty,
+                        matrix_stride,
+                        row_major.unwrap_or(false),
+                        layout_pos,
+                    )?;
+                }
                 members.push(m);
             }
             TypeData::Struct {
@@ -535,6 +581,48 @@ fn lower_type(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()> {
     }
     let ty = cx.module.types.intern(data);
     cx.define(id, Def::Type(ty), pos)
+}
+
+/// `ty` (a matrix, or arrays of matrices) with its matrices laid out as a member's
+/// `MatrixStride` and `RowMajor` / `ColMajor` say (column-major when neither is given, as
+/// SPIR-V's default). A majorness without a stride is kept only on a member that holds no
+/// matrix: spirv-val requires the stride wherever a matrix lies in explicit layout, which the
+/// verifier's layout rules report.
+fn laid_out_matrix(
+    types: &mut TypeTable,
+    ty: Type,
+    stride: Option<u32>,
+    row_major: bool,
+    pos: Position,
+) -> Res<Type> {
+    match types.get(ty).clone() {
+        TypeData::Matrix { column, count, .. } => match stride {
+            Some(stride) => {
+                Ok(types.matrix(column, count, Some(MatrixLayout { stride, row_major })))
+            }
+            None => Ok(ty),
+        },
+        TypeData::Array {
+            elem,
+            len,
+            stride: s,
+        } => {
+            let elem = laid_out_matrix(types, elem, stride, row_major, pos)?;
+            Ok(types.intern(TypeData::Array {
+                elem,
+                len,
+                stride: s,
+            }))
+        }
+        TypeData::RuntimeArray { elem, stride: s } => {
+            let elem = laid_out_matrix(types, elem, stride, row_major, pos)?;
+            Ok(types.intern(TypeData::RuntimeArray { elem, stride: s }))
+        }
+        _ => malformed(
+            pos,
+            "MatrixStride, RowMajor and ColMajor decorate only members that hold matrices",
+        ),
+    }
 }
 
 fn member_flag(d: Decoration) -> Option<MemberFlag> {
@@ -763,6 +851,27 @@ fn lower_mode(cx: &mut Ctx<'_>, k: usize) -> Res<()> {
         ]),
         spirv::ExecutionMode::MaximallyReconvergesKHR => ExecMode::MaximallyReconverges,
         spirv::ExecutionMode::SubgroupUniformControlFlowKHR => ExecMode::SubgroupUniformControlFlow,
+        m @ (spirv::ExecutionMode::DenormPreserve
+        | spirv::ExecutionMode::SignedZeroInfNanPreserve
+        | spirv::ExecutionMode::RoundingModeRTE) => {
+            let f = tangle_ir::module::FloatControl::ALL
+                .into_iter()
+                .find(|f| f.spirv() == *m)
+                .expect("the three accepted modes");
+            let width = lit_at(inst, 2, pos)?;
+            if !matches!(width, 16 | 32 | 64) {
+                return malformed(pos, format!("{m:?} for floats of width {width}"));
+            }
+            ExecMode::FloatControl(f, width)
+        }
+        m @ (spirv::ExecutionMode::DenormFlushToZero | spirv::ExecutionMode::RoundingModeRTZ) => {
+            return unsupported(
+                pos,
+                format!(
+                    "execution mode {m:?}: the interpreter keeps subnormals and rounds to nearest even"
+                ),
+            )
+        }
         other => return unsupported(pos, format!("execution mode {other:?}")),
     };
     let func = match cx.lookup(fid, pos)? {

@@ -164,6 +164,11 @@ impl Writer<'_> {
                         args.extend(cs.iter().map(|c| RawOp::IdRef(self.ids.consts[c])));
                         SpvOp::ExecutionModeId
                     }
+                    ExecMode::FloatControl(f, width) => {
+                        args.push(RawOp::ExecutionMode(f.spirv()));
+                        args.push(RawOp::LiteralBit32(*width));
+                        SpvOp::ExecutionMode
+                    }
                     ExecMode::MaximallyReconverges => {
                         args.push(RawOp::ExecutionMode(
                             spirv::ExecutionMode::MaximallyReconvergesKHR,
@@ -209,13 +214,81 @@ impl Writer<'_> {
             .push(inst(SpvOp::Decorate, None, None, ops));
     }
 
+    /// The layout of the matrices a struct member of type `ty` holds (a laid-out matrix, or
+    /// arrays of them).
+    fn member_matrix_layout(&self, mut ty: Type) -> Option<tangle_ir::MatrixLayout> {
+        let types = &self.module.types;
+        loop {
+            match types.get(ty) {
+                TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } => ty = *elem,
+                TypeData::Matrix { layout, .. } => return *layout,
+                _ => return None,
+            }
+        }
+    }
+
+    /// The type SPIR-V writes for `ty` when that is another type of the table: the plain
+    /// matrix for a laid-out one, the vector for a strided column, and pointers and arrays of
+    /// those as the same of the plain type.
+    fn plain_equivalent(&self, ty: Type) -> Option<Type> {
+        let types = &self.module.types;
+        let plain = |t: Type| self.plain_equivalent(t).unwrap_or(t);
+        let data = match types.get(ty) {
+            TypeData::Matrix {
+                column,
+                count,
+                layout: Some(_),
+            } => TypeData::Matrix {
+                column: *column,
+                count: *count,
+                layout: None,
+            },
+            TypeData::StridedVector { vector, .. } => return Some(*vector),
+            TypeData::Pointer { storage, pointee } => TypeData::Pointer {
+                storage: *storage,
+                pointee: self.plain_equivalent(*pointee)?,
+            },
+            TypeData::Array { elem, len, stride } => TypeData::Array {
+                elem: self.plain_equivalent(*elem)?,
+                len: *len,
+                stride: *stride,
+            },
+            TypeData::RuntimeArray { elem, stride } => TypeData::RuntimeArray {
+                elem: plain(*elem),
+                stride: *stride,
+            },
+            _ => return None,
+        };
+        types.find(&data).filter(|t| *t != ty)
+    }
+
     /// The id of `ty`, writing it (and what it needs) first when it is new.
     pub(crate) fn type_id(&mut self, ty: Type) -> u32 {
         if let Some(id) = self.ids.types.get(&ty) {
             return *id;
         }
+        // SPIR-V spells matrix layouts on struct members, not on types: a laid-out matrix,
+        // a strided column and what is built from them are written as the plain type.
+        if let Some(plain) = self.plain_equivalent(ty) {
+            let id = self.type_id(plain);
+            self.ids.types.insert(ty, id);
+            return id;
+        }
         let data = self.module.types.get(ty).clone();
         let (op, operands) = match &data {
+            TypeData::Matrix { column, count, .. } => (
+                SpvOp::TypeMatrix,
+                vec![
+                    RawOp::IdRef(self.type_id(*column)),
+                    RawOp::LiteralBit32(u32::from(*count)),
+                ],
+            ),
+            TypeData::StridedVector { vector, .. } => {
+                // Only reached for a table without the plain vector: write the vector.
+                let id = self.type_id(*vector);
+                self.ids.types.insert(ty, id);
+                return id;
+            }
             TypeData::Void => (SpvOp::TypeVoid, vec![]),
             TypeData::Bool => (SpvOp::TypeBool, vec![]),
             TypeData::Token | TypeData::Barrier => {
@@ -325,6 +398,20 @@ impl Writer<'_> {
                     }
                     for f in &m.flags {
                         self.member_decorate(id, k, flag_decoration(*f), vec![]);
+                    }
+                    if let Some(l) = self.member_matrix_layout(m.ty) {
+                        let major = if l.row_major {
+                            Decoration::RowMajor
+                        } else {
+                            Decoration::ColMajor
+                        };
+                        self.member_decorate(id, k, major, vec![]);
+                        self.member_decorate(
+                            id,
+                            k,
+                            Decoration::MatrixStride,
+                            vec![RawOp::LiteralBit32(l.stride)],
+                        );
                     }
                 }
             }

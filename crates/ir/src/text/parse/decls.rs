@@ -163,6 +163,17 @@ impl Parser {
                 }
                 Some("maximally_reconverges") => ExecMode::MaximallyReconverges,
                 Some("subgroup_uniform_control_flow") => ExecMode::SubgroupUniformControlFlow,
+                Some(w)
+                    if crate::module::FloatControl::ALL
+                        .iter()
+                        .any(|f| f.name() == w) =>
+                {
+                    let f = crate::module::FloatControl::ALL
+                        .into_iter()
+                        .find(|f| f.name() == w)
+                        .expect("found above");
+                    ExecMode::FloatControl(f, item_u32(&item, 1)?)
+                }
                 _ => return err(item.pos, "unknown execution mode"),
             };
             modes.push(mode);

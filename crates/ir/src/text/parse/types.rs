@@ -5,7 +5,7 @@ use spirv::StorageClass;
 use super::{entity_index, enum_named, err, item_string, item_u32, parse_uint, PResult, Parser};
 use crate::entity::EntityRef;
 use crate::text::lexer::Tok;
-use crate::types::{Member, MemberFlag, Type, TypeData, TypeTable};
+use crate::types::{MatrixLayout, Member, MemberFlag, Type, TypeData, TypeTable};
 
 impl Parser {
     pub(super) fn type_ref(&mut self) -> PResult<Type> {
@@ -62,6 +62,59 @@ impl Parser {
                 match len {
                     Some(len) => TypeData::Array { elem, len, stride },
                     None => TypeData::RuntimeArray { elem, stride },
+                }
+            }
+            Tok::Ident(w) if w == "matrix" || w == "strided" => {
+                self.bump();
+                self.expect_punct('<')?;
+                let inner = self.type_ref()?;
+                let count = if w == "matrix" {
+                    self.expect_punct(',')?;
+                    Some(self.u32_lit()?)
+                } else {
+                    None
+                };
+                self.expect_punct('>')?;
+                let (mut stride, mut major) = (None, None);
+                for item in self.items()? {
+                    match item.word() {
+                        Some("stride") => stride = Some(item_u32(&item, 1)?),
+                        Some("row_major") if count.is_some() => major = Some(true),
+                        Some("col_major") if count.is_some() => major = Some(false),
+                        _ => {
+                            return err(item.pos, "expected `stride N`, `row_major` or `col_major`")
+                        }
+                    }
+                }
+                match (count, stride, major) {
+                    (Some(n), stride, major) => {
+                        let count = u8::try_from(n).ok().filter(|c| (2..=4).contains(c));
+                        let Some(count) = count else {
+                            return err(def_pos, format!("a matrix has 2 to 4 columns, not {n}"));
+                        };
+                        let layout = match (stride, major) {
+                            (None, None) => None,
+                            (Some(stride), Some(row_major)) => {
+                                Some(MatrixLayout { stride, row_major })
+                            }
+                            _ => {
+                                return err(
+                                    def_pos,
+                                    "a matrix layout needs both `stride N` and its majorness",
+                                )
+                            }
+                        };
+                        TypeData::Matrix {
+                            column: inner,
+                            count,
+                            layout,
+                        }
+                    }
+                    (None, Some(stride), _) => TypeData::StridedVector {
+                        vector: inner,
+                        stride,
+                    },
+                    (None, None, _) => return err(def_pos, "a strided vector needs `stride N`"),
                 }
             }
             Tok::Ident(w) if w == "struct" => {
