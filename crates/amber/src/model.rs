@@ -126,6 +126,19 @@ impl Scalar {
         }
     }
 
+    /// The bit pattern an `EXPECT` value stands for: as [`Scalar::encode`], except that a
+    /// half is rounded to nearest from the value. amber compares a half in the buffer, widened,
+    /// with the expected value as written; only buffer data goes through [`amber_f16`].
+    pub fn encode_expected(self, literal: Literal) -> Option<u64> {
+        match (self, literal) {
+            (Scalar::F16, Literal::Int(v)) => {
+                Some(u64::from(half::f16::from_f64(v as f64).to_bits()))
+            }
+            (Scalar::F16, Literal::Float(v)) => Some(u64::from(half::f16::from_f64(v).to_bits())),
+            _ => self.encode(literal),
+        }
+    }
+
     /// The bit pattern of `v` converted to this float type: `F32` rounds to nearest, ties to
     /// even; `F16` goes as amber's parser takes it, through `float` (rounded to nearest) and
     /// then toward zero ([`amber_f16`]).

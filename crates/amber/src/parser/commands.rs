@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
                     let v = v as u64;
                     (v & !mask == 0).then_some(v)
                 }
-                literal => scalar.encode(literal),
+                literal => scalar.encode_expected(literal),
             };
             match bits {
                 Some(bits) => {
@@ -283,7 +283,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.lx.next();
-            values.push(self.value_of(v, format.ty.scalar, "expected value")?);
+            values.push(self.expected_value_of(v, format.ty.scalar)?);
         }
         if values.is_empty() {
             return expected(self.lx.peek(), "an expected value");

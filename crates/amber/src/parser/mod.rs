@@ -116,6 +116,13 @@ impl<'a> Parser<'a> {
         self.value_of(t, scalar, what)
     }
 
+    fn expected_value_of(&self, t: Tok<'_>, scalar: Scalar) -> Result<u64> {
+        match Literal::parse(t.text).and_then(|l| scalar.encode_expected(l)) {
+            Some(b) => Ok(b),
+            None => bad_number(t, &format!("{} expected value", scalar.name())),
+        }
+    }
+
     fn value_of(&self, t: Tok<'_>, scalar: Scalar, what: &str) -> Result<u64> {
         match Literal::parse(t.text).and_then(|l| scalar.encode(l)) {
             Some(b) => Ok(b),
