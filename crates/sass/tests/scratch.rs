@@ -65,6 +65,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
             }
         };
         let v = match op.kind {
+            OpndKind::Reg if op.align == 2 && !op.rz_ok => [4, 0, 16, 254][j % 4],
             OpndKind::Reg if op.align == 2 => [4, 255, 0, 16, 254][j % 5],
             OpndKind::Reg if !op.rz_ok => [5, 0, 17, 254][j % 4],
             OpndKind::Reg => REGS[j % REGS.len()],
