@@ -361,8 +361,16 @@ impl<'m> Isel<'m> {
             } => {
                 let (t, f) = (target(frames, if_true), target(frames, if_false));
                 match self.scalar(*cond, &frames[fi])? {
-                    Sc::Bool(true) => self.jump(t),
-                    Sc::Bool(false) => self.jump(f),
+                    // A constant condition keeps both edges (a predicate that is always
+                    // true or always false): the edge never taken may be the only way
+                    // into a block (glslang's `OpBranchConditional %true`), and the
+                    // machine form's analyses and the allocator need every block
+                    // reachable from the entry.
+                    c @ Sc::Bool(_) => {
+                        let p = self.pred(c)?;
+                        self.term(MInst::new(Op::Bra).o(MOpnd::Target(t)).guard(p, false));
+                        self.jump(f);
+                    }
                     Sc::P(p) => {
                         self.term(MInst::new(Op::Bra).o(MOpnd::Target(t)).guard(p, false));
                         self.jump(f);
@@ -450,8 +458,8 @@ impl<'m> Isel<'m> {
                 let Some(&from) = frames[fi].ends.get(b) else {
                     continue; // an unreachable predecessor
                 };
-                // A branch on a constant keeps only the edge it takes: a phi's operand for
-                // the edge that was dropped has no machine edge to come in on.
+                // An edge the selection did not keep (a switch case folded away): a phi's
+                // operand for it has no machine edge to come in on.
                 if !self.mf.blocks[from.0 as usize].succs().contains(&p.block) {
                     continue;
                 }
