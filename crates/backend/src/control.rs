@@ -38,10 +38,16 @@ pub fn assign(arch: Arch, insts: &mut [MachInst]) -> Result<(), CompileError> {
                 Loc::B(_) => continue,
             };
             match table.fixed_latency(inst.form, file) {
-                Some(l) => stall = stall.max(l),
+                // A reader in the other pipe needs one cycle more (`latency::Pipe`).
+                Some(l) => {
+                    let cross = (file == "R" && latency::pipe(inst.form).is_some()) as u32;
+                    stall = stall.max(l + cross)
+                }
                 None => needs_sb = true,
             }
         }
+        // Control instructions ptxas never follows sooner (BSYNC 5, ...).
+        stall = stall.max(latency::control::min_stall(arch, inst.form.name) as u32);
         let mut c = Control {
             stall: 0,
             yield_bit: true,

@@ -36,7 +36,12 @@ use crate::warp::lanes;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {
     /// Ready at cycle `ready` (fixed latency `lat` from the producer at `pc`).
-    Fixed { ready: u64, pc: u32, lat: u32 },
+    Fixed {
+        ready: u64,
+        pc: u32,
+        lat: u32,
+        pipe: Option<latency::Pipe>,
+    },
     /// Ready once scoreboard `sb` is waited on (`at`: the issue clock, `class`: the
     /// producer's latency class).
     Scoreboard {
@@ -107,6 +112,15 @@ fn file_minimum(t: &latency::Table, f: &str) -> Option<u32> {
         .filter(|m| m.file == f && m.kind == latency::Kind::Fixed)
         .filter_map(|m| m.min)
         .min()
+}
+
+/// The extra cycle a general-register result of `producer` needs before `reader` in the
+/// other pipe (`latency::cross_pipe_delay`).
+fn cross(producer: Option<latency::Pipe>, reader: &tangle_sass::Form, at: Loc) -> u64 {
+    match (producer, latency::pipe(reader)) {
+        (Some(a), Some(b)) if a != b && matches!(at, Loc::R(_)) => 1,
+        _ => 0,
+    }
 }
 
 /// How much later `IMAD.WIDE` reads the high register of its 64-bit addend than its other
@@ -182,10 +196,17 @@ impl HazardState {
                     0
                 };
                 let msg = match self.pending[l].get(&u) {
-                    Some(Pending::Fixed { ready, pc: p, lat }) if *ready > now + slack => Some(format!(
-                        "{} read {} cycles after its producer at {p:#06x}, whose latency is {lat}",
+                    Some(Pending::Fixed {
+                        ready,
+                        pc: p,
+                        lat,
+                        pipe,
+                    }) if *ready + cross(*pipe, i.m.form, u) > now + slack => Some(format!(
+                        "{} read {} cycles after its producer at {p:#06x}, whose latency for \
+                         this reader is {}",
                         name(u),
-                        now + *lat as u64 - ready
+                        now + *lat as u64 - ready,
+                        *lat as u64 + cross(*pipe, i.m.form, u)
                     )),
                     Some(Pending::Scoreboard { sb, pc: p, .. }) => Some(format!(
                         "{} read without waiting on scoreboard SB{sb} of its producer at {p:#06x}",
@@ -237,6 +258,7 @@ impl HazardState {
                             ready: now + lat as u64,
                             pc,
                             lat,
+                            pipe: latency::pipe(i.m.form),
                         }),
                         None => None,
                     },
@@ -253,6 +275,14 @@ impl HazardState {
                     self.protected[l].insert(u, (sb, pc, ctl.write_sb));
                 }
             }
+        }
+        let least = latency::control::min_stall(arch, i.m.form.name);
+        if ctl.stall < least {
+            found.push(format!(
+                "{} issued with stall {} where ptxas never gives less than {least} (the next \
+                 instruction would issue before it completes)",
+                i.m.form.name, ctl.stall
+            ));
         }
         for l in lanes(group) {
             self.cycle[l] += ctl.stall.max(1) as u64;

@@ -97,6 +97,22 @@ struct Fixed {
     by: usize,
 }
 
+/// The extra cycle a general-register result needs before a reader in the other pipe
+/// (`latency::cross_pipe_delay`).
+fn cross_delay(producer: &tangle_sass::Form, reader: &tangle_sass::Form, at: Loc) -> u64 {
+    if matches!(at, Loc::R(_)) {
+        latency::cross_pipe_delay(producer, reader) as u64
+    } else {
+        0
+    }
+}
+
+/// What a result needs beyond its latency when the reader is not known (after a label):
+/// the cross-pipe cycle for results of the two fixed-latency pipes.
+fn drain_delay(producer: &tangle_sass::Form) -> u64 {
+    latency::pipe(producer).is_some() as u64
+}
+
 #[derive(Default)]
 struct State {
     fixed: HashMap<Loc, Fixed>,
@@ -238,16 +254,19 @@ pub fn assign(
         }
         for u in &uses {
             if let Some(f) = st.fixed.get(u) {
-                if f.ready > at {
-                    at = f.ready;
-                    why = Some((*u, *f));
+                // A general register read from the other pipe lands a cycle later.
+                let ready = f.ready + cross_delay(insts[f.by].form, i.form, *u);
+                if ready > at {
+                    at = ready;
+                    why = Some((*u, Fixed { ready, by: f.by }));
                 }
             }
         }
         for d in &defs {
             if let Some(f) = st.fixed.get(d) {
                 let own = table.fixed_latency(i.form, file(*d)).unwrap_or(0) as u64;
-                let need = f.ready.saturating_sub(own);
+                let need =
+                    (f.ready + cross_delay(insts[f.by].form, i.form, *d)).saturating_sub(own);
                 if need > at {
                     at = need;
                     why = None;
@@ -255,7 +274,12 @@ pub fn assign(
             }
         }
         if boundary {
-            let drain = st.fixed.values().map(|f| f.ready).max().unwrap_or(0);
+            let drain = st
+                .fixed
+                .values()
+                .map(|f| f.ready + drain_delay(insts[f.by].form))
+                .max()
+                .unwrap_or(0);
             if drain > at {
                 at = drain;
                 why = None;
@@ -337,7 +361,12 @@ pub fn assign(
         if transfers(i) {
             // Lanes leave for a label: every fixed-latency result lands before the
             // target's first instruction, whichever way they go.
-            let drain = st.fixed.values().map(|f| f.ready).max().unwrap_or(0);
+            let drain = st
+                .fixed
+                .values()
+                .map(|f| f.ready + drain_delay(insts[f.by].form))
+                .max()
+                .unwrap_or(0);
             drained[k] = drain;
             let own = drain.saturating_sub(at).max(1);
             if own > MAX_STALL {
@@ -355,6 +384,13 @@ pub fn assign(
         }
     }
     notes.entry_wait = used;
+    // Control instructions that ptxas never follows sooner than a minimum stall
+    // (`BSYNC` 5 on every SM, ...): measured, and needed on hardware.
+    for (i, c) in insts.iter().zip(ctl.iter_mut()) {
+        c.stall = c
+            .stall
+            .max(tangle_sass::latency::control::min_stall(arch, i.form.name));
+    }
     reuse_and_yield(insts, &mut ctl, labels);
     for (i, c) in insts.iter_mut().zip(ctl) {
         i.control = c;

@@ -3,6 +3,7 @@
 //! `cargo run -p tangle-sass --example latency`; the method is in `docs/sass.md`).
 
 mod class;
+pub mod control;
 pub mod derive;
 pub mod measure;
 pub mod probe;
@@ -13,6 +14,47 @@ use std::sync::OnceLock;
 use crate::{Arch, Form, SassError};
 
 pub use class::LatencyClass;
+
+/// The two fixed-latency pipes of the integer and single-precision datapath: a result
+/// reaches a reader in the other pipe one cycle later than a reader in its own.
+///
+/// Facts: NAK's SM75 latency table gives ALU->ALU and FMA->FMA 4 cycles and ALU<->FMA 5;
+/// ptxas 13.5's code leaves 4 cycles between producer and reader only within a pipe (every
+/// 4-cycle pair in the probe and corpus kernels of sm_90 is LOP3/IADD3 into an ALU reader or
+/// IMAD into an IMAD); and on an H100 (sm_90) tangle's `IMAD R5, R6, R5, RZ` followed 4
+/// cycles later by `IADD3 R4, R4, R5, RZ` read R5's old value, and a `MOV R5, 0x4` read 4
+/// cycles later by an IMAD likewise (`docs/backend.md`, "On a GPU").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    /// Integer add/logic/shift/select/compare and float select/min/max.
+    Alu,
+    /// Integer multiply-add (every IMAD alias) and float add/multiply/FMA.
+    Fma,
+}
+
+/// The pipe of a fixed-latency form, where it is one of the two [`Pipe`]s.
+pub fn pipe(form: &Form) -> Option<Pipe> {
+    match form.latency {
+        LatencyClass::IntMad => Some(Pipe::Fma),
+        // SM90's VIADD: ptxas reads an IMAD.MOV result with it 4 cycles later.
+        LatencyClass::IntAlu if form.name == "VIADD" => Some(Pipe::Fma),
+        LatencyClass::Fp32 => match form.name {
+            "FADD" | "FMUL" | "FFMA" => Some(Pipe::Fma),
+            _ => Some(Pipe::Alu),
+        },
+        LatencyClass::IntAlu | LatencyClass::IntCompare => Some(Pipe::Alu),
+        _ => None,
+    }
+}
+
+/// The cycles a fixed-latency result of `producer` needs beyond its class's latency
+/// before `reader` may read it: 1 when they are in different [`Pipe`]s, else 0.
+pub fn cross_pipe_delay(producer: &Form, reader: &Form) -> u32 {
+    match (pipe(producer), pipe(reader)) {
+        (Some(a), Some(b)) if a != b => 1,
+        _ => 0,
+    }
+}
 
 /// How ptxas treats the results of a class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
