@@ -54,6 +54,7 @@ fn widened_conformance_scripts_agree_on_every_sm() {
                 arches: Arch::ALL.to_vec(),
                 scheme: Scheme::Scopes,
                 policies: policies.clone(),
+                gpu: None,
             }),
             ..ScriptOptions::default()
         };

@@ -46,6 +46,7 @@ fn run(path: &Path, scheme: Scheme, arches: &[Arch], policies: &str) -> Report {
             scheme,
             policies: tangle_sched::expand(policies, "SASS simulator", &tangle_sim::SUPPORTED)
                 .unwrap(),
+            gpu: None,
         }),
         ..ScriptOptions::default()
     };

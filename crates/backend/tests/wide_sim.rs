@@ -44,6 +44,7 @@ fn wide_scripts_agree_with_the_reference_on_every_sm() {
                 arches: Arch::ALL.to_vec(),
                 scheme: Scheme::Scopes,
                 policies: policies.clone(),
+                gpu: None,
             }),
             ..ScriptOptions::default()
         };

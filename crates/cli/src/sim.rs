@@ -58,6 +58,18 @@ pub struct SimArgs {
     /// laid out in order, each aligned to its size, from the SM's parameter base.
     #[arg(long, value_delimiter = ',')]
     pub params: Vec<u32>,
+    /// Run the cubin on this machine's GPU through the CUDA driver instead of the
+    /// simulator (the same launch; `--out` writes the GPU's buffers). Exit 2 when there is
+    /// no driver or GPU, or the cubin is not for the GPU's SM.
+    #[arg(long)]
+    pub gpu: bool,
+    /// With `--gpu`: also run the simulator under `--policy` and report which schedules
+    /// end with the GPU's buffers; exit 1 when none does.
+    #[arg(long)]
+    pub against_sim: bool,
+    /// With `--gpu`: seconds to wait for the kernel before reporting a hang.
+    #[arg(long, default_value_t = 10)]
+    pub gpu_timeout: u64,
 }
 
 fn dim(s: &str, what: &str) -> Result<Dim3, String> {
@@ -138,43 +150,47 @@ fn load_kernel(a: &SimArgs) -> Result<Kernel, String> {
     Ok(Kernel::from_words(arch, &name, &words, &a.params))
 }
 
+fn setup(a: &SimArgs) -> Result<(Kernel, Launch, Vec<Options>), String> {
+    let kernel = load_kernel(a)?;
+    let launch = Launch {
+        grid: dim(&a.grid, "grid")?,
+        block: dim(&a.block, "block")?,
+        dynamic_shared: a.shared,
+        args: a
+            .args
+            .iter()
+            .map(|s| parse_arg(s))
+            .collect::<Result<_, _>>()?,
+    };
+    let model = BarrierModel::from_name(&a.barrier_model).ok_or_else(|| {
+        format!(
+            "--barrier-model {}: expected one of {}",
+            a.barrier_model,
+            BarrierModel::ALL.map(BarrierModel::name).join(", ")
+        )
+    })?;
+    let policies = tangle_sched::expand(&a.policy, "SASS simulator", &engine::SUPPORTED)
+        .map_err(|e| e.to_string())?;
+    let opts = policies
+        .into_iter()
+        .map(|p| Options {
+            policy: p,
+            model,
+            step_budget: a.max_steps,
+            trace: a.trace,
+            hazards: a.hazards,
+        })
+        .collect();
+    Ok((kernel, launch, opts))
+}
+
 /// Runs `tangle sim`. Exit 0 when every policy's run finishes, 1 on a deadlock, livelock,
 /// fault or unsupported instruction, 2 on bad input.
 pub fn run(a: &SimArgs) -> ExitCode {
-    let setup = || -> Result<(Kernel, Launch, Vec<Options>), String> {
-        let kernel = load_kernel(a)?;
-        let launch = Launch {
-            grid: dim(&a.grid, "grid")?,
-            block: dim(&a.block, "block")?,
-            dynamic_shared: a.shared,
-            args: a
-                .args
-                .iter()
-                .map(|s| parse_arg(s))
-                .collect::<Result<_, _>>()?,
-        };
-        let model = BarrierModel::from_name(&a.barrier_model).ok_or_else(|| {
-            format!(
-                "--barrier-model {}: expected one of {}",
-                a.barrier_model,
-                BarrierModel::ALL.map(BarrierModel::name).join(", ")
-            )
-        })?;
-        let policies = tangle_sched::expand(&a.policy, "SASS simulator", &engine::SUPPORTED)
-            .map_err(|e| e.to_string())?;
-        let opts = policies
-            .into_iter()
-            .map(|p| Options {
-                policy: p,
-                model,
-                step_budget: a.max_steps,
-                trace: a.trace,
-                hazards: a.hazards,
-            })
-            .collect();
-        Ok((kernel, launch, opts))
-    };
-    let (kernel, launch, opts) = match setup() {
+    if a.gpu {
+        return run_on_gpu(a);
+    }
+    let (kernel, launch, opts) = match setup(a) {
         Ok(s) => s,
         Err(e) => return crate::fail(e),
     };
@@ -258,6 +274,122 @@ pub fn run(a: &SimArgs) -> ExitCode {
     if failed {
         ExitCode::from(crate::EXIT_INVALID)
     } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `tangle sim --gpu`: the same kernel and launch on the GPU through the CUDA driver.
+/// Exit 0 when it finishes, 1 on a fault or a hang, 2 on bad input or no GPU.
+fn run_on_gpu(a: &SimArgs) -> ExitCode {
+    let (kernel, launch, opts) = match setup(a) {
+        Ok(s) => s,
+        Err(e) => return crate::fail(e),
+    };
+    let bytes = match std::fs::read(&a.input) {
+        Ok(b) if cubin::is_elf(&b) => b,
+        Ok(_) => {
+            return crate::fail(
+                "--gpu runs cubins only (write one with `tangle asm --kernel`)".into(),
+            )
+        }
+        Err(e) => return crate::fail(format!("cannot read {}: {e}", a.input.display())),
+    };
+    // The arguments are checked against the parameters as the simulator checks them.
+    if let Err(e) = launch.constant_bank0(&kernel) {
+        return crate::fail(e.to_string());
+    }
+    let gpu = match tangle_cuda::Gpu::open() {
+        Ok(g) => g,
+        Err(e) => return crate::fail(e.to_string()),
+    };
+    if gpu.sm() != kernel.arch.to_string() {
+        return crate::fail(format!(
+            "the cubin is for {} but the GPU ({}) is {}",
+            kernel.arch,
+            gpu.name(),
+            gpu.sm()
+        ));
+    }
+    let limit = std::time::Duration::from_secs(a.gpu_timeout);
+    let run = match gpu.run(&bytes, &kernel.name, &launch, limit) {
+        Ok(run) => run,
+        Err(e) => {
+            println!("gpu ({}, {}): {e}", gpu.name(), gpu.sm());
+            if matches!(e, tangle_cuda::GpuError::Timeout(_)) {
+                // The kernel still holds the GPU; leave at once so the driver tears it down.
+                std::process::exit(crate::EXIT_INVALID as i32);
+            }
+            return ExitCode::from(crate::EXIT_INVALID);
+        }
+    };
+    println!(
+        "gpu ({}, {}): ok, {:.3} ms from launch to completion",
+        gpu.name(),
+        gpu.sm(),
+        run.elapsed.as_secs_f64() * 1e3
+    );
+    if let Some(dir) = &a.out {
+        if let Err(e) = write_buffers(dir, &run.buffers) {
+            return crate::fail(e);
+        }
+    }
+    if !a.against_sim {
+        return ExitCode::SUCCESS;
+    }
+    // Which of the simulator's schedules end as the GPU did.
+    let mut matched = Vec::new();
+    let mut complete = false;
+    for o in &opts {
+        if o.policy == tangle_sched::Policy::Exhaustive {
+            match tangle_sim::explore(
+                &kernel,
+                &launch,
+                o,
+                tangle_sched::ExhaustiveBound::default(),
+            ) {
+                Ok(x) => {
+                    let hit = x.outcomes.iter().any(|(b, _)| *b == run.buffers);
+                    println!(
+                        "exhaustive: {} schedules, {} distinct outcome(s){}; the GPU's is {}",
+                        x.runs,
+                        x.outcomes.len(),
+                        if x.cut_off {
+                            " (cut off by the bound)"
+                        } else {
+                            ""
+                        },
+                        if hit { "among them" } else { "not among them" }
+                    );
+                    complete |= !x.cut_off;
+                    if hit {
+                        matched.push(o.policy.to_string());
+                    }
+                }
+                Err(e) => println!("exhaustive: {}", describe(&e)),
+            }
+            continue;
+        }
+        match tangle_sim::run(&kernel, &launch, o) {
+            Ok(out) if out.buffers == run.buffers => matched.push(o.policy.to_string()),
+            Ok(_) => {}
+            Err(e) => println!("{}: {}", o.policy, describe(&e)),
+        }
+    }
+    if matched.is_empty() {
+        println!(
+            "the GPU's buffers match no simulated schedule{}",
+            if complete {
+                " (the exhaustive search was complete: the model does not allow what the GPU did)"
+            } else {
+                ""
+            }
+        );
+        ExitCode::from(crate::EXIT_INVALID)
+    } else {
+        println!(
+            "the GPU's buffers equal the simulator's under: {}",
+            matched.join(", ")
+        );
         ExitCode::SUCCESS
     }
 }

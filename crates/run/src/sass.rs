@@ -23,6 +23,9 @@ pub struct SassEngine {
     pub scheme: Scheme,
     /// The simulator's policies.
     pub policies: Vec<Policy>,
+    /// Run on this GPU through the CUDA driver instead of the simulator: one run per
+    /// dispatch, for the GPU's own SM (`tangle run --engine gpu`).
+    pub gpu: Option<std::rc::Rc<tangle_cuda::Gpu>>,
 }
 
 /// Why a dispatch was not run on the SASS engine (not a failure: the back end's subset
@@ -111,6 +114,19 @@ pub fn check(
             dynamic_shared: 0,
             args,
         };
+        if let Some(gpu) = &engine.gpu {
+            let bytes = compiled
+                .cubin()
+                .map_err(|e| mismatch("-".into(), e.to_string()))?;
+            let device = format!("gpu {}", gpu.sm());
+            let out = gpu
+                .run(&bytes, &compiled.name, &launch, GPU_TIME_LIMIT)
+                .map_err(|e| mismatch(device.clone(), e.to_string()))?;
+            compare(&compiled.abi.params, reference, &out.buffers, "on the GPU")
+                .map_err(|m| mismatch(device, m))?;
+            runs += 1;
+            continue;
+        }
         for &policy in &engine.policies {
             let mut o = Options::new(policy);
             o.hazards = true;
@@ -126,34 +142,47 @@ pub fn check(
                     ),
                 ));
             }
-            for (i, p) in compiled.abi.params.iter().enumerate() {
-                let Param::Buffer { set, binding } = *p else {
-                    continue;
-                };
-                let Some(want) = reference.buffers.get(&(set, binding)) else {
-                    continue;
-                };
-                let got = out.buffers[i].as_deref().unwrap_or(&[]);
-                let wild = reference.undefined.get(&(set, binding));
-                for (k, w) in want.iter().enumerate() {
-                    if wild.is_some_and(|m| m[k]) {
-                        continue;
-                    }
-                    let g = got.get(k).copied();
-                    if g != Some(*w) {
-                        return Err(mismatch(
-                            policy.to_string(),
-                            format!(
-                                "set {set} binding {binding} byte {k} (word {}): reference {w:#04x}, simulated {}",
-                                k / 4,
-                                g.map_or("missing".to_string(), |g| format!("{g:#04x}"))
-                            ),
-                        ));
-                    }
-                }
-            }
+            compare(&compiled.abi.params, reference, &out.buffers, "simulated")
+                .map_err(|m| mismatch(policy.to_string(), m))?;
             runs += 1;
         }
     }
     Ok(Ok(runs))
+}
+
+/// How long a dispatch may run on the GPU before it counts as a hang.
+const GPU_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Compares the buffers a run left (in parameter order) with the reference's; bytes the
+/// reference leaves undefined are wildcards.
+fn compare(
+    params: &[Param],
+    reference: &Outcome,
+    buffers: &[Option<Vec<u8>>],
+    what: &str,
+) -> Result<(), String> {
+    for (i, p) in params.iter().enumerate() {
+        let Param::Buffer { set, binding } = *p else {
+            continue;
+        };
+        let Some(want) = reference.buffers.get(&(set, binding)) else {
+            continue;
+        };
+        let got = buffers.get(i).and_then(|b| b.as_deref()).unwrap_or(&[]);
+        let wild = reference.undefined.get(&(set, binding));
+        for (k, w) in want.iter().enumerate() {
+            if wild.is_some_and(|m| m[k]) {
+                continue;
+            }
+            let g = got.get(k).copied();
+            if g != Some(*w) {
+                return Err(format!(
+                    "set {set} binding {binding} byte {k} (word {}): reference {w:#04x}, {what} {}",
+                    k / 4,
+                    g.map_or("missing".to_string(), |g| format!("{g:#04x}"))
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -227,6 +227,9 @@ pub enum EngineKind {
     /// The reference (with `--fallthrough merge`), then the module with inferred tokens and
     /// its structure dropped on the token engine against it.
     Tokens,
+    /// The reference, then the shader compiled for this machine's GPU and run on it
+    /// through the CUDA driver against it (exit 2 when there is no GPU).
+    Gpu,
 }
 
 impl RunArgs {
@@ -258,6 +261,24 @@ impl RunArgs {
 
     /// The SASS engine asked for, if any.
     fn sass(&self) -> Result<Option<SassEngine>, String> {
+        if self.engine_kind == EngineKind::Gpu {
+            let scheme = Scheme::from_name(&self.lowering)
+                .ok_or_else(|| format!("--lowering {:?}: unknown", self.lowering))?;
+            let gpu = tangle_cuda::Gpu::open().map_err(|e| format!("--engine gpu: {e}"))?;
+            let arch = gpu.sm().parse::<Arch>().map_err(|_| {
+                format!(
+                    "--engine gpu: the GPU ({}) is {}; the back end compiles for SM75-SM90",
+                    gpu.name(),
+                    gpu.sm()
+                )
+            })?;
+            return Ok(Some(SassEngine {
+                arches: vec![arch],
+                scheme,
+                policies: Vec::new(),
+                gpu: Some(std::rc::Rc::new(gpu)),
+            }));
+        }
         if self.engine_kind != EngineKind::Sass {
             return Ok(None);
         }
@@ -277,6 +298,7 @@ impl RunArgs {
             arches,
             scheme,
             policies,
+            gpu: None,
         }))
     }
 }
@@ -287,9 +309,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
-    if let Err(e) = args.sass() {
-        return usage(e);
-    }
+    // Built once: `--engine gpu` opens the GPU here, and a failure to is the run's error,
+    // never a silently skipped check.
+    let sass = match args.sass() {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
     // The token semantics runs lanes falling through into a switch case with the lanes
     // that switched to it directly: the reference is held to that grouping.
     if args.engine_kind == EngineKind::Tokens {
@@ -314,7 +339,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         .map(|p| args.kind.or_else(|| kind_of(p)))
         .collect();
     if kinds.iter().all(|k| *k == Some(RunKind::Amber)) {
-        return scripts(args, &inputs, device, engine);
+        return scripts(args, &inputs, device, engine, sass.as_ref());
     }
     if args.inputs.len() != 1 || inputs.len() != 1 {
         return usage("several inputs are only allowed for .amber scripts".into());
@@ -383,7 +408,13 @@ fn kind_of(path: &Path) -> Option<RunKind> {
 }
 
 /// Script mode: each script runs on its own; the exit status is the worst of them.
-fn scripts(args: &RunArgs, inputs: &[PathBuf], device: Device, engine: Config) -> ExitCode {
+fn scripts(
+    args: &RunArgs,
+    inputs: &[PathBuf],
+    device: Device,
+    engine: Config,
+    sass: Option<&SassEngine>,
+) -> ExitCode {
     let shader_only = !args.buffers.is_empty()
         || args.push_constants.is_some()
         || !args.specs.is_empty()
@@ -402,7 +433,7 @@ fn scripts(args: &RunArgs, inputs: &[PathBuf], device: Device, engine: Config) -
     let mut counts = [0usize; 3];
     let mut worst = 0u8;
     for path in inputs {
-        let status = script(path, args, &device, &engine);
+        let status = script(path, args, &device, &engine, sass);
         counts[usize::from(status.min(2))] += 1;
         worst = worst.max(status);
     }
@@ -416,7 +447,13 @@ fn scripts(args: &RunArgs, inputs: &[PathBuf], device: Device, engine: Config) -
 }
 
 /// Runs one script, prints its failures and a result line, and returns its exit status.
-fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
+fn script(
+    path: &Path,
+    args: &RunArgs,
+    device: &Device,
+    engine: &Config,
+    sass: Option<&SassEngine>,
+) -> u8 {
     let name = path.display();
     let text = match input::read_input(path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
@@ -445,7 +482,7 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
         target_env: args.target_env.clone(),
         base_dir: tangle_run::script::script_dir(path),
         lowered: args.lowered().ok().flatten(),
-        sass: args.sass().ok().flatten(),
+        sass: sass.cloned(),
     };
     let report = match tangle_run::run_script(&parsed, &options) {
         Ok(r) => r,
@@ -516,11 +553,21 @@ fn script(path: &Path, args: &RunArgs, device: &Device, engine: &Config) -> u8 {
                 pos,
                 pipeline,
                 runs,
-            } if args.verbose => println!(
-                "{name}: Line {}: RUN {pipeline}: sass: {runs} simulated runs (SMs x policies) \
-                 agree with the reference, no hazard",
-                pos.line
-            ),
+            } if args.verbose => {
+                if args.engine_kind == EngineKind::Gpu {
+                    println!(
+                        "{name}: Line {}: RUN {pipeline}: gpu: the run on the GPU agrees with \
+                         the reference",
+                        pos.line
+                    )
+                } else {
+                    println!(
+                        "{name}: Line {}: RUN {pipeline}: sass: {runs} simulated runs (SMs x \
+                         policies) agree with the reference, no hazard",
+                        pos.line
+                    )
+                }
+            }
             Event::SassRefused { pos, pipeline, why } => println!(
                 "{name}: Line {}: RUN {pipeline}: sass: not compiled: {why}",
                 pos.line
