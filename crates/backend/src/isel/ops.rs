@@ -260,6 +260,21 @@ impl Isel<'_> {
                 lo.extend(hi);
                 return Ok(MVal::Scalars(lo));
             }
+            P::UMulExtended | P::SMulExtended if self.operand_bits(func, args[0]) == 64 => {
+                // Per component, the 128-bit product's low and high 64-bit halves; all low
+                // halves first (the struct's first member), each as two words.
+                let a = self.scalars(args[0], frame)?;
+                let b = self.scalars(args[1], frame)?;
+                let (mut lo, mut hi) = (Vec::new(), Vec::new());
+                for (x, y) in a.chunks_exact(2).zip(b.chunks_exact(2)) {
+                    let w =
+                        self.mul_extended64([x[0], x[1]], [y[0], y[1]], op == P::SMulExtended)?;
+                    lo.extend([w[0], w[1]]);
+                    hi.extend([w[2], w[3]]);
+                }
+                lo.extend(hi);
+                return Ok(MVal::Scalars(lo));
+            }
             P::UMulExtended | P::SMulExtended
                 if matches!(self.operand_bits(func, args[0]), 8 | 16) =>
             {

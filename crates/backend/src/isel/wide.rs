@@ -301,6 +301,53 @@ impl Isel<'_> {
         Ok([Sc::R(lo), Sc::R(hi)])
     }
 
+    /// The 128-bit product of two 64-bit words pairs, as four words from the lowest, for
+    /// `umul_extended`/`smul_extended` on 64-bit integers. Schoolbook over 32-bit digits
+    /// with `IMAD.WIDE.U32` (a 32x32 product plus a 64-bit addend, which cannot overflow
+    /// when the addend is below 2^33 - 1). Signed: the unsigned product's high half less
+    /// `y` where `x` is negative and less `x` where `y` is (mod 2^64), as two's complement
+    /// gives.
+    pub(crate) fn mul_extended64(
+        &mut self,
+        x: [Sc; 2],
+        y: [Sc; 2],
+        signed: bool,
+    ) -> Result<[Sc; 4], CompileError> {
+        let (x0, x1) = (self.reg(x[0])?, self.reg(x[1])?);
+        let (y0, y1) = (self.reg(y[0])?, self.reg(y[1])?);
+        // p = a * b + (c, 0) as a pair, returned as its two words.
+        let mad = |s: &mut Self, a: VReg, b: VReg, c: Sc| -> Result<[Sc; 2], CompileError> {
+            let add = s.pack(c, Sc::Imm(0))?;
+            let d = s.mf.vreg(RegClass::R, 2);
+            s.emit(
+                MInst::new(Op::Imad)
+                    .m(".WIDE")
+                    .m(".U32")
+                    .d(d)
+                    .u(a)
+                    .u(b)
+                    .u(add),
+            );
+            Ok(s.unpack(d))
+        };
+        let [w0, c0] = mad(self, x0, y0, Sc::Imm(0))?;
+        let [m0, m1] = mad(self, x1, y0, c0)?;
+        let [w1, k] = mad(self, x0, y1, m0)?;
+        let u = mad(self, x1, y1, m1)?;
+        let mut hi = self.add64(u, [k, Sc::Imm(0)], false)?;
+        if signed {
+            for (neg_of, other) in [(x[1], y), (y[1], x)] {
+                let sign = self.sign_word(neg_of)?;
+                let mut masked = [Sc::Imm(0); 2];
+                for (m, w) in masked.iter_mut().zip(other) {
+                    *m = self.plain_scalar(PlainOp::BitwiseAnd, &[w, sign])?;
+                }
+                hi = self.add64(hi, masked, true)?;
+            }
+        }
+        Ok([w0, w1, hi[0], hi[1]])
+    }
+
     /// A 64-bit shift by `n` through the funnel shifter.
     fn shift64(&mut self, op: PlainOp, x: [Sc; 2], n: Sc) -> Result<[Sc; 2], CompileError> {
         let (lo, hi) = (self.reg(x[0])?, self.reg(x[1])?);
