@@ -371,6 +371,27 @@ fn the_sass_engine_passes_a_small_campaign_with_its_summary() {
         err.contains("does not run strict") && err.contains("run adversarial"),
         "{err}"
     );
+    // A simulator policy the barrier machine lacks is fine without a lowered engine.
+    let out = tangle()
+        .args([
+            "fuzz",
+            "--engines",
+            "ref,sass",
+            "--seeds",
+            "0..2",
+            "--arch",
+            "all",
+        ])
+        .args(["--subgroup-sizes", "32", "--policies", "realistic"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with(
+            "sass: 2 programs (sm_75,sm_80,sm_86,sm_89,sm_90) × 1 policies, 10 simulated runs"
+        ),
+        "summary: {text}"
+    );
 }
 
 #[test]
