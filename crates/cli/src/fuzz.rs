@@ -5,7 +5,8 @@
 //! other engine named: the mask-stack simulator (`mask`), and the lowered engines
 //! (`lowered`: tangle's lowering on the barrier machine; `lowered-baseline`: seed 000's
 //! flawed design; `tokens`: the token engine on the program with inferred tokens), the
-//! latter under every scheduling policy of `--policies`. One summary
+//! latter under every scheduling policy of `--policies`; `ptxas` (CUDA through nvcc) and
+//! `sass`/`sass-baseline` (tangle's back end) run on the SASS simulator. One summary
 //! line per comparison on stdout; each mismatch on stderr; exit 1 when there is one. `--shard i/n` runs one of `n` disjoint parts of the seed
 //! range; `--out DIR` writes `DIR/report.json`; `tangle fuzz merge` combines such reports.
 
@@ -22,16 +23,19 @@ use tangle_reconverge::Scheme;
 use crate::run::Semantics;
 
 mod ptxas;
+mod sass;
 use crate::{fail, EXIT_INVALID};
 
 /// The engines `--engines` knows.
-const ENGINES: [&str; 6] = [
+const ENGINES: [&str; 8] = [
     "ref",
     "mask",
     "lowered",
     "lowered-baseline",
     "ptxas",
     "tokens",
+    "sass",
+    "sass-baseline",
 ];
 
 /// The engines that run on the machine, and what they run.
@@ -61,17 +65,23 @@ pub struct FuzzArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,32")]
     subgroup_sizes: Vec<u32>,
     /// The engines to compare with the reference `ref`, comma-separated: `mask`, `lowered`,
-    /// `lowered-baseline`, `ptxas`, `tokens`.
+    /// `lowered-baseline`, `ptxas`, `tokens`, `sass`, `sass-baseline`.
     #[arg(long, value_delimiter = ',', default_value = "ref,mask")]
     engines: Vec<String>,
-    /// The lowered engines' scheduling policies: a name, several joined by commas, or
-    /// `all` (`exhaustive` runs only at subgroup sizes up to 8).
+    /// The lowered and simulated engines' scheduling policies: a name, several joined by
+    /// commas, or `all` (`exhaustive` runs only at subgroup sizes up to 8, and not on the
+    /// SASS simulator; the sass engines say which they leave out).
     #[arg(long, default_value = "all")]
     policies: String,
-    /// The `ptxas` engine's SMs: `all` (sm_75, sm_80, sm_86, sm_89, sm_90) or a
-    /// comma-separated list such as `sm_86`.
-    #[arg(long, default_value = "all")]
-    arch: String,
+    /// The SMs of the `ptxas` and `sass` engines: `all` (sm_75, sm_80, sm_86, sm_89,
+    /// sm_90) or a comma-separated list such as `sm_86` (default: `all` for ptxas, sm_86
+    /// for sass).
+    #[arg(long)]
+    arch: Option<String>,
+    /// The sass engines compile seed `s` for the `s mod 5`-th of the five SMs (instead of
+    /// `--arch`).
+    #[arg(long)]
+    arch_per_seed: bool,
     /// The `ptxas` engine's programs per translation unit (one nvcc call per batch and SM).
     #[arg(long, default_value_t = 100)]
     ptxas_batch: usize,
@@ -182,6 +192,10 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    let sass_checks = match sass::checks_of(args) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
     let ptxas_ok = if args.engines.iter().any(|e| e == "ptxas") {
         match ptxas::run(args, &campaign) {
             Ok(ok) => ok,
@@ -191,7 +205,14 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         true
     };
     if !args.engines.iter().any(|e| e == "mask") {
-        return match (run_lowered_only(args, &campaign, &checks), ptxas_ok) {
+        let sass_ok = match sass::run(args, &campaign, &sass_checks) {
+            Ok(ok) => ok,
+            Err(e) => return fail(e),
+        };
+        return match (
+            run_lowered_only(args, &campaign, &checks),
+            ptxas_ok && sass_ok,
+        ) {
             (code, true) => code,
             (_, false) => ExitCode::from(EXIT_INVALID),
         };
@@ -240,15 +261,26 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(ok) => ok,
         Err(e) => return fail(e),
     };
-    if summary.mismatches.is_empty() && lowered_ok && ptxas_ok {
+    let sass_ok = match sass::run(args, &campaign, &sass_checks) {
+        Ok(ok) => ok,
+        Err(e) => return fail(e),
+    };
+    if summary.mismatches.is_empty() && lowered_ok && ptxas_ok && sass_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INVALID)
     }
 }
 
-/// The lowered engines `--engines` names, each with the `--policies`.
+/// The lowered engines `--engines` names, each with the `--policies` (read as the barrier
+/// machine's only when one is named: the simulator's engines take their own).
 fn lowered_checks(args: &FuzzArgs) -> Result<Vec<LoweredCheck>, String> {
+    if !LOWERED
+        .iter()
+        .any(|(name, _)| args.engines.iter().any(|e| e == name))
+    {
+        return Ok(Vec::new());
+    }
     let policies = tangle_sched::expand(
         &args.policies,
         "barrier machine",

@@ -42,7 +42,7 @@ fn bad_arguments_are_usage_errors() {
         .assert()
         .code(2);
     tangle()
-        .args(["fuzz", "--engines", "ref,sass"])
+        .args(["fuzz", "--engines", "ref,gpu"])
         .assert()
         .code(2);
     tangle().args(["fuzz", "--engines", "ref"]).assert().code(2);
@@ -334,5 +334,118 @@ fn the_ptxas_engine_runs_through_the_command() {
     assert!(
         text.contains("ptxas: 3 programs, 3 runs") && text.contains("0 broken runs, 1 nvcc calls"),
         "{text}"
+    );
+}
+
+#[test]
+fn the_sass_engine_passes_a_small_campaign_with_its_summary() {
+    let out = tangle()
+        .args(["fuzz", "--engines", "ref,sass", "--seeds", "0..20"])
+        .args(["--jobs", "2"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // 20 programs on sm_86 under the simulator's 11 policies of `all`; the default sizes
+    // are 4 and 32, so 20 runs at size 4 are counted as skipped.
+    assert!(
+        text.starts_with(
+            "sass: 20 programs (sm_86) × 11 policies, 220 simulated runs agree, 0 mismatches, \
+             20 program runs skipped at subgroup sizes other than 32, "
+        ),
+        "summary: {text}"
+    );
+    // Barrier-machine policies are left out visibly, the rest run; seeds rotate SMs.
+    let out = tangle()
+        .args(["fuzz", "--engines", "ref,sass", "--seeds", "0..5"])
+        .args(["--subgroup-sizes", "32", "--arch-per-seed"])
+        .args(["--policies", "strict,adversarial"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        text.starts_with("sass: 5 programs (one SM per seed) × 1 policies, 5 simulated runs"),
+        "summary: {text}"
+    );
+    assert!(
+        err.contains("does not run strict") && err.contains("run adversarial"),
+        "{err}"
+    );
+    // A simulator policy the barrier machine lacks is fine without a lowered engine.
+    let out = tangle()
+        .args([
+            "fuzz",
+            "--engines",
+            "ref,sass",
+            "--seeds",
+            "0..2",
+            "--arch",
+            "all",
+        ])
+        .args(["--subgroup-sizes", "32", "--policies", "realistic"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with(
+            "sass: 2 programs (sm_75,sm_80,sm_86,sm_89,sm_90) × 1 policies, 10 simulated runs"
+        ),
+        "summary: {text}"
+    );
+}
+
+#[test]
+fn the_sass_engines_refuse_bad_arguments() {
+    for args in [
+        &["--subgroup-sizes", "4"][..],
+        &["--arch", "sm_70"],
+        &["--arch", "sm_75", "--arch-per-seed"],
+        &["--policies", "strict"],
+        &["--policies", "exhaustive"],
+    ] {
+        tangle()
+            .args(["fuzz", "--engines", "ref,sass", "--seeds", "0..1"])
+            .args(args)
+            .assert()
+            .code(2);
+    }
+    tangle()
+        .args(["fuzz", "--engines", "ref,mask", "--arch-per-seed"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_sass_baseline_is_caught_through_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tangle()
+        .args(["fuzz", "--seeds", "0..40", "--subgroup-sizes", "32"])
+        .args([
+            "--engines",
+            "ref,sass-baseline",
+            "--policies",
+            "adversarial",
+        ])
+        .args(["--jobs", "2", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let seed: u64 = err
+        .split("mismatch: sass-baseline: seed ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("stderr: {err}"));
+    let report = std::fs::read_to_string(dir.path().join("sass-baseline.json")).unwrap();
+    assert!(report.contains(&format!("\"seed\": {seed}")), "{report}");
+    let txt = dir.path().join(format!("sass-baseline-seed-{seed}.txt"));
+    let txt = std::fs::read_to_string(txt).unwrap();
+    assert!(txt.contains("shrunk: sm_86, policy adversarial"), "{txt}");
+    let listing = dir.path().join(format!("sass-baseline-seed-{seed}.sass"));
+    let listing = std::fs::read_to_string(listing).unwrap();
+    assert!(
+        listing.contains("BSSY") || listing.contains("WARPSYNC"),
+        "{listing}"
     );
 }

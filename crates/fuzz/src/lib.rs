@@ -15,7 +15,9 @@
 //! - [`lowered`]: the lowered engines: the program lowered to barriers and run on the
 //!   barrier machine under scheduling policies, against the reference;
 //! - [`ptxas`]: the `ptxas` engine: the CUDA kernels compiled by nvcc and run on the SASS
-//!   simulator under scheduling policies, judged against the reference.
+//!   simulator under scheduling policies, judged against the reference;
+//! - [`sass`]: the `sass` engines: the program compiled by tangle's back end and run on the
+//!   SASS simulator in hazard mode under scheduling policies, against the reference.
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
@@ -31,6 +33,7 @@ pub mod glsl;
 pub mod lowered;
 pub mod mask;
 pub mod ptxas;
+pub mod sass;
 pub mod shrink;
 
 pub use ast::Program;

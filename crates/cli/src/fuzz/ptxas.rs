@@ -49,7 +49,7 @@ pub fn check_of(args: &FuzzArgs) -> Result<PtxasCheck, String> {
     if policies.is_empty() {
         return Err("--policies: the ptxas engine needs a policy other than exhaustive".into());
     }
-    let archs = archs_of(&args.arch)?;
+    let archs = archs_of(args.arch.as_deref().unwrap_or("all"))?;
     Ok(PtxasCheck {
         nvcc: nvcc::locate_nvcc()?,
         archs,
