@@ -24,12 +24,11 @@ impl Run<'_, '_> {
         let ssize = it.config.subgroup_size;
         let nsub = total.div_ceil(ssize);
         // Shared memory for this workgroup.
-        let mut shared: Vec<Option<u32>> = vec![None; m.globals.len()];
-        for (g, gd) in m.globals.iter() {
-            if gd.storage == StorageClass::Workgroup {
-                shared[g.as_u32() as usize] = Some(self.alloc_global(g));
-            }
-        }
+        let mems = &mut self.mems;
+        let shared = tangle_lanes::memory::workgroup_regions(m, &it.consts, &mut |r| {
+            mems.push(r);
+            (mems.len() - 1) as u32
+        });
         let func = &m.funcs[it.entry];
         let entry_block = func
             .entry()

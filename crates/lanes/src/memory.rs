@@ -10,7 +10,8 @@
 
 use std::sync::Arc;
 
-use tangle_ir::{AtomicOp, Global, Type, TypeData, TypeTable};
+use spirv::StorageClass;
+use tangle_ir::{AtomicOp, Global, Module, Type, TypeData, TypeTable};
 
 use crate::value::{self, Born, OpFail, OpResult, Poison, Region, Val};
 
@@ -62,6 +63,67 @@ pub fn global_region(types: &TypeTable, g: Global, pointee: Type, init: Option<&
         why: "the variable has no initializer and was not written".into(),
     };
     variable_region(types, pointee, init, &Arc::new(poison))
+}
+
+/// Whether `pointee` is a `Block` struct. A `Workgroup` variable of a block type is an
+/// explicitly laid out workgroup block (`WorkgroupMemoryExplicitLayoutKHR`): every such
+/// variable of an entry point aliases the same workgroup memory from offset 0.
+pub fn is_block(types: &TypeTable, pointee: Type) -> bool {
+    matches!(types.get(pointee), TypeData::Struct { block: true, .. })
+}
+
+/// The regions of `module`'s `Workgroup` globals for one workgroup, by global index
+/// (`None` for the other storage classes); `consts` are the module's constants as values,
+/// `push` adds a region and returns its id. Each ordinary variable gets its own region.
+/// The `Block` variables (see [`is_block`]) share one region as large as the largest of
+/// them: its bytes are undefined except where an initializer writes them, every
+/// initializer written at offset 0 in declaration order (SPIR-V allows only null ones
+/// there, so the order cannot matter).
+pub fn workgroup_regions(
+    module: &Module,
+    consts: &[Val],
+    push: &mut dyn FnMut(Region) -> u32,
+) -> Vec<Option<u32>> {
+    let types = &module.types;
+    let mut shared = vec![None; module.globals.len()];
+    let mut blocks = Vec::new();
+    for (g, gd) in module.globals.iter() {
+        if gd.storage != StorageClass::Workgroup {
+            continue;
+        }
+        let Some((_, pointee)) = types.pointer(gd.ty) else {
+            continue;
+        };
+        let init = gd.init.map(|c| &consts[c.as_u32() as usize]);
+        if is_block(types, pointee) {
+            blocks.push((g, pointee, init));
+        } else {
+            shared[g.as_u32() as usize] = Some(push(global_region(types, g, pointee, init)));
+        }
+    }
+    let Some(&(first, _, _)) = blocks.first() else {
+        return shared;
+    };
+    let size = blocks
+        .iter()
+        .map(|&(_, p, _)| value::size_align(types, p).0)
+        .max()
+        .unwrap_or(0);
+    let poison = Arc::new(Poison {
+        born: Born::Variable(first),
+        why: "no workgroup block variable wrote these bytes of their shared memory".into(),
+    });
+    let mut region = Region::undefined(size as usize, &poison);
+    for &(_, p, init) in &blocks {
+        if let Some(v) = init {
+            let _ = value::write(types, &mut region, 0, p, v);
+        }
+    }
+    let id = push(region);
+    for &(g, _, _) in &blocks {
+        shared[g.as_u32() as usize] = Some(id);
+    }
+    shared
 }
 
 /// A region for a variable of pointee type `pointee`: `init` written, or every byte

@@ -36,12 +36,9 @@ impl Run<'_, '_> {
         let total = lx * ly * lz;
         let size = machine.config.subgroup_size;
         let nsub = total.div_ceil(size);
-        let mut shared: Vec<Option<u32>> = vec![None; m.globals.len()];
-        for (g, gd) in m.globals.iter() {
-            if gd.storage == StorageClass::Workgroup {
-                shared[g.as_u32() as usize] = Some(self.alloc_global(g, false));
-            }
-        }
+        let shared = lanes_memory::workgroup_regions(m, &machine.consts, &mut |r| {
+            self.push_region(r, false)
+        });
         let func = &m.funcs[machine.entry];
         let entry_block = func
             .entry()

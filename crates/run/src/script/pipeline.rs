@@ -117,10 +117,21 @@ impl Runner<'_> {
                 })?
             }
         };
-        let env = shader
-            .target_env
-            .as_deref()
-            .unwrap_or(&self.options.target_env);
+        let env = match shader.target_env.as_deref() {
+            Some(env) => env,
+            // As the CTS does: a script that asks for `VK_KHR_spirv_1_4` may use SPIR-V 1.4
+            // on a Vulkan 1.1 device, and its shaders without `TARGET_ENV` are built for it.
+            None if self.options.target_env == "vulkan1.1"
+                && self
+                    .script
+                    .device_extensions
+                    .iter()
+                    .any(|e| e == "VK_KHR_spirv_1_4") =>
+            {
+                "vulkan1.1spv1.4"
+            }
+            None => &self.options.target_env,
+        };
         let (module, mut origins) = load_shader_with_origins(kind, &bytes, name, env, passes)
             .map_err(|error| {
                 // glslang counts lines from the shader's text; an inline shader's text starts on
