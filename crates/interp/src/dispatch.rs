@@ -43,17 +43,21 @@ impl Run<'_, '_> {
                 for (g, gd) in m.globals.iter() {
                     let gi = g.as_u32() as usize;
                     globals[gi] = match gd.storage {
-                        StorageClass::Workgroup => shared[gi],
+                        StorageClass::Workgroup => shared[gi].map(|mem| (mem, 0)),
                         StorageClass::StorageBuffer | StorageClass::Uniform => {
                             match (gd.decorations.set, gd.decorations.binding) {
                                 (Some(st), Some(b)) => {
-                                    keys.iter().position(|k| *k == (st, b)).map(|p| p as u32)
+                                    let pointee = m.types.pointer(gd.ty).map(|(_, p)| p);
+                                    pointee
+                                        .and_then(|p| self.descriptors.global(&m.types, st, b, p))
                                 }
                                 _ => None,
                             }
                         }
-                        StorageClass::PushConstant => Some(keys.len() as u32),
-                        StorageClass::Private | StorageClass::Output => Some(self.alloc_global(g)),
+                        StorageClass::PushConstant => Some((keys.len() as u32, 0)),
+                        StorageClass::Private | StorageClass::Output => {
+                            Some((self.alloc_global(g), 0))
+                        }
                         StorageClass::Input => {
                             let id = self.alloc_global(g);
                             if let Some(b) = gd.decorations.builtin {
@@ -76,7 +80,7 @@ impl Run<'_, '_> {
                                 )
                                 .map_err(InterpError::Config)?;
                             }
-                            Some(id)
+                            Some((id, 0))
                         }
                         _ => None,
                     };
@@ -85,7 +89,7 @@ impl Run<'_, '_> {
                     globals: globals
                         .into_iter()
                         .map(|g| match g {
-                            Some(mem) => Slot::Ptr { mem, off: 0 },
+                            Some((mem, off)) => Slot::Ptr { mem, off },
                             None => Slot::Unset,
                         })
                         .collect(),

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use spirv::StorageClass;
 use tangle_ir::{AtomicOp, Global, Module, Type, TypeData, TypeTable};
 
+use crate::descriptors::{is_descriptor_array, DescriptorTable, DESCRIPTOR_ARRAYS};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Region, Val};
 
 /// Why a memory operation failed.
@@ -166,15 +167,17 @@ pub fn reset_variable(
 
 /// `access_chain`: a pointer into `base`'s region (`base_ty` its pointer type), following
 /// `indices` (`index_types[i]` the integer type of `indices[i]`). Indices into fixed
-/// arrays and vectors are checked; base and indices must be defined.
+/// arrays and vectors are checked; base and indices must be defined. An index into a
+/// descriptor array picks the element's region and offset from `descriptors`.
 pub fn access_chain(
     types: &TypeTable,
+    descriptors: &DescriptorTable,
     base: &Val,
     base_ty: Type,
     indices: &[Val],
     index_types: &[Type],
 ) -> M<Val> {
-    let &Val::Ptr { mem, mut off } = defined("access chain base", base)? else {
+    let &Val::Ptr { mut mem, mut off } = defined("access chain base", base)? else {
         return Err(MemFail::Op(OpFail::Undefined(
             "access chain on a non-pointer".into(),
         )));
@@ -212,6 +215,13 @@ pub fn access_chain(
                 };
                 if let Some(what) = bad {
                     return Err(MemFail::Index(what));
+                }
+                if mem >= DESCRIPTOR_ARRAYS && is_descriptor_array(types, cur) {
+                    (mem, off) = descriptors.element(mem, i as u64).ok_or_else(|| {
+                        MemFail::Index(format!("descriptor array element {i}, which is not bound"))
+                    })?;
+                    cur = *elem;
+                    continue;
                 }
                 off += i as u64 * value::array_stride(types, cur);
                 cur = *elem;

@@ -66,44 +66,28 @@ impl Runner<'_> {
             .set_subgroup_size(subgroup_size)
             .map_err(interp_err)?;
         interp.set_workgroups(groups).map_err(interp_err)?;
-        let mut windows = Vec::new();
-        for b in &pipeline.bindings {
-            let bytes = &self.buffers[&b.buffer];
-            let Some(window) = b.window.bytes(bytes.len()) else {
-                return Err(err(ScriptErrorKind::Pipeline(format!(
-                    "buffer `{}` at set {} binding {}: the descriptor's bytes {}..{} do not fit \
-                     its {} bytes",
-                    b.buffer,
-                    b.set,
-                    b.binding,
-                    b.window.start(),
-                    b.window.range.map_or("the end".to_string(), |r| {
-                        (b.window.start() + r as usize).to_string()
-                    }),
-                    bytes.len()
-                ))));
-            };
-            let slice = bytes[window.clone()].to_vec();
+        let plan = super::bindings::plan(self.script, pipeline, module, &self.buffers)?;
+        for m in &plan.memories {
+            let (set, binding) = m.key;
+            let slice = self.buffers[&m.buffer][m.window.clone()].to_vec();
+            let mask = self
+                .undefined
+                .get(&m.buffer)
+                .map(|mask| &mask[m.window.clone()]);
             if lowered_config.is_some() {
-                let mask = self
-                    .undefined
-                    .get(&b.buffer)
-                    .map(|m| m[window.clone()].to_vec());
                 dispatch
                     .buffers
-                    .insert((b.set, b.binding), (slice.clone(), mask));
+                    .insert(m.key, (slice.clone(), mask.map(<[bool]>::to_vec)));
             }
-            match self.undefined.get(&b.buffer) {
-                Some(mask) => interp.bind_buffer_with_undefined(
-                    b.set,
-                    b.binding,
-                    slice,
-                    &mask[window.clone()],
-                ),
-                None => interp.bind_buffer(b.set, b.binding, slice),
+            match mask {
+                Some(mask) => interp.bind_buffer_with_undefined(set, binding, slice, mask),
+                None => interp.bind_buffer(set, binding, slice),
             }
-            windows.push(window);
         }
+        for (&(set, binding), views) in &plan.views {
+            interp.bind_views(set, binding, views.clone());
+        }
+        dispatch.views = plan.views.clone();
         if let Some(pc) = &pipeline.push_constant {
             interp.set_push_constants(self.buffers[pc].clone());
             dispatch.push_constants = Some(self.buffers[pc].clone());
@@ -163,32 +147,8 @@ impl Runner<'_> {
                     ),
                     _ => None,
                 };
-                for (b, window) in pipeline.bindings.iter().zip(windows) {
-                    if let Some(bytes) = outcome.buffers.get(&(b.set, b.binding)) {
-                        let whole = self
-                            .buffers
-                            .get_mut(&b.buffer)
-                            .expect("bound buffers exist");
-                        // The interpreter keeps a binding's size; copy what fits regardless.
-                        let n = bytes.len().min(window.len());
-                        whole[window.start..window.start + n].copy_from_slice(&bytes[..n]);
-                        // The undefined bytes of the window follow the run's; the rest stay.
-                        match outcome.undefined.get(&(b.set, b.binding)) {
-                            Some(mask) => {
-                                let len = whole.len();
-                                let m = self
-                                    .undefined
-                                    .entry(b.buffer.clone())
-                                    .or_insert_with(|| vec![false; len]);
-                                m[window.start..window.start + n].copy_from_slice(&mask[..n]);
-                            }
-                            None => {
-                                if let Some(m) = self.undefined.get_mut(&b.buffer) {
-                                    m[window.start..window.start + n].fill(false);
-                                }
-                            }
-                        }
-                    }
+                for m in &plan.memories {
+                    self.write_back(m, &outcome);
                 }
                 self.report.events.push(Event::Ran {
                     pos,
@@ -220,6 +180,38 @@ impl Runner<'_> {
                     origin,
                 });
                 Ok(false)
+            }
+        }
+    }
+
+    /// Writes memory `m`'s bytes after the run back into its buffer, with the undefined
+    /// bytes the run left there.
+    fn write_back(&mut self, m: &super::bindings::Memory, outcome: &tangle_interp::Outcome) {
+        let Some(bytes) = outcome.buffers.get(&m.key) else {
+            return;
+        };
+        let window = &m.window;
+        let whole = self
+            .buffers
+            .get_mut(&m.buffer)
+            .expect("bound buffers exist");
+        // The interpreter keeps a binding's size; copy what fits regardless.
+        let n = bytes.len().min(window.len());
+        whole[window.start..window.start + n].copy_from_slice(&bytes[..n]);
+        // The undefined bytes of the window follow the run's; the rest stay.
+        match outcome.undefined.get(&m.key) {
+            Some(mask) => {
+                let len = whole.len();
+                let u = self
+                    .undefined
+                    .entry(m.buffer.clone())
+                    .or_insert_with(|| vec![false; len]);
+                u[window.start..window.start + n].copy_from_slice(&mask[..n]);
+            }
+            None => {
+                if let Some(u) = self.undefined.get_mut(&m.buffer) {
+                    u[window.start..window.start + n].fill(false);
+                }
             }
         }
     }

@@ -7,6 +7,7 @@
 //! budget, out-of-bounds access, undefined behaviour) is reported and ends the script, as its
 //! buffers are then meaningless.
 
+mod bindings;
 mod dispatch;
 mod error;
 mod pipeline;

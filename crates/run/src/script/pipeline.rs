@@ -1,7 +1,6 @@
 //! Preparing a pipeline: its shader loaded, optimized and verified, its bindings checked
 //! against the shader and the device.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use tangle_amber::{DescriptorKind, Pipeline, ShaderFormat, ShaderSource};
@@ -28,18 +27,7 @@ impl Runner<'_> {
             self.modules.insert(key.clone(), module);
         }
         let module = &self.modules[&key].0;
-        let mut seen: BTreeMap<&str, &tangle_amber::Binding> = BTreeMap::new();
         for b in &pipeline.bindings {
-            if let Some(first) = seen.insert(&b.buffer, b) {
-                return Err(ScriptError::new(
-                    b.pos,
-                    ScriptErrorKind::Pipeline(format!(
-                        "buffer `{}` is bound twice (set {} binding {} and set {} binding {}); \
-                         aliased descriptors are not supported",
-                        b.buffer, first.set, first.binding, b.set, b.binding
-                    )),
-                ));
-            }
             let declared = module.globals.iter().find(|(_, g)| {
                 g.decorations.set == Some(b.set) && g.decorations.binding == Some(b.binding)
             });
