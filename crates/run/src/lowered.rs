@@ -131,6 +131,7 @@ pub fn check(
             step_budget: config.step_budget,
             record_trace: false,
             convergence,
+            undefined_branch: config.undefined_branch,
             ..MachineConfig::default()
         };
         let run = || -> Result<tangle_machine::Outcome, String> {

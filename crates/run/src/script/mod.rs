@@ -64,7 +64,55 @@ impl Default for ScriptOptions {
 
 /// Runs `script` and reports what each command did. An error means the script could not be
 /// run at all (or stopped at a `RUN` it cannot run); check failures are in the [`Report`].
+///
+/// A `RUN` that branches on an undefined condition (SPIR-V lets any path be taken) makes
+/// the whole script run again twice, every such lane taking the true side, then the false
+/// side (unless `options.engine.undefined_branch` already chooses one): the report is the
+/// first of the two that fails, or the true side's when both pass, and starts with an
+/// [`Event::UndefinedBranch`] that says which it is.
 pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, ScriptError> {
+    let report = run_once(script, options)?;
+    let branched = report.events.iter().find_map(|e| match e {
+        Event::RunFailed {
+            pos,
+            error: tangle_interp::InterpError::UndefinedValue(u),
+            ..
+        } if u.what == "branch condition" => Some(*pos),
+        _ => None,
+    });
+    let Some(pos) = branched.filter(|_| options.engine.undefined_branch.is_none()) else {
+        return Ok(report);
+    };
+    let side = |side: bool| {
+        let mut o = options.clone();
+        o.engine.undefined_branch = Some(side);
+        run_once(script, &o)
+    };
+    let (taken, not_taken) = (side(true)?, side(false)?);
+    let (mut shown, side, other_passed) = if taken.passed() {
+        let other = not_taken.passed();
+        if other {
+            (taken, true, true)
+        } else {
+            (not_taken, false, true)
+        }
+    } else {
+        let other = not_taken.passed();
+        (taken, true, other)
+    };
+    shown.events.insert(
+        0,
+        Event::UndefinedBranch {
+            pos,
+            side,
+            other_passed,
+        },
+    );
+    Ok(shown)
+}
+
+/// Runs `script` once with `options`.
+fn run_once(script: &Script, options: &ScriptOptions) -> Result<Report, ScriptError> {
     let mut runner = Runner {
         script,
         options,

@@ -86,6 +86,17 @@ pub enum Event {
         /// The SM and policy that showed it, and how.
         mismatch: crate::lowered::LoweredMismatch,
     },
+    /// A `RUN` (at `pos`) branched on an undefined condition, so the script ran again
+    /// with every such lane taking one side, then the other (SPIR-V lets any path be
+    /// taken); the events after this one are the run whose lanes took `side`.
+    UndefinedBranch {
+        /// The first `RUN` that branched on an undefined condition.
+        pos: Pos,
+        /// The side every undefined condition took in the run reported.
+        side: bool,
+        /// Whether the script also passed with the other side.
+        other_passed: bool,
+    },
     /// An `EXPECT` held.
     Passed {
         /// Where.
@@ -147,6 +158,7 @@ impl Report {
                 | Event::LoweredDiffers { .. }
                 | Event::SassDiffers { .. } => c.2 += 1,
                 Event::RunFailed { .. }
+                | Event::UndefinedBranch { .. }
                 | Event::LoweredAgreed { .. }
                 | Event::SassAgreed { .. }
                 | Event::SassRefused { .. } => {}
