@@ -608,6 +608,9 @@ pub struct Binding {
     pub binding: u32,
     /// The bytes of the buffer the descriptor sees.
     pub window: Window,
+    /// For `BIND BUFFER_ARRAY`, every element's buffer and window in order (the first is
+    /// `buffer` and `window`); empty for `BIND BUFFER`.
+    pub array: Vec<(String, Window)>,
     /// Where.
     pub pos: Pos,
 }

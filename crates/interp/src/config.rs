@@ -80,6 +80,10 @@ pub struct Config {
     /// Stop at the first instruction whose result is (partly) undefined, instead of
     /// carrying the undefined value until something observes it (`--strict-undefined`).
     pub strict_undefined: bool,
+    /// What a lane does at a conditional branch whose condition is undefined: `None` stops
+    /// the run there (the undefined value is observed); `Some(side)` takes the true
+    /// (`Some(true)`) or the false side, one of the paths SPIR-V allows.
+    pub undefined_branch: Option<bool>,
 }
 
 impl Default for Config {
@@ -95,6 +99,7 @@ impl Default for Config {
             record_trace: true,
             variant: Variant::Maximal,
             strict_undefined: false,
+            undefined_branch: None,
         }
     }
 }

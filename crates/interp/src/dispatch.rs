@@ -24,12 +24,11 @@ impl Run<'_, '_> {
         let ssize = it.config.subgroup_size;
         let nsub = total.div_ceil(ssize);
         // Shared memory for this workgroup.
-        let mut shared: Vec<Option<u32>> = vec![None; m.globals.len()];
-        for (g, gd) in m.globals.iter() {
-            if gd.storage == StorageClass::Workgroup {
-                shared[g.as_u32() as usize] = Some(self.alloc_global(g));
-            }
-        }
+        let mems = &mut self.mems;
+        let shared = tangle_lanes::memory::workgroup_regions(m, &it.consts, &mut |r| {
+            mems.push(r);
+            (mems.len() - 1) as u32
+        });
         let func = &m.funcs[it.entry];
         let entry_block = func
             .entry()
@@ -44,17 +43,21 @@ impl Run<'_, '_> {
                 for (g, gd) in m.globals.iter() {
                     let gi = g.as_u32() as usize;
                     globals[gi] = match gd.storage {
-                        StorageClass::Workgroup => shared[gi],
+                        StorageClass::Workgroup => shared[gi].map(|mem| (mem, 0)),
                         StorageClass::StorageBuffer | StorageClass::Uniform => {
                             match (gd.decorations.set, gd.decorations.binding) {
                                 (Some(st), Some(b)) => {
-                                    keys.iter().position(|k| *k == (st, b)).map(|p| p as u32)
+                                    let pointee = m.types.pointer(gd.ty).map(|(_, p)| p);
+                                    pointee
+                                        .and_then(|p| self.descriptors.global(&m.types, st, b, p))
                                 }
                                 _ => None,
                             }
                         }
-                        StorageClass::PushConstant => Some(keys.len() as u32),
-                        StorageClass::Private | StorageClass::Output => Some(self.alloc_global(g)),
+                        StorageClass::PushConstant => Some((keys.len() as u32, 0)),
+                        StorageClass::Private | StorageClass::Output => {
+                            Some((self.alloc_global(g), 0))
+                        }
                         StorageClass::Input => {
                             let id = self.alloc_global(g);
                             if let Some(b) = gd.decorations.builtin {
@@ -77,7 +80,7 @@ impl Run<'_, '_> {
                                 )
                                 .map_err(InterpError::Config)?;
                             }
-                            Some(id)
+                            Some((id, 0))
                         }
                         _ => None,
                     };
@@ -86,7 +89,7 @@ impl Run<'_, '_> {
                     globals: globals
                         .into_iter()
                         .map(|g| match g {
-                            Some(mem) => Slot::Ptr { mem, off: 0 },
+                            Some((mem, off)) => Slot::Ptr { mem, off },
                             None => Slot::Unset,
                         })
                         .collect(),

@@ -22,6 +22,8 @@ pub struct Interpreter<'m> {
     /// The constants as the engine reads operands (`slot.rs`).
     pub(crate) const_slots: Vec<crate::slot::Slot>,
     pub(crate) bindings: BTreeMap<(u32, u32), Region>,
+    /// Descriptors that view bound buffers (see [`Interpreter::bind_views`]).
+    pub(crate) views: tangle_lanes::descriptors::Views,
     pub(crate) push_constants: Vec<u8>,
     /// Operand and result types and phi counts, per function (see `decode.rs`).
     pub(crate) facts: Vec<crate::decode::FuncFacts>,
@@ -80,6 +82,7 @@ impl<'m> Interpreter<'m> {
             config,
             local_size,
             bindings: BTreeMap::new(),
+            views: BTreeMap::new(),
             push_constants: Vec::new(),
             facts,
             var_slots,
@@ -136,6 +139,16 @@ impl<'m> Interpreter<'m> {
         self.bindings.insert((set, binding), region);
     }
 
+    /// Binds the descriptor at (set, binding) to views of bound buffers: per element of a
+    /// descriptor array (one for a plain descriptor), the key a buffer was bound at
+    /// ([`Interpreter::bind_buffer`]) and the byte offset the view starts at. Views of one
+    /// buffer share its memory, so a buffer seen through several descriptors stays one
+    /// buffer; the outcome reports it at its key. A view takes precedence over a buffer
+    /// bound at the same key.
+    pub fn bind_views(&mut self, set: u32, binding: u32, views: Vec<((u32, u32), u64)>) {
+        self.views.insert((set, binding), views);
+    }
+
     /// Sets the push-constant bytes.
     pub fn set_push_constants(&mut self, bytes: Vec<u8>) {
         self.push_constants = bytes;
@@ -164,6 +177,7 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            descriptors: Default::default(),
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
             scratch: Vec::new(),
@@ -183,6 +197,7 @@ impl<'m> Interpreter<'m> {
             run.mems.push(self.bindings[k].clone());
         }
         run.mems.push(Region::defined(self.push_constants.clone()));
+        run.descriptors = tangle_lanes::descriptors::DescriptorTable::new(&keys, &self.views);
         let [gx, gy, gz] = self.config.workgroups;
         for z in 0..gz {
             for y in 0..gy {

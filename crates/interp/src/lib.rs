@@ -16,6 +16,8 @@
 //! undefined values, per-lane ops, subgroup ops, memory, built-ins, constants) are shared
 //! with the other engines in `tangle-lanes`; only control flow is this crate's own.
 
+/// Descriptors that view bound buffers, and descriptor arrays (shared: `tangle-lanes`).
+pub use tangle_lanes::descriptors;
 /// Subgroup operations (shared with other engines: `tangle-lanes`).
 pub use tangle_lanes::group;
 /// Values and per-lane ops (shared with other engines: `tangle-lanes`).

@@ -123,8 +123,15 @@ impl Run<'_, '_> {
                 vals.push(self.arg_val(sg, t, lane, *o)?);
             }
             let base = self.arg_val(sg, t, lane, d.args[0])?;
-            let p = lanes_memory::access_chain(types, &base, atys[0], &vals, &atys[1..])
-                .map_err(|e| self.mem_fail(t, lane, e))?;
+            let p = lanes_memory::access_chain(
+                types,
+                &self.descriptors,
+                &base,
+                atys[0],
+                &vals,
+                &atys[1..],
+            )
+            .map_err(|e| self.mem_fail(t, lane, e))?;
             Self::set(sg, t, lane, res, Slot::of(p));
         }
         self.scratch = vals;
@@ -160,8 +167,15 @@ impl Run<'_, '_> {
                 vals.push(self.arg_val(sg, t, lane, *o)?);
             }
             let base = self.arg_val(sg, t, lane, d.args[0])?;
-            let p = lanes_memory::access_chain(types, &base, d.atys[0], &vals, &d.atys[1..])
-                .map_err(|e| self.mem_fail(t, lane, e))?;
+            let p = lanes_memory::access_chain(
+                types,
+                &self.descriptors,
+                &base,
+                d.atys[0],
+                &vals,
+                &d.atys[1..],
+            )
+            .map_err(|e| self.mem_fail(t, lane, e))?;
             self.scratch = vals;
             sg.set_value(fi, res, lane, p);
         }
@@ -182,6 +196,10 @@ impl Run<'_, '_> {
         let &Slot::Ptr { mem, mut off } = base.get(vals, lanes, lane) else {
             return None;
         };
+        if mem >= tangle_lanes::descriptors::DESCRIPTOR_ARRAYS {
+            // A descriptor array: its index picks a view, which the general path looks up.
+            return None;
+        }
         for step in &d.chain {
             match *step {
                 Step::Const(k) => off = off.wrapping_add(k),

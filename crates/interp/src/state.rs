@@ -299,6 +299,8 @@ fn no_memory(g: u32) -> InterpError {
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
+    /// The bound buffers' views and descriptor arrays (`tangle_lanes::descriptors`).
+    pub(crate) descriptors: tangle_lanes::descriptors::DescriptorTable,
     /// The region of each (subgroup, lane, function, variable instruction): reused by the
     /// next execution of the same variable (see `memory.rs`).
     /// Indexed by `(subgroup * width + lane) * variable slots + slot` (`decode.rs`); `u32::MAX`

@@ -3,7 +3,7 @@
 use tangle_ir::{Block, Merge, Terminator};
 
 use crate::config::{FallthroughPolicy, SwitchPolicy, Variant};
-use crate::error::R;
+use crate::error::{InterpError, R};
 use crate::state::{lanes_of, Kind, Run, Subgroup, Tangle};
 use crate::value::OpFail;
 use crate::Mask;
@@ -69,7 +69,18 @@ impl Run<'_, '_> {
                     // reports it.
                     let bits = match c.get(vals, &sg.lanes, lane).bits() {
                         Some(b) => b,
-                        None => self.defined_scalar(sg, &t, lane, *cond, "branch condition")?,
+                        None => {
+                            match self.defined_scalar(sg, &t, lane, *cond, "branch condition") {
+                                Ok(b) => b,
+                                // SPIR-V lets an undefined condition take either side.
+                                Err(InterpError::UndefinedValue(_))
+                                    if self.it.config.undefined_branch.is_some() =>
+                                {
+                                    u64::from(self.it.config.undefined_branch == Some(true))
+                                }
+                                Err(e) => return Err(e),
+                            }
+                        }
                     };
                     if bits != 0 {
                         tm |= 1 << lane;

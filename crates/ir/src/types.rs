@@ -28,17 +28,21 @@ pub enum MemberFlag {
     Restrict,
     /// `RelaxedPrecision`.
     RelaxedPrecision,
+    /// `Aliased` (on variables: their memory may be reached through other variables, as
+    /// explicitly laid out workgroup blocks are).
+    Aliased,
 }
 
 impl MemberFlag {
     /// Every flag, in text order.
-    pub const ALL: [MemberFlag; 6] = [
+    pub const ALL: [MemberFlag; 7] = [
         MemberFlag::NonWritable,
         MemberFlag::NonReadable,
         MemberFlag::Coherent,
         MemberFlag::Volatile,
         MemberFlag::Restrict,
         MemberFlag::RelaxedPrecision,
+        MemberFlag::Aliased,
     ];
 
     /// The text-form spelling.
@@ -50,6 +54,7 @@ impl MemberFlag {
             MemberFlag::Volatile => "volatile",
             MemberFlag::Restrict => "restrict",
             MemberFlag::RelaxedPrecision => "relaxed_precision",
+            MemberFlag::Aliased => "aliased",
         }
     }
 

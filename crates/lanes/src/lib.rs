@@ -18,6 +18,7 @@
 
 pub mod builtins;
 pub mod constants;
+pub mod descriptors;
 pub mod group;
 pub mod memory;
 pub mod ops;

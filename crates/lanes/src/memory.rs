@@ -10,8 +10,10 @@
 
 use std::sync::Arc;
 
-use tangle_ir::{AtomicOp, Global, Type, TypeData, TypeTable};
+use spirv::StorageClass;
+use tangle_ir::{AtomicOp, Global, Module, Type, TypeData, TypeTable};
 
+use crate::descriptors::{is_descriptor_array, DescriptorTable, DESCRIPTOR_ARRAYS};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Region, Val};
 
 /// Why a memory operation failed.
@@ -64,6 +66,67 @@ pub fn global_region(types: &TypeTable, g: Global, pointee: Type, init: Option<&
     variable_region(types, pointee, init, &Arc::new(poison))
 }
 
+/// Whether `pointee` is a `Block` struct. A `Workgroup` variable of a block type is an
+/// explicitly laid out workgroup block (`WorkgroupMemoryExplicitLayoutKHR`): every such
+/// variable of an entry point aliases the same workgroup memory from offset 0.
+pub fn is_block(types: &TypeTable, pointee: Type) -> bool {
+    matches!(types.get(pointee), TypeData::Struct { block: true, .. })
+}
+
+/// The regions of `module`'s `Workgroup` globals for one workgroup, by global index
+/// (`None` for the other storage classes); `consts` are the module's constants as values,
+/// `push` adds a region and returns its id. Each ordinary variable gets its own region.
+/// The `Block` variables (see [`is_block`]) share one region as large as the largest of
+/// them: its bytes are undefined except where an initializer writes them, every
+/// initializer written at offset 0 in declaration order (SPIR-V allows only null ones
+/// there, so the order cannot matter).
+pub fn workgroup_regions(
+    module: &Module,
+    consts: &[Val],
+    push: &mut dyn FnMut(Region) -> u32,
+) -> Vec<Option<u32>> {
+    let types = &module.types;
+    let mut shared = vec![None; module.globals.len()];
+    let mut blocks = Vec::new();
+    for (g, gd) in module.globals.iter() {
+        if gd.storage != StorageClass::Workgroup {
+            continue;
+        }
+        let Some((_, pointee)) = types.pointer(gd.ty) else {
+            continue;
+        };
+        let init = gd.init.map(|c| &consts[c.as_u32() as usize]);
+        if is_block(types, pointee) {
+            blocks.push((g, pointee, init));
+        } else {
+            shared[g.as_u32() as usize] = Some(push(global_region(types, g, pointee, init)));
+        }
+    }
+    let Some(&(first, _, _)) = blocks.first() else {
+        return shared;
+    };
+    let size = blocks
+        .iter()
+        .map(|&(_, p, _)| value::size_align(types, p).0)
+        .max()
+        .unwrap_or(0);
+    let poison = Arc::new(Poison {
+        born: Born::Variable(first),
+        why: "no workgroup block variable wrote these bytes of their shared memory".into(),
+    });
+    let mut region = Region::undefined(size as usize, &poison);
+    for &(_, p, init) in &blocks {
+        if let Some(v) = init {
+            let _ = value::write(types, &mut region, 0, p, v);
+        }
+    }
+    let id = push(region);
+    for &(g, _, _) in &blocks {
+        shared[g.as_u32() as usize] = Some(id);
+    }
+    shared
+}
+
 /// A region for a variable of pointee type `pointee`: `init` written, or every byte
 /// undefined with `uninit` without one (SPIR-V gives variables no initial value).
 pub fn variable_region(
@@ -104,15 +167,17 @@ pub fn reset_variable(
 
 /// `access_chain`: a pointer into `base`'s region (`base_ty` its pointer type), following
 /// `indices` (`index_types[i]` the integer type of `indices[i]`). Indices into fixed
-/// arrays and vectors are checked; base and indices must be defined.
+/// arrays and vectors are checked; base and indices must be defined. An index into a
+/// descriptor array picks the element's region and offset from `descriptors`.
 pub fn access_chain(
     types: &TypeTable,
+    descriptors: &DescriptorTable,
     base: &Val,
     base_ty: Type,
     indices: &[Val],
     index_types: &[Type],
 ) -> M<Val> {
-    let &Val::Ptr { mem, mut off } = defined("access chain base", base)? else {
+    let &Val::Ptr { mut mem, mut off } = defined("access chain base", base)? else {
         return Err(MemFail::Op(OpFail::Undefined(
             "access chain on a non-pointer".into(),
         )));
@@ -150,6 +215,13 @@ pub fn access_chain(
                 };
                 if let Some(what) = bad {
                     return Err(MemFail::Index(what));
+                }
+                if mem >= DESCRIPTOR_ARRAYS && is_descriptor_array(types, cur) {
+                    (mem, off) = descriptors.element(mem, i as u64).ok_or_else(|| {
+                        MemFail::Index(format!("descriptor array element {i}, which is not bound"))
+                    })?;
+                    cur = *elem;
+                    continue;
                 }
                 off += i as u64 * value::array_stride(types, cur);
                 cur = *elem;

@@ -41,6 +41,10 @@ pub struct MachineConfig {
     /// group (warp barriers, hardware) or the convergence-control tokens (the token
     /// engine, `docs/tokens.md`).
     pub convergence: Convergence,
+    /// What a lane does at a conditional branch whose condition is undefined, as the
+    /// reference's `Config::undefined_branch`: `None` stops the run, `Some(side)` takes
+    /// that side.
+    pub undefined_branch: Option<bool>,
 }
 
 /// The rule that decides which lanes execute a convergent operation together.
@@ -67,6 +71,7 @@ impl Default for MachineConfig {
             step_budget: 10_000_000,
             record_trace: true,
             convergence: Convergence::Barriers,
+            undefined_branch: None,
         }
     }
 }

@@ -7,7 +7,7 @@ use tangle_lanes::value::OpFail;
 use tangle_lanes::{lanes_of, Mask};
 use tangle_sched::Event;
 
-use crate::error::R;
+use crate::error::{MachineError, R};
 use crate::exec::Issued;
 use crate::state::{Group, Pc, Run, Status, Subgroup};
 
@@ -102,8 +102,17 @@ impl Run<'_, '_> {
                 if_false,
             } => {
                 let mut taken: Mask = 0;
+                let undefined_branch = self.machine.config.undefined_branch;
                 for lane in lanes_of(g.mask) {
-                    if self.condition(sg, pc, lane, *cond, "branch condition")? {
+                    let side = match self.condition(sg, pc, lane, *cond, "branch condition") {
+                        Ok(side) => side,
+                        // SPIR-V lets an undefined condition take either side.
+                        Err(MachineError::UndefinedValue(_)) if undefined_branch.is_some() => {
+                            undefined_branch == Some(true)
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    if side {
                         taken |= 1 << lane;
                     }
                 }

@@ -36,12 +36,9 @@ impl Run<'_, '_> {
         let total = lx * ly * lz;
         let size = machine.config.subgroup_size;
         let nsub = total.div_ceil(size);
-        let mut shared: Vec<Option<u32>> = vec![None; m.globals.len()];
-        for (g, gd) in m.globals.iter() {
-            if gd.storage == StorageClass::Workgroup {
-                shared[g.as_u32() as usize] = Some(self.alloc_global(g, false));
-            }
-        }
+        let shared = lanes_memory::workgroup_regions(m, &machine.consts, &mut |r| {
+            self.push_region(r, false)
+        });
         let func = &m.funcs[machine.entry];
         let entry_block = func
             .entry()
@@ -55,18 +52,20 @@ impl Run<'_, '_> {
                 for (g, gd) in m.globals.iter() {
                     let gi = g.as_u32() as usize;
                     globals[gi] = match gd.storage {
-                        StorageClass::Workgroup => shared[gi],
+                        StorageClass::Workgroup => shared[gi].map(|mem| (mem, 0)),
                         StorageClass::StorageBuffer | StorageClass::Uniform => {
                             match (gd.decorations.set, gd.decorations.binding) {
                                 (Some(st), Some(b)) => {
-                                    keys.iter().position(|k| *k == (st, b)).map(|p| p as u32)
+                                    let pointee = m.types.pointer(gd.ty).map(|(_, p)| p);
+                                    pointee
+                                        .and_then(|p| self.descriptors.global(&m.types, st, b, p))
                                 }
                                 _ => None,
                             }
                         }
-                        StorageClass::PushConstant => Some(keys.len() as u32),
+                        StorageClass::PushConstant => Some((keys.len() as u32, 0)),
                         StorageClass::Private | StorageClass::Output => {
-                            Some(self.alloc_global(g, true))
+                            Some((self.alloc_global(g, true), 0))
                         }
                         StorageClass::Input => {
                             let id = self.alloc_global(g, true);
@@ -90,7 +89,7 @@ impl Run<'_, '_> {
                                 )
                                 .map_err(MachineError::Config)?;
                             }
-                            Some(id)
+                            Some((id, 0))
                         }
                         _ => None,
                     };

@@ -26,6 +26,8 @@ pub struct Machine<'m> {
     pub(crate) local_size: [u32; 3],
     pub(crate) consts: Vec<Val>,
     pub(crate) bindings: BTreeMap<(u32, u32), Region>,
+    /// Descriptors that view bound buffers (see [`Machine::bind_views`]).
+    pub(crate) views: tangle_lanes::descriptors::Views,
     pub(crate) push_constants: Vec<u8>,
     pub(crate) facts: Vec<FuncFacts>,
 }
@@ -87,6 +89,7 @@ impl<'m> Machine<'m> {
             local_size,
             consts,
             bindings: BTreeMap::new(),
+            views: BTreeMap::new(),
             push_constants: Vec::new(),
             facts: crate::decode::decode(module),
         })
@@ -116,6 +119,14 @@ impl<'m> Machine<'m> {
         });
         self.bindings
             .insert((set, binding), Region::with_undefined(bytes, undefined, &p));
+    }
+
+    /// Binds the descriptor at (set, binding) to views of bound buffers, as
+    /// `tangle_interp::Interpreter::bind_views` does: per element of a descriptor array (one
+    /// for a plain descriptor), the key a buffer was bound at and the byte offset the view
+    /// starts at; views of one buffer share its memory.
+    pub fn bind_views(&mut self, set: u32, binding: u32, views: Vec<((u32, u32), u64)>) {
+        self.views.insert((set, binding), views);
     }
 
     /// Sets the push-constant bytes.
@@ -151,6 +162,10 @@ impl<'m> Machine<'m> {
             stats: BarrierStats::default(),
             workgroup: [0; 3],
             chooser: Chooser::new(self.config.policy),
+            descriptors: std::sync::Arc::new(tangle_lanes::descriptors::DescriptorTable::new(
+                &keys,
+                &self.views,
+            )),
             keys,
             cursor: Cursor::default(),
             ctx,

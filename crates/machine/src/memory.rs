@@ -102,8 +102,15 @@ impl Run<'_, '_> {
             for o in &id.args {
                 vals.push(self.operand(sg, pc, lane, *o)?);
             }
-            let p = lanes_memory::access_chain(types, &vals[0], atys[0], &vals[1..], &atys[1..])
-                .map_err(|e| self.mem_fail(pc, lane, e))?;
+            let p = lanes_memory::access_chain(
+                types,
+                &self.descriptors,
+                &vals[0],
+                atys[0],
+                &vals[1..],
+                &atys[1..],
+            )
+            .map_err(|e| self.mem_fail(pc, lane, e))?;
             Self::set(sg, lane, id.result.expect("result"), p);
         }
         self.scratch = vals;

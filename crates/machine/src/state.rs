@@ -45,8 +45,8 @@ pub(crate) struct BarCopy {
 #[derive(Clone, Debug)]
 pub(crate) struct Lane {
     pub(crate) frames: Vec<LaneFrame>,
-    /// Memory region of each global for this lane.
-    pub(crate) globals: Vec<Option<u32>>,
+    /// Memory region and byte offset of each global for this lane.
+    pub(crate) globals: Vec<Option<(u32, u64)>>,
     pub(crate) exited: bool,
     /// Its barrier copies (few: a linear search is fastest).
     pub(crate) bars: Vec<BarCopy>,
@@ -165,6 +165,8 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) chooser: tangle_sched::Chooser,
     /// The bound buffers' (set, binding) keys, in the order of their regions.
     pub(crate) keys: Vec<(u32, u32)>,
+    /// The bound buffers' views and descriptor arrays (`tangle_lanes::descriptors`).
+    pub(crate) descriptors: std::sync::Arc<tangle_lanes::descriptors::DescriptorTable>,
     /// Where the dispatch stands.
     pub(crate) cursor: Cursor,
     /// The exhaustive search's state shared by every run, when searching.
@@ -250,7 +252,7 @@ impl Run<'_, '_> {
                 }),
             Operand::Const(c) => Ok(self.machine.consts[c.as_u32() as usize].clone()),
             Operand::Global(g) => match sg.lanes[lane].globals[g.as_u32() as usize] {
-                Some(mem) => Ok(Val::Ptr { mem, off: 0 }),
+                Some((mem, off)) => Ok(Val::Ptr { mem, off }),
                 None => Err(MachineError::Config(format!(
                     "global {g} has no memory (unbound buffer or unsupported storage class)"
                 ))),

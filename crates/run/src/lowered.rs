@@ -51,8 +51,12 @@ pub type BufferBytes = (Vec<u8>, Option<Vec<bool>>);
 /// One dispatch's inputs, as the reference got them.
 #[derive(Clone, Debug, Default)]
 pub struct Dispatch {
-    /// Each bound buffer by (set, binding).
+    /// Each bound buffer by its key: (set, binding) for a buffer bound alone, another key
+    /// for one that `views` share.
     pub buffers: BTreeMap<(u32, u32), BufferBytes>,
+    /// Descriptors that view bound buffers, by (set, binding)
+    /// (`tangle_interp::descriptors`).
+    pub views: tangle_interp::descriptors::Views,
     /// The push-constant bytes, if any.
     pub push_constants: Option<Vec<u8>>,
 }
@@ -127,6 +131,7 @@ pub fn check(
             step_budget: config.step_budget,
             record_trace: false,
             convergence,
+            undefined_branch: config.undefined_branch,
             ..MachineConfig::default()
         };
         let run = || -> Result<tangle_machine::Outcome, String> {
@@ -136,6 +141,9 @@ pub fn check(
                     Some(mask) => m.bind_buffer_with_undefined(set, binding, bytes.clone(), mask),
                     None => m.bind_buffer(set, binding, bytes.clone()),
                 }
+            }
+            for (&(set, binding), views) in &dispatch.views {
+                m.bind_views(set, binding, views.clone());
             }
             if let Some(p) = &dispatch.push_constants {
                 m.set_push_constants(p.clone());

@@ -241,9 +241,11 @@ fn bindings_must_fit_the_shader() {
         "BIND BUFFER counter AS storage",
         "BIND BUFFER out AS storage",
     );
-    let err = run(&aliased).unwrap_err();
-    assert!(err.to_string().contains("bound twice"), "{err}");
-    assert_eq!(err.exit_code(), 2);
+    // One buffer at two bindings is no longer refused: both view one memory
+    // (`tests/descriptors.rs` checks what that means).
+    if let Err(e) = run(&aliased) {
+        panic!("one buffer at two bindings runs: {e}");
+    }
 }
 
 #[test]

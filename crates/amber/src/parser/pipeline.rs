@@ -176,21 +176,38 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn bind(&mut self, p: &mut Pipeline) -> Result<()> {
-        let what = self.word("`BUFFER`")?;
-        if what.text != "BUFFER" {
-            if matches!(what.text, "BUFFER_ARRAY" | "SAMPLER" | "SAMPLER_ARRAY") {
+        let what = self.word("`BUFFER` or `BUFFER_ARRAY`")?;
+        let is_array = what.text == "BUFFER_ARRAY";
+        if what.text != "BUFFER" && !is_array {
+            if matches!(what.text, "SAMPLER" | "SAMPLER_ARRAY") {
                 return unsupported(what, "bindings are not supported");
             }
-            return expected(what, "`BUFFER`");
+            return expected(what, "`BUFFER` or `BUFFER_ARRAY`");
         }
         let b = self.word("a buffer name")?;
         self.buffer_format(b)?;
-        self.keyword("AS")?;
+        // `BUFFER_ARRAY a b ... AS`: the buffers of the descriptor array's elements.
+        let mut names = vec![b];
+        if is_array {
+            loop {
+                let t = self.word("a buffer name or `AS`")?;
+                if t.text == "AS" {
+                    break;
+                }
+                self.buffer_format(t)?;
+                names.push(t);
+            }
+        } else {
+            self.keyword("AS")?;
+        }
         let kind = self.word("`storage`, `uniform` or `push_constant`")?;
         let dynamic = matches!(kind.text, "storage_dynamic" | "uniform_dynamic");
         let kind = match kind.text {
             "storage" | "storage_dynamic" => DescriptorKind::Storage,
             "uniform" | "uniform_dynamic" => DescriptorKind::Uniform,
+            "push_constant" if is_array => {
+                return expected(kind, "`storage` or `uniform` (a descriptor array)")
+            }
             "push_constant" => {
                 if p.push_constant.is_some() {
                     return err(
@@ -223,7 +240,8 @@ impl<'a> Parser<'a> {
             return expected(t, "`BINDING`");
         }
         let binding = self.u32("binding number")?;
-        let mut window = Window::default();
+        // One window per element; each option gives one value per element.
+        let mut windows = vec![Window::default(); names.len()];
         let binding_tok = t;
         loop {
             let t = self.lx.next();
@@ -231,9 +249,21 @@ impl<'a> Parser<'a> {
                 break;
             }
             match t.text {
-                "OFFSET" if dynamic => window.dynamic_offset = Some(self.u32("dynamic offset")?),
-                "DESCRIPTOR_OFFSET" => window.descriptor_offset = self.u32("descriptor offset")?,
-                "DESCRIPTOR_RANGE" => window.range = Some(self.u32("descriptor range")?),
+                "OFFSET" if dynamic => {
+                    for w in &mut windows {
+                        w.dynamic_offset = Some(self.u32("dynamic offset")?);
+                    }
+                }
+                "DESCRIPTOR_OFFSET" => {
+                    for w in &mut windows {
+                        w.descriptor_offset = self.u32("descriptor offset")?;
+                    }
+                }
+                "DESCRIPTOR_RANGE" => {
+                    for w in &mut windows {
+                        w.range = Some(self.u32("descriptor range")?);
+                    }
+                }
                 "BASE_MIP_LEVEL" => return unsupported(t, "is for images, not supported"),
                 _ if dynamic => {
                     return expected(
@@ -244,7 +274,7 @@ impl<'a> Parser<'a> {
                 _ => return expected(t, "`DESCRIPTOR_OFFSET`, `DESCRIPTOR_RANGE` or end of line"),
             }
         }
-        if dynamic && window.dynamic_offset.is_none() {
+        if dynamic && windows[0].dynamic_offset.is_none() {
             return err(
                 binding_tok.pos,
                 ErrorKind::Invalid("a dynamic buffer binding needs `OFFSET <bytes>`".into()),
@@ -263,12 +293,22 @@ impl<'a> Parser<'a> {
                 )),
             );
         }
+        let array = if is_array {
+            names
+                .iter()
+                .zip(&windows)
+                .map(|(n, w)| (n.text.to_string(), *w))
+                .collect()
+        } else {
+            Vec::new()
+        };
         p.bindings.push(Binding {
             buffer: b.text.to_string(),
             kind,
             set,
             binding,
-            window,
+            window: windows[0],
+            array,
             pos: b.pos,
         });
         Ok(())

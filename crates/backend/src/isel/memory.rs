@@ -122,6 +122,13 @@ impl Isel<'_> {
         if let Some(p) = self.privates.get(&g) {
             return Ok(*p);
         }
+        if tangle_lanes::memory::is_block(&self.module.types, ty) {
+            // Explicitly laid out blocks alias one another from offset 0; the slots here are
+            // packed per scalar, one variable after another.
+            return Err(self.unsupported(
+                "a Workgroup block (WorkgroupMemoryExplicitLayoutKHR: blocks that alias)",
+            ));
+        }
         let size = 4 * self.scalar_kinds(ty)?.len() as u32;
         let p = Ptr {
             mem: Mem::Shared,

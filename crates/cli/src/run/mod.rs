@@ -523,6 +523,21 @@ fn script(
                 tangle_run::run_error_message(error, origin.as_ref())
             ),
             Event::Failed(failure) => eprintln!("{name}: {failure}"),
+            Event::UndefinedBranch {
+                pos,
+                side,
+                other_passed,
+            } => println!(
+                "{name}: Line {}: RUN branches on an undefined condition; the script ran with \
+                 every such lane taking each side: below, the {side} side{}",
+                pos.line,
+                match (report.passed(), other_passed) {
+                    (true, true) => " (the other side passed too)",
+                    (false, true) => " (the other side passed)",
+                    (false, false) => " (the other side failed too)",
+                    (true, false) => "",
+                }
+            ),
             Event::LoweredAgreed {
                 pos,
                 pipeline,

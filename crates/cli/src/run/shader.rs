@@ -115,6 +115,7 @@ pub(super) fn shader(
             None => BTreeMap::new(),
         },
         push_constants: push.clone(),
+        views: BTreeMap::new(),
     };
     for ((set, binding), bytes) in buffers {
         interp.bind_buffer(set, binding, bytes);

@@ -25,14 +25,30 @@ use crate::types::{Type, TypeData};
 /// Checks the block `ty` of a variable in `storage`.
 pub(super) fn check(module: &Module, ty: Type, storage: StorageClass, what: &str, sink: &mut Sink) {
     let before = sink.errors.len();
-    check_present(module, ty, what, sink);
-    if sink.errors.len() != before {
-        return;
-    }
     let block = match module.types.get(ty) {
         TypeData::Array { elem, .. } | TypeData::RuntimeArray { elem, .. } => *elem,
         _ => ty,
     };
+    // An array of blocks is a descriptor array: its elements are separate buffers, so the
+    // array itself has no layout (no ArrayStride); each block has its own.
+    let descriptor_array = block != ty
+        && matches!(
+            module.types.get(block),
+            TypeData::Struct { block: true, .. }
+                | TypeData::Struct {
+                    buffer_block: true,
+                    ..
+                }
+        );
+    check_present(
+        module,
+        if descriptor_array { block } else { ty },
+        what,
+        sink,
+    );
+    if sink.errors.len() != before {
+        return;
+    }
     // A `BufferBlock` behind a Uniform variable is a storage buffer: std430 rules.
     let buffer_block = matches!(
         module.types.get(block),

@@ -276,14 +276,19 @@ fn check_consts(module: &Module, sink: &mut Sink) {
             continue;
         }
         let ty = types.get(data.ty);
-        if matches!(
-            ty,
-            TypeData::Void
-                | TypeData::Function { .. }
-                | TypeData::Pointer { .. }
-                | TypeData::Token
-                | TypeData::Barrier
-        ) {
+        // A null pointer (`OpConstantNull` of a pointer type, with `VariablePointers`) is the
+        // one pointer constant: a value no access may go through.
+        let null_pointer = matches!(ty, TypeData::Pointer { .. }) && data.value == ConstValue::Null;
+        if !null_pointer
+            && matches!(
+                ty,
+                TypeData::Void
+                    | TypeData::Function { .. }
+                    | TypeData::Pointer { .. }
+                    | TypeData::Token
+                    | TypeData::Barrier
+            )
+        {
             sink.report(
                 Rule::Type,
                 at,

@@ -354,9 +354,19 @@ fn semantics(
 }
 
 fn mem_access(inst: &Instruction, k: usize, pos: Position) -> Res<MemAccess> {
+    let (a, end) = mem_access_span(inst, k, pos)?;
+    if inst.operands.len() != end {
+        return malformed(pos, "unexpected memory access operands");
+    }
+    Ok(a)
+}
+
+/// The memory access operands starting at operand `k` (none when there are no more
+/// operands), and the index of the operand after them.
+fn mem_access_span(inst: &Instruction, k: usize, pos: Position) -> Res<(MemAccess, usize)> {
     let mut a = MemAccess::default();
     match inst.operands.get(k) {
-        None => {}
+        None => Ok((a, k)),
         Some(RawOp::MemoryAccess(m)) => {
             // MakePointerAvailable / MakePointerVisible (the Vulkan memory model) make a
             // write available or a read see other invocations' writes at a scope: every
@@ -378,14 +388,65 @@ fn mem_access(inst: &Instruction, k: usize, pos: Position) -> Res<MemAccess> {
             for s in 0..scopes {
                 id_at(inst, first_scope + s, pos)?;
             }
-            let expected = first_scope + scopes;
-            if inst.operands.len() != expected {
-                return malformed(pos, "unexpected memory access operands");
-            }
+            Ok((a, first_scope + scopes))
         }
-        Some(_) => return malformed(pos, "expected memory access operands"),
+        Some(_) => malformed(pos, "expected memory access operands"),
     }
-    Ok(a)
+}
+
+/// `OpCopyMemory target source [target access [source access]]`, read as a load of the
+/// source's pointee and a store of it through the target (SPIR-V defines the copy by its
+/// effect; the engines need no instruction of their own). One memory access set applies
+/// to both sides, two are the target's and the source's. The two pointees must be the same
+/// type: copies between logically matching types (SPIR-V 1.4) are refused.
+fn copy_memory(
+    cx: &mut Ctx<'_>,
+    f: &mut FnCtx,
+    b: Block,
+    inst: &Instruction,
+    pos: Position,
+) -> Res<(Op, Vec<Operand>)> {
+    let target = operand(cx, f, id_at(inst, 0, pos)?, pos)?;
+    let source = operand(cx, f, id_at(inst, 1, pos)?, pos)?;
+    let (target_access, end) = mem_access_span(inst, 2, pos)?;
+    let source_access = if end < inst.operands.len() {
+        mem_access(inst, end, pos)?
+    } else {
+        mem_access(inst, end, pos)?;
+        target_access
+    };
+    let types = &cx.module.types;
+    let pointee = |o: Operand, what: &str| match types.pointer(cx.module.operand_type(&f.func, o)) {
+        Some((_, p)) => Ok(p),
+        None => malformed(pos, format!("OpCopyMemory's {what} is not a pointer")),
+    };
+    let (target_ty, source_ty) = (pointee(target, "target")?, pointee(source, "source")?);
+    if target_ty != source_ty {
+        return unsupported(
+            pos,
+            format!(
+                "OpCopyMemory between different pointee types ({} and {}); only a copy \
+                 between pointers to the same type is read",
+                tangle_ir::text::type_ref(types, target_ty),
+                tangle_ir::text::type_ref(types, source_ty)
+            ),
+        );
+    }
+    let loaded = f.func.values.push(ValueData {
+        ty: source_ty,
+        def: ValueDef::Unused,
+    });
+    let load = f.func.insts.push(tangle_ir::InstData::new(
+        Op::Load(source_access),
+        vec![source],
+        Some(loaded),
+    ));
+    f.func.values[loaded].def = ValueDef::Inst(load);
+    f.func.blocks[b].insts.push(load);
+    Ok((
+        Op::Store(target_access),
+        vec![target, Operand::Value(loaded)],
+    ))
 }
 
 fn instruction(
@@ -419,6 +480,7 @@ fn instruction(
         SpvOp::ArrayLength => (Op::ArrayLength(lit_at(inst, 1, pos)?), ids(0, 1, f, cx)?),
         SpvOp::Load => (Op::Load(mem_access(inst, 1, pos)?), ids(0, 1, f, cx)?),
         SpvOp::Store => (Op::Store(mem_access(inst, 2, pos)?), ids(0, 2, f, cx)?),
+        SpvOp::CopyMemory => copy_memory(cx, f, b, inst, pos)?,
         SpvOp::Variable => {
             let Some(RawOp::StorageClass(sc)) = inst.operands.first() else {
                 return malformed(pos, "OpVariable needs a storage class");

@@ -138,6 +138,10 @@ pub const SUPPORTED_CAPABILITIES: &[spirv::Capability] = &[
     spirv::Capability::StorageBuffer16BitAccess,
     spirv::Capability::UniformAndStorageBuffer16BitAccess,
     spirv::Capability::StoragePushConstant16,
+    spirv::Capability::WorkgroupMemoryExplicitLayoutKHR,
+    spirv::Capability::VariablePointers,
+    spirv::Capability::VariablePointersStorageBuffer,
+    spirv::Capability::ShaderNonUniform,
 ];
 
 /// Reads a binary SPIR-V module (little-endian bytes).

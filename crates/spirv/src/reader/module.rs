@@ -320,8 +320,15 @@ pub(crate) fn lower(raw: &RawModule) -> Res<(Module, super::Origins)> {
     }
     // `RelaxedPrecision` on an instruction result only allows lower precision; tangle computes
     // at full precision, which the decoration permits, so it is dropped (docs/spirv-frontend.md).
+    // `NonUniform` only tells a compiler that a value may differ between invocations (a
+    // descriptor index, say); the engines assume nothing of the kind, so it is dropped too.
     for decos in cx.decos.values_mut() {
-        decos.retain(|d| d.deco != Decoration::RelaxedPrecision);
+        decos.retain(|d| {
+            !matches!(
+                d.deco,
+                Decoration::RelaxedPrecision | Decoration::NonUniform
+            )
+        });
     }
     // Every other decoration must have been taken by what it decorates.
     let leftover = cx
@@ -633,6 +640,7 @@ fn member_flag(d: Decoration) -> Option<MemberFlag> {
         Decoration::Volatile => MemberFlag::Volatile,
         Decoration::Restrict => MemberFlag::Restrict,
         Decoration::RelaxedPrecision => MemberFlag::RelaxedPrecision,
+        Decoration::Aliased => MemberFlag::Aliased,
         _ => return None,
     })
 }

@@ -616,5 +616,6 @@ fn flag_decoration(f: MemberFlag) -> Decoration {
         MemberFlag::Volatile => Decoration::Volatile,
         MemberFlag::Restrict => Decoration::Restrict,
         MemberFlag::RelaxedPrecision => Decoration::RelaxedPrecision,
+        MemberFlag::Aliased => Decoration::Aliased,
     }
 }
