@@ -40,7 +40,8 @@ fn modules() -> Vec<(String, Module)> {
 }
 
 /// The widened selection's scripts (`tests/data/wide/`: 64-bit, narrow and f64 code), their
-/// GLSL shaders compiled through glslang; none when glslang is missing.
+/// GLSL shaders compiled through glslang (SPIR-V assembly read as it is); none when glslang
+/// is missing.
 fn wide_modules() -> Vec<(String, Module)> {
     if tangle_oracle::require(Tool::Glslang, "nvdisasm_prints_our_wide_text").is_none() {
         return Vec::new();
@@ -60,8 +61,12 @@ fn wide_modules() -> Vec<(String, Module)> {
             let tangle_amber::ShaderSource::Inline(source) = &shader.source else {
                 panic!("{}: the wide scripts' shaders are inline", path.display())
             };
+            let kind = match shader.format {
+                tangle_amber::ShaderFormat::SpirvAsm => ShaderKind::SpirvAsm,
+                _ => ShaderKind::Glsl,
+            };
             let m = tangle_run::load_shader(
-                ShaderKind::Glsl,
+                kind,
                 source.as_bytes(),
                 &shader.name,
                 "vulkan1.1",
