@@ -297,76 +297,81 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
 /// variables. Refused (`false`, nothing changed) unless `var` is a `variable` used only as
 /// the pointer of loads and stores.
 pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> bool {
-    let Some(vi) = func.value_inst(var) else {
-        return false;
-    };
-    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
-        return false;
-    }
+    promote_variables(func, types, &[var])[0]
+}
+
+/// [`promote_variable`] for several variables at once, with one use-list scan, one
+/// [`repair_many`] and one substitution pass for all of them: promoting `n` variables one
+/// by one rebuilt the use lists, the control-flow graph and the reach floors `n` times
+/// (quadratic in a function with a variable per few instructions). Returns, per variable,
+/// whether it was promoted (those refused are left as they were).
+pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value]) -> Vec<bool> {
     let uses = crate::analysis::UseLists::new(func);
-    let (mut loads, mut stores) = (Vec::new(), Vec::new());
-    for u in uses.uses(var) {
-        match *u {
-            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
-                Op::Load(_) => loads.push(inst),
-                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
-                _ => return false,
-            },
-            _ => return false,
+    // Per variable: its instruction, loads, stores and value type, when it can be promoted.
+    let mut plans: Vec<Option<(Inst, Vec<Inst>, Vec<Inst>, crate::types::Type)>> =
+        Vec::with_capacity(vars.len());
+    for &var in vars {
+        plans.push(promotion_plan(func, types, &uses, var));
+    }
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    let mut gone: std::collections::HashSet<Inst> = std::collections::HashSet::new();
+    let mut copies: Vec<Inst> = Vec::new();
+    // The initial values go after the entry block's variables, in the variables' order.
+    let after_vars = func.entry().map(|entry| {
+        func.blocks[entry]
+            .insts
+            .iter()
+            .copied()
+            .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
+            .map_or(InsertAt::End(entry), InsertAt::Before)
+    });
+    for (vi, loads, stores, ty) in plans.iter().flatten() {
+        let after_vars = after_vars.expect("a laid-out variable has an entry block");
+        let (init_op, init_args) = match func.insts[*vi].args.first() {
+            Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
+            None => (Op::Plain(PlainOp::Undef), Vec::new()),
+        };
+        let (init_inst, init) = func.insert_inst(after_vars, init_op, init_args, Some(*ty));
+        let mut defs = vec![init.expect("a copy has a result")];
+        if func.insts[init_inst].op == Op::Plain(PlainOp::CopyObject) {
+            copies.push(init_inst);
         }
+        // Stores become copies of the stored value (definitions), in place.
+        for &s in stores {
+            let value = func.insts[s].args[1];
+            let d = func.values.push(crate::module::ValueData {
+                ty: *ty,
+                def: ValueDef::Inst(s),
+            });
+            let data = &mut func.insts[s];
+            data.op = Op::Plain(PlainOp::CopyObject);
+            data.args = vec![value];
+            data.result = Some(d);
+            defs.push(d);
+        }
+        // Loads become copies of the variable (uses), in place.
+        for &l in loads {
+            let data = &mut func.insts[l];
+            data.op = Op::Plain(PlainOp::CopyObject);
+            data.args = vec![Operand::Value(defs[0])];
+        }
+        copies.extend(stores.iter().chain(loads).copied());
+        gone.insert(*vi);
+        groups.push(defs);
     }
-    let Some((_, ty)) = types.pointer(func.values[var].ty) else {
-        return false;
-    };
-    let entry = func
-        .entry()
-        .expect("a laid-out variable has an entry block");
-    let after_vars = func.blocks[entry]
-        .insts
-        .iter()
-        .copied()
-        .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
-        .map_or(InsertAt::End(entry), InsertAt::Before);
-    let (init_op, init_args) = match func.insts[vi].args.first() {
-        Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
-        None => (Op::Plain(PlainOp::Undef), Vec::new()),
-    };
-    let (_, init) = func.insert_inst(after_vars, init_op, init_args, Some(ty));
-    let mut defs = vec![init.expect("a copy has a result")];
-    // Stores become copies of the stored value (definitions), in place.
-    for &s in &stores {
-        let value = func.insts[s].args[1];
-        let d = func.values.push(crate::module::ValueData {
-            ty,
-            def: ValueDef::Inst(s),
-        });
-        let data = &mut func.insts[s];
-        data.op = Op::Plain(PlainOp::CopyObject);
-        data.args = vec![value];
-        data.result = Some(d);
-        defs.push(d);
+    if groups.is_empty() {
+        return vec![false; vars.len()];
     }
-    // Loads become copies of the variable (uses), in place.
-    for &l in &loads {
-        let data = &mut func.insts[l];
-        data.op = Op::Plain(PlainOp::CopyObject);
-        data.args = vec![Operand::Value(defs[0])];
-    }
-    repair(func, &defs);
+    repair_many(func, &groups);
     // The copies go: their results are replaced by their operands, in one pass over the
     // function (one pass per copy would make promotion quadratic in the loads and stores).
-    let init_copy = func
-        .value_inst(defs[0])
-        .filter(|&i| func.insts[i].op == Op::Plain(PlainOp::CopyObject));
     let mut subst: HashMap<Value, Operand> = HashMap::new();
-    let mut gone: std::collections::HashSet<Inst> = std::collections::HashSet::new();
-    for inst in init_copy.into_iter().chain(stores).chain(loads) {
+    for inst in copies {
         if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
             subst.insert(r, a);
         }
         gone.insert(inst);
     }
-    gone.insert(vi);
     let resolve = |mut o: Operand| {
         // Copies of copies: follow the chain (it ends: each step goes to an older value).
         while let Operand::Value(v) = o {
@@ -406,7 +411,34 @@ pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> b
             *slot = resolve(*slot);
         }
     }
-    true
+    plans.iter().map(Option::is_some).collect()
+}
+
+/// The instruction, loads, stores and value type of variable `var` when it is a laid-out
+/// `variable` used only as the pointer of loads and stores.
+fn promotion_plan(
+    func: &Function,
+    types: &TypeTable,
+    uses: &crate::analysis::UseLists,
+    var: Value,
+) -> Option<(Inst, Vec<Inst>, Vec<Inst>, crate::types::Type)> {
+    let vi = func.value_inst(var)?;
+    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
+        return None;
+    }
+    let (mut loads, mut stores) = (Vec::new(), Vec::new());
+    for u in uses.uses(var) {
+        match *u {
+            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
+                Op::Load(_) => loads.push(inst),
+                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let (_, ty) = types.pointer(func.values[var].ty)?;
+    Some((vi, loads, stores, ty))
 }
 
 impl Repair<'_, '_> {

@@ -158,7 +158,12 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     if opts.promote_variables {
         promote_all(&mut out);
     }
-    let uniformity = Uniformity::analyse(&out);
+    let mut uniformity = Uniformity::analyse(&out);
+    // Fallthrough lanes of divergent switches get their own copies of the cases they fall
+    // into (`fallthrough`), so no scheduler can merge them with the direct lanes.
+    if fallthrough::split_divergent_fallthroughs(&mut out, &uniformity) {
+        uniformity = Uniformity::analyse(&out);
+    }
     let ids: Vec<Func> = out.funcs.iter().map(|(f, _)| f).collect();
     for fid in ids {
         if out.funcs[fid].layout.is_empty() {
@@ -200,8 +205,6 @@ fn promote_all(m: &mut Module) {
             .filter(|&&i| matches!(func.insts[i].op, Op::Variable(_)))
             .filter_map(|&i| func.insts[i].result)
             .collect();
-        for v in vars {
-            tangle_ir::ssa_repair::promote_variable(func, &types, v);
-        }
+        tangle_ir::ssa_repair::promote_variables(func, &types, &vars);
     }
 }
