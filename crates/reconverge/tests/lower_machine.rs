@@ -295,6 +295,39 @@ fn the_baseline_is_caught_on_a_wrong_ballot_at_the_continue_target() {
     }
 }
 
+/// Fuzz seed 79's shape (`tests/lower/private_counter.tir`): a uniform loop counted in a
+/// `Private` global around a loop that lanes leave one per iteration. Once the global is
+/// made local and promoted, the outer loop is uniform and tangle's scheme gives it no
+/// barrier (one `bar_set`, the inner loop's); every scheme's lowering gives the reference's
+/// buffers under every policy of `all` at subgroup sizes 1, 8 and 32.
+#[test]
+fn a_uniform_loop_counted_in_a_private_global_needs_no_barrier() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lower/private_counter.tir");
+    let module = tangle_ir::text::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let buffers: Buffers = vec![((0, 0), vec![0; 32 * 4])];
+    let policies = all_policies();
+    for scheme in [Scheme::Scopes, Scheme::EveryDivergent, Scheme::NakStyle] {
+        let opts = LowerOptions {
+            scheme,
+            ..Default::default()
+        };
+        let lowered = lower_module(&module, &opts).unwrap();
+        if scheme == Scheme::Scopes {
+            let sets: usize = tangle_reconverge::lower::stats::static_counts(&lowered)
+                .iter()
+                .map(|(_, c)| c.set)
+                .sum();
+            assert_eq!(sets, 1, "only the inner loop keeps a barrier");
+        }
+        for sg in [1, 8, 32] {
+            let expected = reference(&module, "main", sg, &buffers).unwrap();
+            let v = judge(&lowered, "main", sg, &policies, &buffers, &expected);
+            assert!(matches!(v, Verdict::Same), "{scheme}, subgroup {sg}: {v:?}");
+        }
+    }
+}
+
 /// Show's barrier-cost table, by hand: `TANGLE_LOWER_COST=N` lowers N fuzz programs under
 /// tangle's scheme, every-divergent and NAK-style, runs each on the machine (`strict`,
 /// subgroup 32) and the reference, and prints static and dynamic (per warp) barrier
