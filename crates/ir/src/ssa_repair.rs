@@ -159,22 +159,28 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
 pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
     let floors = ReachFloors::new(func, &cfg);
-    let mut group_of: HashMap<Value, usize> = HashMap::new();
+    // Dense maps by value and instruction number: hash maps over every instruction cost a
+    // cache miss per lookup on large functions.
+    let mut group_of: SecondaryMap<Value, Option<usize>> =
+        SecondaryMap::with_capacity(None, func.values.len());
     for (g, defs) in groups.iter().enumerate() {
         for &v in defs {
-            group_of.entry(v).or_insert(g);
+            if group_of.get(v).is_none() {
+                group_of.set(v, Some(g));
+            }
         }
     }
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
-    let mut position: HashMap<Inst, (Block, usize)> = HashMap::new();
+    let mut position: SecondaryMap<Inst, Option<(Block, usize)>> =
+        SecondaryMap::with_capacity(None, func.insts.len());
     let group_at = |o: &Operand| match o {
-        Operand::Value(v) => group_of.get(v).copied(),
+        Operand::Value(v) => *group_of.get(*v),
         _ => None,
     };
     for &b in &func.layout {
         let block = &func.blocks[b];
         for (pos, &i) in block.insts.iter().enumerate() {
-            position.insert(i, (b, pos));
+            position.set(i, Some((b, pos)));
             let data = &func.insts[i];
             for (k, a) in data.args.iter().enumerate() {
                 let Some(g) = group_at(a) else { continue };
@@ -214,7 +220,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
         let ty = func.values[first].ty;
         let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
         for &v in defs {
-            if group_of.get(&v) != Some(&g) {
+            if *group_of.get(v) != Some(g) {
                 continue;
             }
             match func.values[v].def {
@@ -224,7 +230,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
                     }
                 }
                 ValueDef::Inst(i) => {
-                    if let Some(&(b, pos)) = position.get(&i) {
+                    if let Some((b, pos)) = *position.get(i) {
                         by_block.entry(b).or_default().push((pos + 1, v));
                     }
                 }
@@ -235,7 +241,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             list.sort_unstable();
         }
         let floor = by_block.keys().map(|&b| floors.of(b)).min().unwrap_or(0);
-        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if group_of.get(v) == Some(&g));
+        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g));
         let mut r = Repair {
             func: &mut *func,
             cfg: &cfg,
@@ -314,7 +320,9 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
         plans.push(promotion_plan(func, types, &uses, var));
     }
     let mut groups: Vec<Vec<Value>> = Vec::new();
-    let mut gone: std::collections::HashSet<Inst> = std::collections::HashSet::new();
+    // Dense by instruction and value number: the substitution pass below looks up every
+    // operand of the function.
+    let mut gone: SecondaryMap<Inst, bool> = SecondaryMap::with_capacity(false, func.insts.len());
     let mut copies: Vec<Inst> = Vec::new();
     // The initial values go after the entry block's variables, in the variables' order.
     let after_vars = func.entry().map(|entry| {
@@ -356,7 +364,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
             data.args = vec![Operand::Value(defs[0])];
         }
         copies.extend(stores.iter().chain(loads).copied());
-        gone.insert(*vi);
+        gone.set(*vi, true);
         groups.push(defs);
     }
     if groups.is_empty() {
@@ -365,18 +373,19 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
     repair_many(func, &groups);
     // The copies go: their results are replaced by their operands, in one pass over the
     // function (one pass per copy would make promotion quadratic in the loads and stores).
-    let mut subst: HashMap<Value, Operand> = HashMap::new();
+    let mut subst: SecondaryMap<Value, Option<Operand>> =
+        SecondaryMap::with_capacity(None, func.values.len());
     for inst in copies {
         if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
-            subst.insert(r, a);
+            subst.set(r, Some(a));
         }
-        gone.insert(inst);
+        gone.set(inst, true);
     }
     let resolve = |mut o: Operand| {
         // Copies of copies: follow the chain (it ends: each step goes to an older value).
         while let Operand::Value(v) = o {
-            match subst.get(&v) {
-                Some(&next) if next != o => o = next,
+            match *subst.get(v) {
+                Some(next) if next != o => o = next,
                 _ => break,
             }
         }
@@ -386,7 +395,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
         let insts = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         for i in insts {
-            if gone.contains(&i) {
+            if *gone.get(i) {
                 if let Some(r) = func.insts[i].result {
                     func.values[r].def = ValueDef::Unused;
                 }
