@@ -314,8 +314,7 @@ pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> b
 pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value]) -> Vec<bool> {
     let uses = crate::analysis::UseLists::new(func);
     // Per variable: its instruction, loads, stores and value type, when it can be promoted.
-    let mut plans: Vec<Option<(Inst, Vec<Inst>, Vec<Inst>, crate::types::Type)>> =
-        Vec::with_capacity(vars.len());
+    let mut plans: Vec<Option<Promotion>> = Vec::with_capacity(vars.len());
     for &var in vars {
         plans.push(promotion_plan(func, types, &uses, var));
     }
@@ -423,14 +422,17 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
     plans.iter().map(Option::is_some).collect()
 }
 
-/// The instruction, loads, stores and value type of variable `var` when it is a laid-out
-/// `variable` used only as the pointer of loads and stores.
+/// A variable to promote: its `variable` instruction, loads, stores and value type.
+type Promotion = (Inst, Vec<Inst>, Vec<Inst>, crate::types::Type);
+
+/// The promotion of variable `var` when it is a laid-out `variable` used only as the
+/// pointer of loads and stores.
 fn promotion_plan(
     func: &Function,
     types: &TypeTable,
     uses: &crate::analysis::UseLists,
     var: Value,
-) -> Option<(Inst, Vec<Inst>, Vec<Inst>, crate::types::Type)> {
+) -> Option<Promotion> {
     let vi = func.value_inst(var)?;
     if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
         return None;
