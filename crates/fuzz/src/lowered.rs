@@ -20,7 +20,6 @@ use tangle_ir::Module;
 use tangle_machine::{
     Convergence, Machine, MachineConfig, Policy, SearchSummary, EXHAUSTIVE_MAX_SUBGROUP,
 };
-use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
 use crate::ast::{Program, INPUT, RECORD_WORDS};
@@ -221,11 +220,6 @@ pub fn run_reference_merging(
 /// How a lowered program that agreed was run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Agreed {
-    /// `opportunistic` was left out: the program has a divergent switch whose cases fall
-    /// through, where only the schedule keeps fallthrough lanes apart from the lanes that
-    /// switched to the case directly (`tangle_reconverge::lower::fallthrough`), and merging
-    /// groups at one point would run them as one tangle.
-    pub opportunistic_skipped: bool,
     /// The exhaustive searches it passed (one per subgroup size up to 8), summed.
     pub searches: SearchCounts,
 }
@@ -268,10 +262,6 @@ pub fn compare_lowered(
     } else {
         Convergence::Barriers
     };
-    // The token engine keeps no groups apart: convergence is the tokens' whatever merges.
-    let skip_opportunistic = !tokens
-        && check.policies.contains(&Policy::Opportunistic)
-        && !divergent_fallthroughs(&module).is_empty();
     let mut searches = SearchCounts::default();
     for &subgroup_size in subgroup_sizes {
         // Sized by the mask oracle under the reference's grouping: under `Merge` an elect
@@ -292,9 +282,7 @@ pub fn compare_lowered(
             message,
         })?;
         for &policy in &check.policies {
-            if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP
-                || policy == Policy::Opportunistic && skip_opportunistic
-            {
+            if policy == Policy::Exhaustive && subgroup_size > EXHAUSTIVE_MAX_SUBGROUP {
                 continue;
             }
             let (got, search) = run_machine(&lowered, subgroup_size, words, policy, convergence)
@@ -325,10 +313,7 @@ pub fn compare_lowered(
             }
         }
     }
-    Ok(Agreed {
-        opportunistic_skipped: skip_opportunistic,
-        searches,
-    })
+    Ok(Agreed { searches })
 }
 
 /// Shrinks the program of a lowered mismatch: a candidate keeps failing when it still
@@ -361,8 +346,6 @@ pub struct LoweredSummary {
     pub programs: u64,
     /// The seeds whose programs disagreed, with the first disagreement, by seed.
     pub mismatches: Vec<(u64, LoweredMismatch)>,
-    /// Programs that agreed without `opportunistic` ([`Agreed::opportunistic_skipped`]).
-    pub opportunistic_skipped: u64,
     /// The exhaustive searches of the programs that agreed.
     pub searches: SearchCounts,
     /// Wall-clock time.
@@ -380,13 +363,6 @@ impl std::fmt::Display for LoweredSummary {
             self.mismatches.len(),
             self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
         )?;
-        if self.opportunistic_skipped > 0 {
-            write!(
-                f,
-                " ({} without opportunistic: divergent switch fallthrough)",
-                self.opportunistic_skipped
-            )?;
-        }
         let s = &self.searches;
         if s.searches > 0 {
             write!(
@@ -405,7 +381,6 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
     let start = Instant::now();
     let next = AtomicU64::new(c.seeds.start);
     let mismatches = Mutex::new(Vec::new());
-    let skipped = AtomicU64::new(0);
     let searches = Mutex::new(SearchCounts::default());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
@@ -420,9 +395,6 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
                 let program = generate(seed, c.config_of(seed));
                 match compare_lowered(&program, &c.subgroup_sizes, check) {
                     Ok(a) => {
-                        if a.opportunistic_skipped {
-                            skipped.fetch_add(1, Ordering::Relaxed);
-                        }
                         *searches.lock().expect("no worker panics") += a.searches;
                     }
                     Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
@@ -437,7 +409,6 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
         policies: check.policies.len(),
         programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
         mismatches,
-        opportunistic_skipped: skipped.into_inner(),
         searches: searches.into_inner().expect("no worker panics"),
         elapsed: start.elapsed(),
     }

@@ -4,14 +4,21 @@
 use std::collections::HashSet;
 
 use crate::entity::{EntityRef, SecondaryMap};
-use crate::module::{Block, Func, Function, Merge, Module};
+use crate::module::{Block, Func, Function, Merge, Module, Terminator};
 use crate::ops::Op;
 
-/// Successors and predecessors of every block in a function's layout.
+/// Successors and predecessors of every block in a function's layout, each list a slice of
+/// one shared array (compressed rows): one allocation per graph rather than two per block,
+/// and lists that lie together in memory, which keeps the walks over large functions in the
+/// cache.
 #[derive(Clone, Debug)]
 pub struct Cfg {
-    succs: SecondaryMap<Block, Vec<Block>>,
-    preds: SecondaryMap<Block, Vec<Block>>,
+    /// Per block index: where its successors start in `succ_list`, and how many.
+    succ_at: Vec<(u32, u32)>,
+    succ_list: Vec<Block>,
+    /// Per block index: where its predecessors start in `pred_list`, and how many.
+    pred_at: Vec<(u32, u32)>,
+    pred_list: Vec<Block>,
 }
 
 impl Cfg {
@@ -28,45 +35,106 @@ impl Cfg {
     }
 
     fn build(func: &Function, merge_edges: bool) -> Self {
-        let mut succs = SecondaryMap::with_default(Vec::new());
-        let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::with_default(Vec::new());
+        let mut n = func.blocks.len();
+        let mut succ_at = vec![(0u32, 0u32); n];
+        let mut succ_list: Vec<Block> = Vec::with_capacity(func.layout.len() * 2);
+        let mut pred_count = vec![0u32; n];
+        let mut out: Vec<Block> = Vec::new();
         for &b in &func.layout {
-            let mut out = func.blocks[b].term.successors();
+            out.clear();
+            let mut add = |s: Block| {
+                // Few successors: a scan dedups them without a set.
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            };
+            match &func.blocks[b].term {
+                Terminator::Branch(t) => add(*t),
+                Terminator::CondBranch {
+                    if_true, if_false, ..
+                } => {
+                    add(*if_true);
+                    add(*if_false);
+                }
+                Terminator::Switch { default, cases, .. } => {
+                    add(*default);
+                    for (_, t) in cases {
+                        add(*t);
+                    }
+                }
+                _ => {}
+            }
             if merge_edges {
                 match func.blocks[b].merge {
-                    Some(Merge::Selection { merge, .. }) => out.push(merge),
+                    Some(Merge::Selection { merge, .. }) => add(merge),
                     Some(Merge::Loop {
                         merge,
                         continue_target,
                         ..
                     }) => {
-                        out.push(merge);
-                        out.push(continue_target);
+                        add(merge);
+                        add(continue_target);
                     }
                     None => {}
                 }
             }
-            out.dedup();
-            let mut seen = HashSet::new();
-            out.retain(|s| seen.insert(*s));
-            for &s in &out {
-                let mut p = preds.get(s).clone();
-                p.push(b);
-                preds.set(s, p);
+            // Blocks named but not created (invalid input the verifier reports) still get
+            // a row.
+            let top = out
+                .iter()
+                .chain([&b])
+                .map(|x| x.index() + 1)
+                .max()
+                .unwrap_or(0);
+            if top > n {
+                n = top;
+                succ_at.resize(n, (0, 0));
+                pred_count.resize(n, 0);
             }
-            succs.set(b, out);
+            succ_at[b.index()] = (succ_list.len() as u32, out.len() as u32);
+            for &s in &out {
+                pred_count[s.index()] += 1;
+            }
+            succ_list.extend_from_slice(&out);
         }
-        Cfg { succs, preds }
+        // Predecessors in layout order: rows by prefix sums, filled by a second pass.
+        let mut pred_at = Vec::with_capacity(n);
+        let mut total = 0u32;
+        for &c in &pred_count {
+            pred_at.push((total, 0u32));
+            total += c;
+        }
+        let mut pred_list = vec![Block::from_u32(0); total as usize];
+        for &b in &func.layout {
+            let (at, len) = succ_at[b.index()];
+            for &s in &succ_list[at as usize..(at + len) as usize] {
+                let row = &mut pred_at[s.index()];
+                pred_list[(row.0 + row.1) as usize] = b;
+                row.1 += 1;
+            }
+        }
+        Cfg {
+            succ_at,
+            succ_list,
+            pred_at,
+            pred_list,
+        }
     }
 
     /// The distinct successors of `b`, in terminator operand order.
     pub fn succs(&self, b: Block) -> &[Block] {
-        self.succs.get(b)
+        match self.succ_at.get(b.index()) {
+            Some(&(at, len)) => &self.succ_list[at as usize..(at + len) as usize],
+            None => &[],
+        }
     }
 
     /// The distinct predecessors of `b`, in layout order.
     pub fn preds(&self, b: Block) -> &[Block] {
-        self.preds.get(b)
+        match self.pred_at.get(b.index()) {
+            Some(&(at, len)) => &self.pred_list[at as usize..(at + len) as usize],
+            None => &[],
+        }
     }
 }
 
@@ -76,17 +144,21 @@ pub fn reverse_post_order(func: &Function, cfg: &Cfg) -> Vec<Block> {
     let Some(entry) = func.entry() else {
         return Vec::new();
     };
-    let mut visited = HashSet::new();
-    let mut post = Vec::new();
+    // Dense by block number: a hash set's random accesses cost a cache miss each on large
+    // functions.
+    let mut visited: SecondaryMap<Block, bool> =
+        SecondaryMap::with_capacity(false, func.blocks.len());
+    let mut post = Vec::with_capacity(func.layout.len());
     // Iterative DFS: (block, next successor index).
     let mut stack = vec![(entry, 0usize)];
-    visited.insert(entry);
+    visited.set(entry, true);
     while let Some((b, i)) = stack.pop() {
         let succs = cfg.succs(b);
         if i < succs.len() {
             stack.push((b, i + 1));
             let s = succs[i];
-            if visited.insert(s) {
+            if !*visited.get(s) {
+                visited.set(s, true);
                 stack.push((s, 0));
             }
         } else {

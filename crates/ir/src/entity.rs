@@ -184,9 +184,21 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
 
     /// Sets the value of `key`.
     pub fn set(&mut self, key: K, value: V) {
+        *self.get_mut(key) = value;
+    }
+
+    /// The value of `key`, to change in place (a key never set gets the default first).
+    pub fn get_mut(&mut self, key: K) -> &mut V {
         if key.index() >= self.items.len() {
             self.items.resize(key.index() + 1, self.default.clone());
         }
-        self.items[key.index()] = value;
+        &mut self.items[key.index()]
+    }
+
+    /// A map where every key starts with `default`, with room for keys below `capacity`.
+    pub fn with_capacity(default: V, capacity: usize) -> Self {
+        let mut m = Self::with_default(default);
+        m.items.reserve(capacity);
+        m
     }
 }

@@ -159,22 +159,28 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
 pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
     let floors = ReachFloors::new(func, &cfg);
-    let mut group_of: HashMap<Value, usize> = HashMap::new();
+    // Dense maps by value and instruction number: hash maps over every instruction cost a
+    // cache miss per lookup on large functions.
+    let mut group_of: SecondaryMap<Value, Option<usize>> =
+        SecondaryMap::with_capacity(None, func.values.len());
     for (g, defs) in groups.iter().enumerate() {
         for &v in defs {
-            group_of.entry(v).or_insert(g);
+            if group_of.get(v).is_none() {
+                group_of.set(v, Some(g));
+            }
         }
     }
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
-    let mut position: HashMap<Inst, (Block, usize)> = HashMap::new();
+    let mut position: SecondaryMap<Inst, Option<(Block, usize)>> =
+        SecondaryMap::with_capacity(None, func.insts.len());
     let group_at = |o: &Operand| match o {
-        Operand::Value(v) => group_of.get(v).copied(),
+        Operand::Value(v) => *group_of.get(*v),
         _ => None,
     };
     for &b in &func.layout {
         let block = &func.blocks[b];
         for (pos, &i) in block.insts.iter().enumerate() {
-            position.insert(i, (b, pos));
+            position.set(i, Some((b, pos)));
             let data = &func.insts[i];
             for (k, a) in data.args.iter().enumerate() {
                 let Some(g) = group_at(a) else { continue };
@@ -214,7 +220,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
         let ty = func.values[first].ty;
         let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
         for &v in defs {
-            if group_of.get(&v) != Some(&g) {
+            if *group_of.get(v) != Some(g) {
                 continue;
             }
             match func.values[v].def {
@@ -224,7 +230,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
                     }
                 }
                 ValueDef::Inst(i) => {
-                    if let Some(&(b, pos)) = position.get(&i) {
+                    if let Some((b, pos)) = *position.get(i) {
                         by_block.entry(b).or_default().push((pos + 1, v));
                     }
                 }
@@ -235,7 +241,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             list.sort_unstable();
         }
         let floor = by_block.keys().map(|&b| floors.of(b)).min().unwrap_or(0);
-        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if group_of.get(v) == Some(&g));
+        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g));
         let mut r = Repair {
             func: &mut *func,
             cfg: &cfg,
@@ -297,81 +303,88 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
 /// variables. Refused (`false`, nothing changed) unless `var` is a `variable` used only as
 /// the pointer of loads and stores.
 pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> bool {
-    let Some(vi) = func.value_inst(var) else {
-        return false;
-    };
-    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
-        return false;
-    }
+    promote_variables(func, types, &[var])[0]
+}
+
+/// [`promote_variable`] for several variables at once, with one use-list scan, one
+/// [`repair_many`] and one substitution pass for all of them: promoting `n` variables one
+/// by one rebuilt the use lists, the control-flow graph and the reach floors `n` times
+/// (quadratic in a function with a variable per few instructions). Returns, per variable,
+/// whether it was promoted (those refused are left as they were).
+pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value]) -> Vec<bool> {
     let uses = crate::analysis::UseLists::new(func);
-    let (mut loads, mut stores) = (Vec::new(), Vec::new());
-    for u in uses.uses(var) {
-        match *u {
-            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
-                Op::Load(_) => loads.push(inst),
-                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
-                _ => return false,
-            },
-            _ => return false,
+    // Per variable: its instruction, loads, stores and value type, when it can be promoted.
+    let mut plans: Vec<Option<Promotion>> = Vec::with_capacity(vars.len());
+    for &var in vars {
+        plans.push(promotion_plan(func, types, &uses, var));
+    }
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    // Dense by instruction and value number: the substitution pass below looks up every
+    // operand of the function.
+    let mut gone: SecondaryMap<Inst, bool> = SecondaryMap::with_capacity(false, func.insts.len());
+    let mut copies: Vec<Inst> = Vec::new();
+    // The initial values go after the entry block's variables, in the variables' order.
+    let after_vars = func.entry().map(|entry| {
+        func.blocks[entry]
+            .insts
+            .iter()
+            .copied()
+            .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
+            .map_or(InsertAt::End(entry), InsertAt::Before)
+    });
+    for (vi, loads, stores, ty) in plans.iter().flatten() {
+        let after_vars = after_vars.expect("a laid-out variable has an entry block");
+        let (init_op, init_args) = match func.insts[*vi].args.first() {
+            Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
+            None => (Op::Plain(PlainOp::Undef), Vec::new()),
+        };
+        let (init_inst, init) = func.insert_inst(after_vars, init_op, init_args, Some(*ty));
+        let mut defs = vec![init.expect("a copy has a result")];
+        if func.insts[init_inst].op == Op::Plain(PlainOp::CopyObject) {
+            copies.push(init_inst);
         }
+        // Stores become copies of the stored value (definitions), in place.
+        for &s in stores {
+            let value = func.insts[s].args[1];
+            let d = func.values.push(crate::module::ValueData {
+                ty: *ty,
+                def: ValueDef::Inst(s),
+            });
+            let data = &mut func.insts[s];
+            data.op = Op::Plain(PlainOp::CopyObject);
+            data.args = vec![value];
+            data.result = Some(d);
+            defs.push(d);
+        }
+        // Loads become copies of the variable (uses), in place.
+        for &l in loads {
+            let data = &mut func.insts[l];
+            data.op = Op::Plain(PlainOp::CopyObject);
+            data.args = vec![Operand::Value(defs[0])];
+        }
+        copies.extend(stores.iter().chain(loads).copied());
+        gone.set(*vi, true);
+        groups.push(defs);
     }
-    let Some((_, ty)) = types.pointer(func.values[var].ty) else {
-        return false;
-    };
-    let entry = func
-        .entry()
-        .expect("a laid-out variable has an entry block");
-    let after_vars = func.blocks[entry]
-        .insts
-        .iter()
-        .copied()
-        .find(|&i| !matches!(func.insts[i].op, Op::Variable(_)))
-        .map_or(InsertAt::End(entry), InsertAt::Before);
-    let (init_op, init_args) = match func.insts[vi].args.first() {
-        Some(&init) => (Op::Plain(PlainOp::CopyObject), vec![init]),
-        None => (Op::Plain(PlainOp::Undef), Vec::new()),
-    };
-    let (_, init) = func.insert_inst(after_vars, init_op, init_args, Some(ty));
-    let mut defs = vec![init.expect("a copy has a result")];
-    // Stores become copies of the stored value (definitions), in place.
-    for &s in &stores {
-        let value = func.insts[s].args[1];
-        let d = func.values.push(crate::module::ValueData {
-            ty,
-            def: ValueDef::Inst(s),
-        });
-        let data = &mut func.insts[s];
-        data.op = Op::Plain(PlainOp::CopyObject);
-        data.args = vec![value];
-        data.result = Some(d);
-        defs.push(d);
+    if groups.is_empty() {
+        return vec![false; vars.len()];
     }
-    // Loads become copies of the variable (uses), in place.
-    for &l in &loads {
-        let data = &mut func.insts[l];
-        data.op = Op::Plain(PlainOp::CopyObject);
-        data.args = vec![Operand::Value(defs[0])];
-    }
-    repair(func, &defs);
+    repair_many(func, &groups);
     // The copies go: their results are replaced by their operands, in one pass over the
     // function (one pass per copy would make promotion quadratic in the loads and stores).
-    let init_copy = func
-        .value_inst(defs[0])
-        .filter(|&i| func.insts[i].op == Op::Plain(PlainOp::CopyObject));
-    let mut subst: HashMap<Value, Operand> = HashMap::new();
-    let mut gone: std::collections::HashSet<Inst> = std::collections::HashSet::new();
-    for inst in init_copy.into_iter().chain(stores).chain(loads) {
+    let mut subst: SecondaryMap<Value, Option<Operand>> =
+        SecondaryMap::with_capacity(None, func.values.len());
+    for inst in copies {
         if let (Some(r), Some(&a)) = (func.insts[inst].result, func.insts[inst].args.first()) {
-            subst.insert(r, a);
+            subst.set(r, Some(a));
         }
-        gone.insert(inst);
+        gone.set(inst, true);
     }
-    gone.insert(vi);
     let resolve = |mut o: Operand| {
         // Copies of copies: follow the chain (it ends: each step goes to an older value).
         while let Operand::Value(v) = o {
-            match subst.get(&v) {
-                Some(&next) if next != o => o = next,
+            match *subst.get(v) {
+                Some(next) if next != o => o = next,
                 _ => break,
             }
         }
@@ -381,7 +394,7 @@ pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> b
         let insts = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         for i in insts {
-            if gone.contains(&i) {
+            if *gone.get(i) {
                 if let Some(r) = func.insts[i].result {
                     func.values[r].def = ValueDef::Unused;
                 }
@@ -406,7 +419,37 @@ pub fn promote_variable(func: &mut Function, types: &TypeTable, var: Value) -> b
             *slot = resolve(*slot);
         }
     }
-    true
+    plans.iter().map(Option::is_some).collect()
+}
+
+/// A variable to promote: its `variable` instruction, loads, stores and value type.
+type Promotion = (Inst, Vec<Inst>, Vec<Inst>, crate::types::Type);
+
+/// The promotion of variable `var` when it is a laid-out `variable` used only as the
+/// pointer of loads and stores.
+fn promotion_plan(
+    func: &Function,
+    types: &TypeTable,
+    uses: &crate::analysis::UseLists,
+    var: Value,
+) -> Option<Promotion> {
+    let vi = func.value_inst(var)?;
+    if !matches!(func.insts[vi].op, Op::Variable(_)) || func.inst_position(vi).is_none() {
+        return None;
+    }
+    let (mut loads, mut stores) = (Vec::new(), Vec::new());
+    for u in uses.uses(var) {
+        match *u {
+            crate::analysis::Use::Inst { inst, index: 0 } => match func.insts[inst].op {
+                Op::Load(_) => loads.push(inst),
+                Op::Store(_) if func.insts[inst].args.len() == 2 => stores.push(inst),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let (_, ty) = types.pointer(func.values[var].ty)?;
+    Some((vi, loads, stores, ty))
 }
 
 impl Repair<'_, '_> {

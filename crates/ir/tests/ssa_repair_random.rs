@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tangle_ir::builder::InsertAt;
 use tangle_ir::cfg::{Cfg, DomTree};
 use tangle_ir::exec::{run, ExecError, Scalar};
-use tangle_ir::ssa_repair::{promote_variable, repair};
+use tangle_ir::ssa_repair::{promote_variable, promote_variables, repair};
 use tangle_ir::{Block, Function, Module, Op, Operand, PlainOp, Terminator, Value, ValueDef};
 
 /// Duplicates `b` for its predecessor `p`: `p` branches to a copy of `b` whose phis become
@@ -418,4 +418,84 @@ fn promoting_a_variable_keeps_random_programs_equivalent() {
     }
     println!("{promoted} variables promoted, {compared} executions compared");
     assert!(compared > 600);
+}
+
+/// Several variables promoted at once (`promote_variables`: one scan, one repair) give the
+/// program that used them back, as promoting one does.
+#[test]
+fn promoting_several_variables_at_once_keeps_random_programs_equivalent() {
+    let mut rng = fastrand::Rng::with_seed(0x5e7_e4a1);
+    let (mut promoted, mut compared) = (0, 0);
+    for case in 0..300 {
+        let n = rng.usize(2..9);
+        let (mut m, fid) = common::random_program(&mut rng, n);
+        let mut vars = Vec::new();
+        for _ in 0..rng.usize(2..5) {
+            let f = &m.funcs[fid];
+            let cfg = Cfg::new(f);
+            let dom = DomTree::new(f, &cfg);
+            let candidates: Vec<Value> = f
+                .values
+                .keys()
+                .filter(|&v| match f.values[v].def {
+                    ValueDef::Inst(i) => {
+                        !matches!(f.insts[i].op, Op::Variable(_) | Op::Load(_))
+                            && f.inst_position(i).is_some_and(|(b, _)| dom.is_reachable(b))
+                            && f.value_type(v) == f.ret
+                    }
+                    ValueDef::Param(_) => true,
+                    ValueDef::Unused => false,
+                })
+                .collect();
+            let v = candidates[rng.usize(0..candidates.len())];
+            vars.push(demote(&mut rng, &mut m, fid, v));
+        }
+        if let Err(e) = common::verify_lowered(&m) {
+            panic!(
+                "case {case}: demoted program invalid: {e}\n{}",
+                tangle_ir::text::print(&m)
+            );
+        }
+        let mut after = m.clone();
+        let types = after.types.clone();
+        let done = promote_variables(&mut after.funcs[fid], &types, &vars);
+        assert_eq!(done, vec![true; vars.len()], "case {case}");
+        promoted += vars.len();
+        if let Err(e) = common::verify_lowered(&after) {
+            panic!(
+                "case {case}: promoted program invalid: {e}\nbefore:\n{}\nafter:\n{}",
+                tangle_ir::text::print(&m),
+                tangle_ir::text::print(&after)
+            );
+        }
+        let left = after.funcs[fid]
+            .layout
+            .iter()
+            .flat_map(|&b| after.funcs[fid].blocks[b].insts.clone())
+            .filter(|&i| {
+                matches!(
+                    after.funcs[fid].insts[i].op,
+                    Op::Variable(_) | Op::Load(_) | Op::Store(_)
+                )
+            })
+            .count();
+        assert_eq!(left, 0, "case {case}: memory operations left");
+        for _ in 0..6 {
+            let args = inputs(&mut rng);
+            let Ok((want, steps)) = run(&m, &m.funcs[fid], &args, LIMIT) else {
+                continue;
+            };
+            let got = run(&after, &after.funcs[fid], &args, steps).map(|r| r.0);
+            assert_eq!(
+                got,
+                Ok(want),
+                "case {case} {args:?}\nbefore:\n{}\nafter:\n{}",
+                tangle_ir::text::print(&m),
+                tangle_ir::text::print(&after)
+            );
+            compared += 1;
+        }
+    }
+    println!("{promoted} variables promoted together, {compared} executions compared");
+    assert!(compared > 300);
 }

@@ -40,7 +40,8 @@ pub(crate) struct Shape {
     cycles: CycleInfo,
     constructs: Option<ConstructTree>,
     uses: UseLists,
-    block_of: HashMap<Inst, Block>,
+    /// Each laid-out instruction's block, dense by instruction number.
+    block_of: tangle_ir::entity::SecondaryMap<Inst, Option<Block>>,
     /// Structured and reducible: the precise rules apply.
     precise: bool,
 }
@@ -55,10 +56,10 @@ impl Shape {
         let structured = func.form == Form::Structured;
         let reducible = cycles.cycles().all(|(_, c)| c.is_reducible());
         let constructs = structured.then(|| ConstructTree::new(func));
-        let mut block_of = HashMap::new();
+        let mut block_of = tangle_ir::entity::SecondaryMap::with_capacity(None, func.insts.len());
         for &b in &func.layout {
             for &i in &func.blocks[b].insts {
-                block_of.insert(i, b);
+                block_of.set(i, Some(b));
             }
         }
         Shape {
@@ -132,9 +133,9 @@ impl Shape {
         match u {
             Use::Inst { inst, index } => match &func.insts[inst].op {
                 Op::Phi(blocks) => blocks.get(index).copied(),
-                _ => self.block_of.get(&inst).copied(),
+                _ => *self.block_of.get(inst),
             },
-            Use::Conv(inst) => self.block_of.get(&inst).copied(),
+            Use::Conv(inst) => *self.block_of.get(inst),
             Use::Terminator(b) => Some(b),
         }
     }

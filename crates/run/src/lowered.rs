@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use tangle_interp::{Config, Outcome};
 use tangle_ir::Module;
 use tangle_machine::{BarrierStats, Convergence, Machine, MachineConfig, Policy};
-use tangle_reconverge::lower::fallthrough::divergent_fallthroughs;
 use tangle_reconverge::{lower_module, LowerOptions, Scheme};
 
 /// What the machine runs.
@@ -84,8 +83,7 @@ pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, String> {
 
 /// Runs `module` (structured) lowered under `engine` with the reference's configuration
 /// `config` and inputs `dispatch`, and compares each policy's buffers with `reference`.
-/// On agreement, the barrier operations each policy issued (`opportunistic` is left out on
-/// a module with a divergent switch whose cases fall through).
+/// On agreement, the barrier operations each policy issued.
 pub fn check(
     module: &Module,
     entry: &str,
@@ -111,18 +109,8 @@ pub fn check(
             Convergence::Tokens,
         ),
     };
-    // Only the schedule keeps the lanes falling through a divergent switch's case apart
-    // from those that switched to the next case directly (`lower::fallthrough`): a policy
-    // that merges groups at one point runs them together, which the reference does not.
-    // The token engine's convergence does not depend on groups.
-    let skip_opportunistic = convergence == Convergence::Barriers
-        && engine.policies.contains(&Policy::Opportunistic)
-        && !divergent_fallthroughs(module).is_empty();
     let mut stats = Vec::new();
     for &policy in &engine.policies {
-        if policy == Policy::Opportunistic && skip_opportunistic {
-            continue;
-        }
         let machine_config = MachineConfig {
             subgroup_size: config.subgroup_size,
             workgroups: config.workgroups,

@@ -1,10 +1,11 @@
 //! References and SSA form: every entity exists, every value is defined once and dominates
 //! its uses, phis sit at block starts with one operand per predecessor.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::{Location, Point, Rule, Sink};
 use crate::cfg::{Cfg, DomTree};
+use crate::entity::SecondaryMap;
 use crate::module::{Block, Func, Function, Inst, Module, Operand, Value, ValueDef};
 use crate::ops::Op;
 
@@ -24,7 +25,8 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
             .get(v)
             .is_some_and(|d| d.def != ValueDef::Unused)
     };
-    let mut in_layout = HashSet::new();
+    let mut in_layout: SecondaryMap<Block, bool> =
+        SecondaryMap::with_capacity(false, func.blocks.len());
     if func.layout.is_empty() {
         sink.report(
             Rule::Structure,
@@ -48,13 +50,14 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
             );
             continue;
         }
-        if !in_layout.insert(b) {
+        if *in_layout.get(b) {
             sink.report(
                 Rule::Structure,
                 loc(f, Some(b), None, None),
                 "block appears twice in the layout",
             );
         }
+        in_layout.set(b, true);
     }
     for (v, data) in func.values.iter() {
         if data.def != ValueDef::Unused && !module.types.contains(data.ty) {
@@ -78,7 +81,7 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
         _ => {}
     };
     let check_block = |t: Block, l: Location, sink: &mut Sink| {
-        if !in_layout.contains(&t) {
+        if !*in_layout.get(t) {
             sink.report(
                 Rule::Reference,
                 l,
@@ -158,16 +161,20 @@ pub(super) fn check(
 ) {
     let _ = module;
     // Where each instruction is: (block, position).
-    let mut place: HashMap<Inst, (Block, usize)> = HashMap::new();
+    // Dense by instruction number (a hash map costs a cache miss per lookup on large
+    // functions).
+    let mut place: SecondaryMap<Inst, Option<(Block, usize)>> =
+        SecondaryMap::with_capacity(None, func.insts.len());
     for &b in &func.layout {
         for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-            if place.insert(i, (b, k)).is_some() {
+            if place.get(i).is_some() {
                 sink.report(
                     Rule::Ssa,
                     loc(f, Some(b), Some(Point::Inst(k)), None),
                     "instruction appears in two places",
                 );
             }
+            place.set(i, Some((b, k)));
         }
     }
     for (k, &p) in func.params.iter().enumerate() {
@@ -184,9 +191,9 @@ pub(super) fn check(
         match func.values[v].def {
             ValueDef::Param(_) => true,
             ValueDef::Unused => false,
-            ValueDef::Inst(i) => match place.get(&i) {
+            ValueDef::Inst(i) => match *place.get(i) {
                 None => false,
-                Some(&(db, dk)) => {
+                Some((db, dk)) => {
                     if db == b {
                         dk < k
                     } else {

@@ -158,7 +158,12 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     if opts.promote_variables {
         promote_all(&mut out);
     }
-    let uniformity = Uniformity::analyse(&out);
+    let mut uniformity = Uniformity::analyse(&out);
+    // Fallthrough lanes of divergent switches get their own copies of the cases they fall
+    // into (`fallthrough`), so no scheduler can merge them with the direct lanes.
+    if fallthrough::split_divergent_fallthroughs(&mut out, &uniformity) {
+        uniformity = Uniformity::analyse(&out);
+    }
     let ids: Vec<Func> = out.funcs.iter().map(|(f, _)| f).collect();
     for fid in ids {
         if out.funcs[fid].layout.is_empty() {
@@ -189,8 +194,10 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     Ok(out)
 }
 
-/// Promotes every function-local variable that is only loaded and stored to SSA values.
+/// Promotes every function-local variable that is only loaded and stored to SSA values,
+/// and first makes local the `Private` globals that behave as one (below).
 fn promote_all(m: &mut Module) {
+    localize_private_globals(m);
     let types = m.types.clone();
     for (_, func) in m.funcs.iter_mut() {
         let Some(entry) = func.entry() else { continue };
@@ -200,8 +207,100 @@ fn promote_all(m: &mut Module) {
             .filter(|&&i| matches!(func.insts[i].op, Op::Variable(_)))
             .filter_map(|&i| func.insts[i].result)
             .collect();
-        for v in vars {
-            tangle_ir::ssa_repair::promote_variable(func, &types, v);
+        tangle_ir::ssa_repair::promote_variables(func, &types, &vars);
+    }
+}
+
+/// Turns each `Private` global that only one entry point's function uses, only as the
+/// pointer of loads and stores, into a function-local variable of that function (with the
+/// global's initializer), so that promotion makes SSA values of it. Private memory is per
+/// invocation and starts at its initializer; an entry point's function runs once per
+/// invocation and nothing calls it, so its local variable holds exactly what the global
+/// would. Front ends (and the fuzz generator) keep loop counters in such globals; read from
+/// memory, the uniformity analysis must call them divergent, and a uniform loop around a
+/// loop that lanes leave apart kept a break barrier it does not need (fuzz seed 79,
+/// docs/lowering.md).
+fn localize_private_globals(m: &mut Module) {
+    use std::collections::HashMap;
+    use tangle_ir::{Global, Operand, TypeData};
+    let called: std::collections::HashSet<Func> = m
+        .funcs
+        .iter()
+        .flat_map(|(_, f)| f.insts.iter())
+        .filter_map(|(_, i)| match i.op {
+            Op::Call(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    // Per Private global: the one function that uses it, or `None` once a second one does
+    // or a use is not a load's or store's pointer.
+    let mut user: HashMap<Global, Option<Func>> = HashMap::new();
+    for (fid, func) in m.funcs.iter() {
+        let mut note = |g: Global, ok: bool| {
+            let entry = user.entry(g).or_insert(Some(fid));
+            if !ok || *entry != Some(fid) {
+                *entry = None;
+            }
+        };
+        for &b in &func.layout {
+            for &i in &func.blocks[b].insts {
+                let data = &func.insts[i];
+                for (k, a) in data.args.iter().enumerate() {
+                    if let Operand::Global(g) = *a {
+                        let ok = k == 0
+                            && match data.op {
+                                Op::Load(_) => true,
+                                Op::Store(_) => data.args.len() == 2,
+                                _ => false,
+                            };
+                        note(g, ok);
+                    }
+                }
+            }
+            for a in func.blocks[b].term.operands() {
+                if let Operand::Global(g) = a {
+                    note(g, false);
+                }
+            }
+        }
+    }
+    let entries: std::collections::HashSet<Func> = m.entry_points.iter().map(|e| e.func).collect();
+    let mut chosen: Vec<(Global, Func)> = user
+        .into_iter()
+        .filter_map(|(g, f)| Some((g, f?)))
+        .filter(|&(g, f)| {
+            m.globals[g].storage == spirv::StorageClass::Private
+                && entries.contains(&f)
+                && !called.contains(&f)
+        })
+        .collect();
+    chosen.sort_unstable();
+    for (g, fid) in chosen {
+        let Some((_, pointee)) = m.types.pointer(m.globals[g].ty) else {
+            continue;
+        };
+        let ptr = m.types.intern(TypeData::Pointer {
+            storage: spirv::StorageClass::Function,
+            pointee,
+        });
+        let init: Vec<Operand> = m.globals[g].init.map(Operand::Const).into_iter().collect();
+        let func = &mut m.funcs[fid];
+        let Some(entry) = func.entry() else { continue };
+        let (_, var) = func.insert_inst(
+            tangle_ir::builder::InsertAt::AfterPhis(entry),
+            Op::Variable(spirv::StorageClass::Function),
+            init,
+            Some(ptr),
+        );
+        let Some(var) = var else { continue };
+        for b in func.layout.clone() {
+            for i in func.blocks[b].insts.clone() {
+                if let Some(a) = func.insts[i].args.first_mut() {
+                    if *a == Operand::Global(g) {
+                        *a = Operand::Value(var);
+                    }
+                }
+            }
         }
     }
 }

@@ -511,18 +511,20 @@ fn mend_dominance(
 ) -> Result<(), LowerError> {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    let mut def_block: HashMap<Value, Block> = HashMap::new();
+    // Dense by value number: a hash map over every value costs a cache miss per lookup.
+    let mut def_block: tangle_ir::entity::SecondaryMap<Value, Option<Block>> =
+        tangle_ir::entity::SecondaryMap::with_capacity(None, f.values.len());
     for &blk in &f.layout {
         for &i in &f.blocks[blk].insts {
             if let Some(r) = f.insts[i].result {
-                def_block.insert(r, blk);
+                def_block.set(r, Some(blk));
             }
         }
     }
     let entry = f.entry();
     let defined_at = |v: Value| match f.values[v].def {
         ValueDef::Param(_) => entry,
-        _ => def_block.get(&v).copied(),
+        _ => *def_block.get(v),
     };
     let mut broken: BTreeSet<Value> = BTreeSet::new();
     let mut check = |v: Value, at: Block| {
