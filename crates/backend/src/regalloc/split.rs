@@ -1,6 +1,7 @@
 //! Critical-edge splitting for the register allocator, which refuses every critical edge (an
-//! edge from a block with several successors to a block with several predecessors): copies
-//! the allocator puts on an edge need a block of their own.
+//! edge from a block with several successors to a block with several predecessors, or to a
+//! block with phis, which the allocator treats as a join whatever its predecessor count):
+//! copies the allocator puts on an edge need a block of their own.
 //!
 //! Each split block is laid out right after the block it leaves, so a split fall-through edge
 //! stays a fall-through (emission drops a final `BRA` to the next block); a split block that
@@ -34,7 +35,15 @@ pub fn split_critical_edges(mf: &mut MFunc) {
             continue;
         }
         for &s in ss {
-            if npreds.get(s.0 as usize).is_some_and(|&c| c >= 2) {
+            // A block with phis is a join for the allocator even with one predecessor
+            // (the lowering's SSA repair leaves such phis): its edge needs a block of its
+            // own as much as a many-predecessor join's does.
+            let join = npreds.get(s.0 as usize).is_some_and(|&c| c >= 2)
+                || mf
+                    .blocks
+                    .get(s.0 as usize)
+                    .is_some_and(|d| !d.phis.is_empty());
+            if join {
                 splits[b].push((MBlock(next), s));
                 next += 1;
             }
