@@ -152,6 +152,11 @@ pub struct MInst {
     pub opnds: Vec<MOpnd>,
     /// Its guard: a predicate register and whether it is negated.
     pub guard: Option<(VReg, bool)>,
+    /// For a guarded branch: selection knows its predicate holds the same value in every
+    /// lane that runs it (a constant, or an IR branch in a kernel the uniformity analysis
+    /// finds never diverging), so taking it does not split the warp. The machine form
+    /// alone cannot see that of a per-lane predicate (`regalloc::divergence`).
+    pub uniform: bool,
 }
 
 impl MInst {
@@ -162,7 +167,13 @@ impl MInst {
             mods: Vec::new(),
             opnds: Vec::new(),
             guard: None,
+            uniform: false,
         }
+    }
+    /// Marks a guarded branch as one that never splits the warp ([`MInst::uniform`]).
+    pub fn uniform(mut self, uniform: bool) -> MInst {
+        self.uniform = uniform;
+        self
     }
     /// Adds a modifier.
     pub fn m(mut self, m: &'static str) -> MInst {

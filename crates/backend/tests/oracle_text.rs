@@ -65,13 +65,8 @@ fn wide_modules() -> Vec<(String, Module)> {
                 tangle_amber::ShaderFormat::SpirvAsm => ShaderKind::SpirvAsm,
                 _ => ShaderKind::Glsl,
             };
-            let m = tangle_run::load_shader(
-                kind,
-                source.as_bytes(),
-                &shader.name,
-                "vulkan1.1",
-            )
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let m = tangle_run::load_shader(kind, source.as_bytes(), &shader.name, "vulkan1.1")
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             v.push((format!("{} {}", path.display(), shader.name), m));
         }
     }

@@ -125,3 +125,33 @@ fn the_baseline_is_caught_on_a_ballot_or_elect_and_shrunk() {
     let scopes = check(Scheme::Scopes, Arches::List(vec![Arch::Sm86]));
     assert_eq!(compare_sass(&program, &[Arch::Sm86], &scopes), Ok(2));
 }
+
+/// Campaign seed 13014's shrunk reproducer (a 5,000-program campaign found 7 such seeds on
+/// SM80+): a reduction in one arm of a branch on a uniform input word, in a kernel with no
+/// divergent branch, is a `REDUX` into a uniform register. The allocator's machine-level
+/// divergence analysis took the branch on the per-lane predicate for a split and refused
+/// the uniform register there ("a UR register would be written in divergent code"), until
+/// selection marked the branches of such kernels as uniform.
+#[test]
+fn a_reduction_under_a_uniform_branch_compiles_on_every_sm() {
+    use tangle_fuzz::ast::{Collective, Cond, Stmt};
+    let program = Program {
+        local_size: 1,
+        body: vec![Stmt::If {
+            cond: Cond::Uniform {
+                index: 8,
+                value: 40,
+            },
+            then: vec![],
+            els: Some(vec![Stmt::Collective {
+                id: 6,
+                op: Collective::Sum,
+            }]),
+        }],
+        loops: 0,
+        functions: vec![vec![]],
+    };
+    let c = check(Scheme::Scopes, Arches::List(Arch::ALL.to_vec()));
+    let runs = compare_sass(&program, &Arch::ALL, &c).unwrap_or_else(|m| panic!("{m}"));
+    assert_eq!(runs, 5 * 2);
+}

@@ -368,11 +368,24 @@ impl<'m> Isel<'m> {
                     // reachable from the entry.
                     c @ Sc::Bool(_) => {
                         let p = self.pred(c)?;
-                        self.term(MInst::new(Op::Bra).o(MOpnd::Target(t)).guard(p, false));
+                        self.term(
+                            MInst::new(Op::Bra)
+                                .o(MOpnd::Target(t))
+                                .guard(p, false)
+                                .uniform(true),
+                        );
                         self.jump(f);
                     }
+                    // In a kernel that never diverges every IR branch is uniform; the
+                    // allocator must know, or the uniform registers that such kernels
+                    // write (REDUX) would sit in blocks it takes for divergent.
                     Sc::P(p) => {
-                        self.term(MInst::new(Op::Bra).o(MOpnd::Target(t)).guard(p, false));
+                        self.term(
+                            MInst::new(Op::Bra)
+                                .o(MOpnd::Target(t))
+                                .guard(p, false)
+                                .uniform(self.opts.converged),
+                        );
                         self.jump(f);
                     }
                     _ => return Err(self.unsupported("br_if on a non-boolean")),
@@ -400,7 +413,12 @@ impl<'m> Isel<'m> {
                             .u(k)
                             .f(PT),
                     );
-                    self.term(MInst::new(Op::Bra).o(MOpnd::Target(t)).guard(p, false));
+                    self.term(
+                        MInst::new(Op::Bra)
+                            .o(MOpnd::Target(t))
+                            .guard(p, false)
+                            .uniform(self.opts.converged),
+                    );
                 }
                 let d = target(frames, default);
                 self.jump(d);

@@ -4,8 +4,10 @@
 //!
 //! A conservative analysis of the machine form, needing nothing from the IR: the warp is
 //! *converged* at the entry; a branch guarded by a (per-lane) predicate splits it, so both
-//! successors are divergent; an unguarded branch, a branch on a uniform predicate and a
-//! guarded `EXIT` (exited lanes are gone) keep the state; a block is converged when every
+//! successors are divergent; an unguarded branch, a branch on a uniform predicate, a
+//! branch selection marked uniform (`MInst::uniform`: a constant condition, or any IR branch
+//! of a kernel the IR's uniformity analysis finds never diverging) and a guarded `EXIT`
+//! (exited lanes are gone) keep the state; a block is converged when every
 //! edge into it is. A `BSYNC` reconverges the warp when its `BSSY` ran converged and no
 //! `BREAK` updates that barrier (all lanes that entered the scope wait there together; a
 //! lane that breaks may still be running elsewhere). The greatest fixed point is taken, so a
@@ -64,7 +66,7 @@ pub fn divergent_blocks(mf: &MFunc) -> Vec<MBlock> {
             }
             for t in &b.term {
                 let splits = match (t.op, t.guard) {
-                    (Op::Bra, Some((p, _))) => mf.info(p).class != RegClass::Up,
+                    (Op::Bra, Some((p, _))) => mf.info(p).class != RegClass::Up && !t.uniform,
                     _ => false,
                 };
                 for s in t.opnds.iter().filter_map(|o| match o {
