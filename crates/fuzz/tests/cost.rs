@@ -151,6 +151,7 @@ fn summary_arithmetic_on_hand_made_rows() {
     let s = summarize(Metric::CompileTime, &rows).expect("rows");
     assert_eq!(s.rows, 3);
     assert!((s.geomean_ratio - 1.0).abs() < 1e-12, "2 × 0.5 × 1: {s}");
+    assert!((s.sum_ratio - 33.0 / 28.0).abs() < 1e-12, "{s}");
     assert_eq!((s.median_tangle, s.median_ptxas), (8.0, 10.0));
     assert_eq!((s.worst.0, s.worst.1), (2.0, 1));
     assert_eq!((s.best.0, s.best.1), (0.5, 2));

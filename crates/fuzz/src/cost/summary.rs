@@ -64,6 +64,9 @@ pub struct MetricSummary {
     pub median_ptxas: f64,
     /// The geometric mean of tangle / ptxas.
     pub geomean_ratio: f64,
+    /// The sum of tangle's values over the sum of ptxas's (weights large programs, where
+    /// the geometric mean weights every row alike).
+    pub sum_ratio: f64,
     /// The largest tangle / ptxas, with its seed and SM.
     pub worst: (f64, u64, Arch),
     /// The smallest tangle / ptxas, with its seed and SM.
@@ -110,6 +113,7 @@ pub fn summarize<'a>(
         median_tangle: median(pairs.iter().map(|p| p.0).collect()),
         median_ptxas: median(pairs.iter().map(|p| p.1).collect()),
         geomean_ratio: log_mean.exp(),
+        sum_ratio: pairs.iter().map(|p| p.0).sum::<f64>() / pairs.iter().map(|p| p.1).sum::<f64>(),
         worst,
         best,
     })
@@ -120,12 +124,13 @@ impl std::fmt::Display for MetricSummary {
         write!(
             f,
             "{:<12} {:>5} rows  median tangle {:>9.1}  ptxas {:>9.1}  tangle/ptxas geomean \
-             {:.3}  worst {:.3} (seed {} {})  best {:.3} (seed {} {})",
+             {:.3}  sums {:.3}  worst {:.3} (seed {} {})  best {:.3} (seed {} {})",
             self.metric.name(),
             self.rows,
             self.median_tangle,
             self.median_ptxas,
             self.geomean_ratio,
+            self.sum_ratio,
             self.worst.0,
             self.worst.1,
             self.worst.2,
