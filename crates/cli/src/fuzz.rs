@@ -22,6 +22,7 @@ use tangle_reconverge::Scheme;
 
 use crate::run::Semantics;
 
+mod cost;
 mod ptxas;
 mod sass;
 use crate::{fail, EXIT_INVALID};
@@ -98,6 +99,12 @@ pub struct FuzzArgs {
     /// Run shard `i` of `n` (`i/n`, 0 ≤ i < n): the seeds `s` with `s mod n == i`.
     #[arg(long, default_value = "0/1")]
     shard: String,
+    /// After the campaigns, compare tangle's code with ptxas's on the same programs (needs
+    /// `sass` and `ptxas` in `--engines`; the SMs of `--arch`, default all; the first
+    /// simulator policy of `--policies`): one row per program and SM in this TSV file, a
+    /// summary on stdout (`docs/backend.md`, "Against ptxas").
+    #[arg(long, value_name = "FILE.tsv")]
+    cost: Option<PathBuf>,
     /// Write the JSON report to `DIR/report.json`, and each mismatch shrunk to a reproducer
     /// (`DIR/seed-S.tir`, `.spv`, `.comp`, `.amber`, and the program form in `.txt`).
     #[arg(long)]
@@ -196,8 +203,28 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    let cost_check = match cost::check_of(args) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let code = run_campaigns(args, &campaign, &checks, &sass_checks);
+    if let (Some(file), Some(check)) = (&args.cost, &cost_check) {
+        if let Err(e) = cost::run(file, check, &campaign) {
+            return fail(e);
+        }
+    }
+    code
+}
+
+/// The campaigns of the engines `args` name.
+fn run_campaigns(
+    args: &FuzzArgs,
+    campaign: &Campaign,
+    checks: &[LoweredCheck],
+    sass_checks: &[tangle_fuzz::sass::SassCheck],
+) -> ExitCode {
     let ptxas_ok = if args.engines.iter().any(|e| e == "ptxas") {
-        match ptxas::run(args, &campaign) {
+        match ptxas::run(args, campaign) {
             Ok(ok) => ok,
             Err(e) => return fail(e),
         }
@@ -205,19 +232,19 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
         true
     };
     if !args.engines.iter().any(|e| e == "mask") {
-        let sass_ok = match sass::run(args, &campaign, &sass_checks) {
+        let sass_ok = match sass::run(args, campaign, sass_checks) {
             Ok(ok) => ok,
             Err(e) => return fail(e),
         };
         return match (
-            run_lowered_only(args, &campaign, &checks),
+            run_lowered_only(args, campaign, checks),
             ptxas_ok && sass_ok,
         ) {
             (code, true) => code,
             (_, false) => ExitCode::from(EXIT_INVALID),
         };
     }
-    let summary = campaign::run(&campaign);
+    let summary = campaign::run(campaign);
     for (seed, m) in &summary.mismatches {
         eprintln!(
             "mismatch: seed {seed} (nesting {}): {m}",
@@ -251,17 +278,17 @@ pub fn run(args: &FuzzArgs) -> ExitCode {
             return fail(format!("{}: {e}", dir.display()));
         }
         for (seed, m) in &summary.mismatches {
-            if let Err(e) = write_reproducer(dir, *seed, m, &campaign) {
+            if let Err(e) = write_reproducer(dir, *seed, m, campaign) {
                 return fail(format!("{}: {e}", dir.display()));
             }
         }
     }
     println!("{summary}");
-    let lowered_ok = match run_lowered(args, &campaign, &checks) {
+    let lowered_ok = match run_lowered(args, campaign, checks) {
         Ok(ok) => ok,
         Err(e) => return fail(e),
     };
-    let sass_ok = match sass::run(args, &campaign, &sass_checks) {
+    let sass_ok = match sass::run(args, campaign, sass_checks) {
         Ok(ok) => ok,
         Err(e) => return fail(e),
     };

@@ -449,3 +449,44 @@ fn the_sass_baseline_is_caught_through_the_command() {
         "{listing}"
     );
 }
+
+#[test]
+fn cost_needs_both_compilers_engines() {
+    let out = tangle()
+        .args(["fuzz", "--engines", "ref,sass", "--cost", "unused.tsv"])
+        .args(["--subgroup-sizes", "32"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("--cost") && err.contains("ptxas"), "{err}");
+}
+
+#[test]
+fn cost_writes_one_row_per_program_and_sm_and_a_summary() {
+    let name = "cost_writes_one_row_per_program_and_sm_and_a_summary";
+    if tangle_oracle::require(tangle_oracle::Tool::Nvcc, name).is_none()
+        || tangle_oracle::require(tangle_oracle::Tool::Ptxas, name).is_none()
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cost.tsv");
+    let out = tangle()
+        .args(["fuzz", "--seeds", "0..2", "--engines", "ref,sass,ptxas"])
+        .args(["--arch", "sm_80", "--subgroup-sizes", "32"])
+        .args(["--policies", "round-robin", "--cost"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("cost: 2 rows (program × SM)"), "{text}");
+    assert!(text.contains("tangle/ptxas geomean"), "{text}");
+    let tsv = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 3, "{tsv}");
+    assert!(
+        lines[0].starts_with("seed\tnesting\tarch\ttangle_us"),
+        "{tsv}"
+    );
+    assert!(lines[1].starts_with("0\t4\tsm_80\t"), "{tsv}");
+}

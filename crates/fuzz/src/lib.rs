@@ -17,7 +17,9 @@
 //! - [`ptxas`]: the `ptxas` engine: the CUDA kernels compiled by nvcc and run on the SASS
 //!   simulator under scheduling policies, judged against the reference;
 //! - [`sass`]: the `sass` engines: the program compiled by tangle's back end and run on the
-//!   SASS simulator in hazard mode under scheduling policies, against the reference.
+//!   SASS simulator in hazard mode under scheduling policies, against the reference;
+//! - [`cost`]: tangle's code against ptxas's on the same programs: compile time,
+//!   registers, instructions and simulated cycles, with a summary.
 //!
 //! See `docs/fuzz.md` for the program mix and the oracle's design.
 
@@ -27,6 +29,7 @@ pub mod build;
 pub mod campaign;
 mod clike;
 pub mod compare;
+pub mod cost;
 pub mod cuda;
 pub mod generate;
 pub mod glsl;

@@ -22,7 +22,7 @@ use tangle_ir::Module;
 use tangle_reconverge::Scheme;
 use tangle_sass::Arch;
 use tangle_sched::Policy;
-use tangle_sim::{Arg, Dim3, Launch, Options, SimError};
+use tangle_sim::{Arg, Dim3, Kernel, Launch, Options, RunOutput, SimError};
 
 use crate::ast::{Program, INPUT, RECORD_WORDS};
 use crate::build::build_module;
@@ -250,17 +250,22 @@ fn sim_kind(e: &SimError) -> &'static str {
     }
 }
 
-/// Runs a compiled program under every policy of `policies` and compares buffer 0 with the
-/// reference's `want` bytes (`wild`: the undefined ones); the runs made.
-fn run_compiled(
-    c: &Compiled,
-    program: &Program,
-    want: &[u8],
-    wild: Option<&[bool]>,
-    policies: &[Policy],
-) -> Result<usize, SassMismatch> {
+/// A compiled program loaded from its cubin, with the launch the fuzz programs get.
+pub struct Loaded {
+    /// The SM.
+    pub arch: Arch,
+    /// The kernel, read back from the cubin as a driver would load it.
+    pub kernel: Kernel,
+    /// One workgroup, the output buffer sized for the reference's bytes, the input words.
+    pub launch: Launch,
+    /// The parameter position of the output buffer (set 0, binding 0).
+    pub out_index: Option<usize>,
+}
+
+/// Writes `c` as a cubin and loads it (the writer's layout is checked too), with a launch
+/// whose output buffer holds `want_bytes` bytes.
+pub fn load_compiled(c: &Compiled, want_bytes: usize) -> Result<Loaded, SassMismatch> {
     let arch = c.arch;
-    // Through the cubin, as a driver would load it: the writer's layout is checked too.
     let bytes = c.cubin().map_err(|e| SassMismatch::BackEnd {
         arch,
         message: e.to_string(),
@@ -271,7 +276,7 @@ fn run_compiled(
     })?;
     let input: Vec<u8> = INPUT.iter().flat_map(|w| w.to_le_bytes()).collect();
     let buffer = |binding: u32| match binding {
-        0 => vec![0; want.len().max(4)],
+        0 => vec![0; want_bytes.max(4)],
         1 => input.clone(),
         _ => Vec::new(),
     };
@@ -297,49 +302,83 @@ fn run_compiled(
         dynamic_shared: 0,
         args,
     };
+    Ok(Loaded {
+        arch,
+        kernel,
+        launch,
+        out_index,
+    })
+}
+
+/// Runs a loaded program under `policy` in hazard mode and compares buffer 0 with the
+/// reference's `want` bytes (`wild`: the undefined ones); the run's output, or the
+/// disagreement.
+pub fn run_policy(
+    l: &Loaded,
+    program: &Program,
+    want: &[u8],
+    wild: Option<&[bool]>,
+    policy: Policy,
+) -> Result<RunOutput, SassMismatch> {
+    let arch = l.arch;
     let per_record = program.local_size as usize * RECORD_WORDS as usize;
+    let mut opts = Options::new(policy);
+    opts.hazards = true;
+    opts.step_budget = 2_000_000;
+    let out =
+        tangle_sim::run(&l.kernel, &l.launch, &opts).map_err(|e| SassMismatch::Simulator {
+            arch,
+            policy: policy.to_string(),
+            kind: sim_kind(&e),
+            message: e.to_string(),
+        })?;
+    if let Some(h) = out.hazards.first() {
+        return Err(SassMismatch::Hazard {
+            arch,
+            policy: policy.to_string(),
+            count: out.hazards_total,
+            first: format!("{}: {}", h.site, h.what),
+        });
+    }
+    let got = l
+        .out_index
+        .and_then(|i| out.buffers[i].as_deref())
+        .unwrap_or(&[]);
+    let differs = |k: usize| !wild.is_some_and(|m| m[k]) && got.get(k) != Some(&want[k]);
+    if let Some(k) = (0..want.len()).find(|&k| differs(k)) {
+        let word = k / 4;
+        let read = |b: &[u8]| {
+            let mut w = [0u8; 4];
+            for (i, x) in w.iter_mut().enumerate() {
+                *x = b.get(4 * word + i).copied().unwrap_or(0);
+            }
+            u32::from_le_bytes(w)
+        };
+        return Err(SassMismatch::Words {
+            arch,
+            policy: policy.to_string(),
+            word,
+            record: word / per_record,
+            invocation: word % per_record / RECORD_WORDS as usize,
+            reference: read(want),
+            sass: read(got),
+        });
+    }
+    Ok(out)
+}
+
+/// Runs a compiled program under every policy of `policies` ([`run_policy`]); the runs
+/// made.
+fn run_compiled(
+    c: &Compiled,
+    program: &Program,
+    want: &[u8],
+    wild: Option<&[bool]>,
+    policies: &[Policy],
+) -> Result<usize, SassMismatch> {
+    let loaded = load_compiled(c, want.len())?;
     for &policy in policies {
-        let mut opts = Options::new(policy);
-        opts.hazards = true;
-        opts.step_budget = 2_000_000;
-        let out =
-            tangle_sim::run(&kernel, &launch, &opts).map_err(|e| SassMismatch::Simulator {
-                arch,
-                policy: policy.to_string(),
-                kind: sim_kind(&e),
-                message: e.to_string(),
-            })?;
-        if let Some(h) = out.hazards.first() {
-            return Err(SassMismatch::Hazard {
-                arch,
-                policy: policy.to_string(),
-                count: out.hazards_total,
-                first: format!("{}: {}", h.site, h.what),
-            });
-        }
-        let got = out_index
-            .and_then(|i| out.buffers[i].as_deref())
-            .unwrap_or(&[]);
-        let differs = |k: usize| !wild.is_some_and(|m| m[k]) && got.get(k) != Some(&want[k]);
-        if let Some(k) = (0..want.len()).find(|&k| differs(k)) {
-            let word = k / 4;
-            let read = |b: &[u8]| {
-                let mut w = [0u8; 4];
-                for (i, x) in w.iter_mut().enumerate() {
-                    *x = b.get(4 * word + i).copied().unwrap_or(0);
-                }
-                u32::from_le_bytes(w)
-            };
-            return Err(SassMismatch::Words {
-                arch,
-                policy: policy.to_string(),
-                word,
-                record: word / per_record,
-                invocation: word % per_record / RECORD_WORDS as usize,
-                reference: read(want),
-                sass: read(got),
-            });
-        }
+        run_policy(&loaded, program, want, wild, policy)?;
     }
     Ok(policies.len())
 }

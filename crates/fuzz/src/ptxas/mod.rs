@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use tangle_interp::Variant;
 use tangle_sass::Arch;
 use tangle_sched::Policy;
-use tangle_sim::{Arg, Dim3, Launch, Options};
+use tangle_sim::{Arg, Dim3, Kernel, Launch, Options, RunOutput};
 
 use crate::ast::{Program, INPUT};
 use crate::build::build_module;
@@ -146,9 +146,70 @@ fn reference_words_merged(program: &Program) -> Result<Vec<u32>, String> {
         .collect())
 }
 
-/// Runs the kernel `tag` of `cubin` under every policy of `check` and judges each run. A
-/// run whose tangles differ from the reference's but equal those of the reference with
-/// merged switch fallthrough (also maximal reconvergence) agrees.
+/// The launch of a fuzz kernel of ptxas's: one block of `program.local_size` threads, an
+/// output buffer with room for [`buffer_words`] words, the input words.
+pub fn launch_of(program: &Program, reference_words: usize) -> Launch {
+    Launch {
+        grid: Dim3::new(1, 1, 1),
+        block: Dim3::new(program.local_size, 1, 1),
+        dynamic_shared: 0,
+        args: vec![
+            Arg::Buffer(vec![0; buffer_words(reference_words) * 4]),
+            Arg::Buffer(INPUT.iter().flat_map(|w| w.to_le_bytes()).collect()),
+        ],
+    }
+}
+
+/// One run of a loaded kernel of ptxas's under `policy`, judged: the run's output and
+/// `None` when it agrees with the reference (or with the reference under merged switch
+/// fallthrough, also maximal reconvergence: `merged` caches that reference between runs),
+/// the first tangle difference otherwise; `Err` when the run is broken (a simulator error,
+/// a hazard with `hazards`, an impossible record).
+pub fn run_judged(
+    kernel: &Kernel,
+    launch: &Launch,
+    program: &Program,
+    reference: &[u32],
+    policy: Policy,
+    hazards: bool,
+    merged: &mut Option<Option<Vec<u32>>>,
+) -> Result<(Option<TangleDiff>, RunOutput), String> {
+    let mut opts = Options::new(policy);
+    opts.step_budget = 2_000_000;
+    opts.hazards = hazards;
+    let out = tangle_sim::run(kernel, launch, &opts).map_err(|e| e.to_string())?;
+    if let Some(h) = out.hazards.first() {
+        return Err(format!("hazard in ptxas's code: {}: {}", h.site, h.what));
+    }
+    let got: Vec<u32> = out.buffers[0]
+        .as_deref()
+        .unwrap_or(&[])
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    match judge(program, reference, &got) {
+        Verdict::Agree => Ok((None, out)),
+        Verdict::Tangle(d) => {
+            let merged = merged.get_or_insert_with(|| {
+                has_fallthrough(program)
+                    .then(|| reference_words_merged(program).ok())
+                    .flatten()
+            });
+            if merged
+                .as_deref()
+                .is_some_and(|m| judge(program, m, &got) == Verdict::Agree)
+            {
+                Ok((None, out))
+            } else {
+                Ok((Some(d), out))
+            }
+        }
+        Verdict::Broken(m) => Err(m),
+    }
+}
+
+/// Runs the kernel `tag` of `cubin` under every policy of `check` and judges each run
+/// ([`run_judged`]).
 pub fn run_cubin(
     cubin: &[u8],
     tag: u64,
@@ -165,55 +226,27 @@ pub fn run_cubin(
             }
         }
     };
-    let words = buffer_words(reference.len());
-    let launch = Launch {
-        grid: Dim3::new(1, 1, 1),
-        block: Dim3::new(program.local_size, 1, 1),
-        dynamic_shared: 0,
-        args: vec![
-            Arg::Buffer(vec![0; words * 4]),
-            Arg::Buffer(INPUT.iter().flat_map(|w| w.to_le_bytes()).collect()),
-        ],
-    };
+    let launch = launch_of(program, reference.len());
     let mut tangles = Vec::new();
-    let mut merged: Option<Option<Vec<u32>>> = None;
+    let mut merged = None;
     for &policy in &check.policies {
-        let mut opts = Options::new(policy);
-        opts.step_budget = 2_000_000;
-        opts.hazards = check.hazards;
-        let broken = |message: String| Outcome::Broken {
-            policy: Some(policy),
-            message,
-        };
-        let out = match tangle_sim::run(&kernel, &launch, &opts) {
-            Ok(o) => o,
-            Err(e) => return broken(e.to_string()),
-        };
-        if let Some(h) = out.hazards.first() {
-            return broken(format!("hazard in ptxas's code: {}: {}", h.site, h.what));
-        }
-        let got: Vec<u32> = out.buffers[0]
-            .as_deref()
-            .unwrap_or(&[])
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        match judge(program, reference, &got) {
-            Verdict::Agree => {}
-            Verdict::Tangle(d) => {
-                let merged = merged.get_or_insert_with(|| {
-                    has_fallthrough(program)
-                        .then(|| reference_words_merged(program).ok())
-                        .flatten()
-                });
-                if !merged
-                    .as_deref()
-                    .is_some_and(|m| judge(program, m, &got) == Verdict::Agree)
-                {
-                    tangles.push((policy, d));
+        match run_judged(
+            &kernel,
+            &launch,
+            program,
+            reference,
+            policy,
+            check.hazards,
+            &mut merged,
+        ) {
+            Ok((None, _)) => {}
+            Ok((Some(d), _)) => tangles.push((policy, d)),
+            Err(message) => {
+                return Outcome::Broken {
+                    policy: Some(policy),
+                    message,
                 }
             }
-            Verdict::Broken(m) => return broken(m),
         }
     }
     if tangles.is_empty() {
