@@ -279,7 +279,8 @@ fn print_opnd(
             // by the random-field test on every SM and every form with a constant operand).
             let off = sext(w.get(38, 16), 16);
             let bank = w.get(54, 5);
-            format!("c[0x{bank:x}][{}]", hex_signed(off))
+            let blank = if op.cb_blank { " " } else { "" };
+            format!("c[0x{bank:x}]{blank}[{}]", hex_signed(off))
         }
         OpndKind::SReg | OpndKind::SUReg => crate::sregs::sreg_name(v, arch)?,
         OpndKind::Target => {
@@ -317,6 +318,14 @@ fn print_opnd(
     }
     if reuse && !reuse_inside {
         s.push_str(".reuse");
+    }
+    // A half-precision swizzle follows the reuse flag and `|..|`: `|R4|.reuse.H0_H0`.
+    if let Some(b) = op.swz {
+        let z = crate::typed::Swizzle::from_field(w.get(b as u32, 2));
+        if z == crate::typed::Swizzle::F32 && !op.swz_f32 {
+            return None;
+        }
+        s.push_str(z.text());
     }
     Some(Some(s))
 }
@@ -578,6 +587,17 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    // A half-precision swizzle is the last text (`|R4|.reuse.H0_H0`); none is field 0.
+    if let Some(b) = op.swz {
+        let (text, v) = crate::typed::Swizzle::ALL
+            .iter()
+            .skip(1)
+            .filter(|z| op.swz_f32 || **z != crate::typed::Swizzle::F32)
+            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r, *z as u64)))
+            .unwrap_or((t, 0));
+        w.set(b as u32, 2, v);
+        t = text;
+    }
     // Text after the register follows the reuse flag (`R8.reuse.B1`).
     t = t.strip_suffix(op.suffix)?;
     if let Some(r) = t.strip_suffix(".reuse") {
@@ -650,7 +670,10 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             bits >> 32
         }
         OpndKind::CBank => {
-            let (bank, off) = parse_cbank(t)?;
+            // `c[0x3] [0x0]` in the half-precision forms; the printed check refuses the
+            // other spelling.
+            let joined = t.replacen("] [", "][", 1);
+            let (bank, off) = parse_cbank(&joined)?;
             w.set(38, 16, fits_signed(parse_num(off)?, 16)?);
             w.set(54, 5, bank);
             return Some(());
