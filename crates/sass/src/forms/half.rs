@@ -16,7 +16,8 @@
 //!   in the immediate forms both change how the immediates print (one f32, or bf16
 //!   halves), so they are constants there. `.FTZ` 80 (with `.FMZ` 76 in HMUL2/HFMA2),
 //!   `.SAT` 77. HFMA2's `.RELU` (79) adds a predicate operand (87-90, hidden when PT)
-//!   and is a twin form of the register forms; a constant in the immediate forms.
+//!   and is a twin form of the register forms (SM80+; SM75 ignores the bit); a constant
+//!   in the immediate forms. HMNMX2's `.F32` prints `.INVALID1` on SM90.
 //! - Reuse slots: A 0; B 2 in HADD2/HSET2/HSETP2 (as FADD), 1 in HMUL2/HMNMX2/HFMA2;
 //!   HFMA2's C 2 (read from ptxas's control codes).
 //! - HSET2/HSETP2: comparison 76-79 (FSETP's table), `.BF` 71 (HSET2: 1.0 rather than
@@ -93,19 +94,35 @@ pub(super) fn half(v: &mut Vec<Form>) {
 /// HADD2 and HMUL2: register (0x230/0x232), two immediates (0x430, 0x832) and, for
 /// HADD2, a constant bank (0x630).
 fn add_mul(v: &mut Vec<Form>) {
-    for (arches, f32_ok) in GROUPS {
-        let sm90 = !f32_ok;
-        // HADD2 Rd, A, B: output type 78/85 (85 on SM90 only), .FTZ 80, .SAT 77.
-        let out: &[(u64, &str)] = if sm90 { &OUT } else { &OUT_NO_BF16 };
+    // HADD2 Rd, A, B: output type 78 (`.F32`; SM90 also 85 `.BF16_V2`), .FTZ 80, .SAT 77.
+    // From SM86 on, A's |.| (73) is ignored with `.F32` (nvdisasm prints `R0` with the bit
+    // set; found by the from-scratch test), so `.F32` is a form of its own there, with 73
+    // a constant.
+    let hadd2 = |arches: &[Arch], out: &[(u64, &'static str)], f32_ok: bool| {
+        fs("HADD2", arches, 0xa00000ff00007230, 0x0000000000002800)
+            .m_pieces(OUT_PIECES, out)
+            .m(80, 1, &FTZ)
+            .m(77, 1, &SAT)
+            .o(r(16))
+            .o(ha(f32_ok))
+            .o(hb(2, f32_ok))
+    };
+    v.push(hadd2(&[Sm75, Sm80], &OUT_NO_BF16, true));
+    v.push(hadd2(&[Sm86, Sm89], &OUT_NO_BF16[..1], true));
+    v.push(hadd2(&[Sm90], &OUT_NO_F32, false));
+    for (arches, f32_ok) in [(&[Sm86, Sm89][..], true), (&[Sm90][..], false)] {
         v.push(
-            fs("HADD2", arches, 0xa00000ff00007230, 0x0000000000002800)
-                .m_pieces(OUT_PIECES, out)
+            fs("HADD2", arches, 0x0000000500057230, 0x0000000000004000)
+                .m(0, 0, &[(0, ".F32")])
                 .m(80, 1, &FTZ)
                 .m(77, 1, &SAT)
                 .o(r(16))
-                .o(ha(f32_ok))
+                .o(sw(r(24).neg(72).reuse(0).swz(74), f32_ok))
                 .o(hb(2, f32_ok)),
         );
+    }
+    for (arches, f32_ok) in GROUPS {
+        let sm90 = !f32_ok;
         v.push(
             fs("HADD2", arches, 0x7bff7bff00007430, 0x0000000000000800)
                 .m(80, 1, &FTZ)
@@ -169,11 +186,14 @@ fn fma(v: &mut Vec<Form>) {
                 .m_pieces(FTZ_FMZ_PIECES, dn)
                 .m(77, 1, &SAT),
         ));
-        v.push(relu(regs(
-            fs("HFMA2", arches, 0x0000000500057231, 0x0000000003808004)
-                .m_pieces(OUT_PIECES, out)
-                .m_pieces(FTZ_FMZ_PIECES, dn),
-        )));
+        // SM75 has no `.RELU` (bit 79 is ignored there: a constant).
+        if arches != [Sm75] {
+            v.push(relu(regs(
+                fs("HFMA2", arches, 0x0000000500057231, 0x0000000003808004)
+                    .m_pieces(OUT_PIECES, out)
+                    .m_pieces(FTZ_FMZ_PIECES, dn),
+            )));
+        }
         v.push(
             fs("HFMA2", arches, 0x017bff0000057431, 0x0000000000000005)
                 .m(78, 1, &OUT_NO_BF16)
@@ -292,7 +312,7 @@ fn minmax(v: &mut Vec<Form>) {
         ),
         (
             &[Sm90][..],
-            &OUT[..],
+            &OUT_NO_F32[..],
             &[(0, ""), (1, ".NAN"), (2, ".XORSIGN")][..],
             false,
         ),
