@@ -313,19 +313,31 @@ fn print_opnd(
         s.push_str(".reuse");
     }
     s.push_str(op.suffix);
+    // A half-precision swizzle follows the reuse flag and `|..|` of a register
+    // (`|R4|.reuse.H0_H0`) but stands inside the bars of a constant
+    // (`|c[0x2] [0x0].H0_H0|`; found by the random-field test).
+    let swz = match op.swz {
+        Some(b) => {
+            let z = crate::typed::Swizzle::from_field(w.get(b as u32, 2));
+            if z == crate::typed::Swizzle::F32 && !op.swz_f32 {
+                return None;
+            }
+            z.text()
+        }
+        None => "",
+    };
+    let cbank = op.kind == OpndKind::CBank;
+    if cbank {
+        s.push_str(swz);
+    }
     if abs {
         s.push('|');
     }
     if reuse && !reuse_inside {
         s.push_str(".reuse");
     }
-    // A half-precision swizzle follows the reuse flag and `|..|`: `|R4|.reuse.H0_H0`.
-    if let Some(b) = op.swz {
-        let z = crate::typed::Swizzle::from_field(w.get(b as u32, 2));
-        if z == crate::typed::Swizzle::F32 && !op.swz_f32 {
-            return None;
-        }
-        s.push_str(z.text());
+    if !cbank {
+        s.push_str(swz);
     }
     Some(Some(s))
 }
@@ -587,16 +599,20 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
-    // A half-precision swizzle is the last text (`|R4|.reuse.H0_H0`); none is field 0.
-    if let Some(b) = op.swz {
-        let (text, v) = crate::typed::Swizzle::ALL
+    // A half-precision swizzle is the last text (`|R4|.reuse.H0_H0`), or the last inside
+    // a constant's bars (`|c[0x2] [0x0].H0_H0|`, stripped below); none is field 0.
+    let swz_of = |t: &str| -> Option<(usize, u64)> {
+        crate::typed::Swizzle::ALL
             .iter()
             .skip(1)
             .filter(|z| op.swz_f32 || **z != crate::typed::Swizzle::F32)
-            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r, *z as u64)))
-            .unwrap_or((t, 0));
+            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r.len(), *z as u64)))
+    };
+    let mut swz_seen = false;
+    if let (Some(b), Some((len, v))) = (op.swz, swz_of(t)) {
         w.set(b as u32, 2, v);
-        t = text;
+        t = &t[..len];
+        swz_seen = true;
     }
     // Text after the register follows the reuse flag (`R8.reuse.B1`).
     t = t.strip_suffix(op.suffix)?;
@@ -609,6 +625,10 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             w.set_bit(b as u32, true);
             t = r;
         }
+    }
+    if let (Some(b), false, Some((len, v))) = (op.swz, swz_seen, swz_of(t)) {
+        w.set(b as u32, 2, v);
+        t = &t[..len];
     }
     let width = op.width();
     let v: u64 = match op.kind {

@@ -97,7 +97,8 @@ fn add_mul(v: &mut Vec<Form>) {
     // HADD2 Rd, A, B: output type 78 (`.F32`; SM90 also 85 `.BF16_V2`), .FTZ 80, .SAT 77.
     // From SM86 on, A's |.| (73) is ignored with `.F32` (nvdisasm prints `R0` with the bit
     // set; found by the from-scratch test), so `.F32` is a form of its own there, with 73
-    // a constant.
+    // a constant, and its A has no reuse slot (nvdisasm rejects slots 0 and 1: found by
+    // the random-field test).
     let hadd2 = |arches: &[Arch], out: &[(u64, &'static str)], f32_ok: bool| {
         fs("HADD2", arches, 0xa00000ff00007230, 0x0000000000002800)
             .m_pieces(OUT_PIECES, out)
@@ -117,7 +118,7 @@ fn add_mul(v: &mut Vec<Form>) {
                 .m(80, 1, &FTZ)
                 .m(77, 1, &SAT)
                 .o(r(16))
-                .o(sw(r(24).neg(72).reuse(0).swz(74), f32_ok))
+                .o(sw(r(24).neg(72).swz(74), f32_ok))
                 .o(hb(2, f32_ok)),
         );
     }
