@@ -445,7 +445,16 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                     // One rounding in the mode from the f64 (exact for every f32 and f16
                     // source).
                     "F32" => write(w, i, d[0], l, &[ftz32(to_f32(v, 0.0, mode), ftz).to_bits()]),
-                    _ => write(w, i, d[0], l, &[f16::from_f64(v).to_bits() as u32]),
+                    // `f16::from_f64` rounds twice (through f32): F2F.F16.F64 of
+                    // 1 + 2^-11 + 2^-30 must give 1 + 2^-10. NaNs keep `half`'s payload.
+                    _ => {
+                        let h = if v.is_nan() {
+                            f16::from_f64(v)
+                        } else {
+                            crate::half::round16(v)
+                        };
+                        write(w, i, d[0], l, &[h.to_bits() as u32])
+                    }
                 }
             }
         }

@@ -37,7 +37,7 @@ fn flush(x: f16, on: bool) -> f16 {
 /// `x` rounded to the nearest f16, ties to even, in one step. (`half`'s `f16::from_f64`
 /// goes through f32 and so rounds twice: 1 + 2^-11 + 2^-30 gave 1 instead of 1 + 2^-10;
 /// found by the test below.)
-fn round16(x: f64) -> f16 {
+pub(crate) fn round16(x: f64) -> f16 {
     if x.is_nan() {
         return f16::from_bits(NAN16);
     }
