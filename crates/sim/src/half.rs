@@ -8,8 +8,10 @@
 //! (53 bits is more than 11 + 2, so the final rounding to f16 is then correct). `.FTZ`
 //! flushes subnormal inputs and results to a zero of the same sign; `.SAT` clamps to
 //! [0, 1] with NaN to +0. A NaN result is 0x7fff, CUDA's canonical half NaN (assumed from
-//! the f32 rule; not yet checked on a GPU). Refused with a reason: `.F32` outputs and
-//! sources, `.BF16_V2`, `.RELU`, `.FMZ` and `.OOB`.
+//! the f32 rule; not yet checked on a GPU). HADD2/HMUL2 `.F32` (one f32 result, the low
+//! lane) where both lanes are the same half, as ptxas's f16-to-f32 widening writes it.
+//! Refused with a reason: other `.F32` outputs, `.F32` sources, `.BF16_V2`, `.RELU`,
+//! `.FMZ` and `.OOB`.
 
 use half::f16;
 use tangle_sass::typed::{Swizzle, Val};
@@ -143,18 +145,46 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
         Op::Hfma2 => 3,
         _ => return Ok(false),
     };
-    for c in ["F32", "BF16_V2", "RELU", "FMZ", "OOB"] {
+    for c in ["BF16_V2", "RELU", "FMZ", "OOB"] {
         if i.has(c) {
             return Err(cx.unsupported(i, format!("half precision `.{c}` is not modelled")));
         }
     }
     let (ftz, sat) = (i.has("FTZ"), i.has("SAT"));
+    // `.F32`: one f32 result from the low lane. Modelled where the lanes cannot differ
+    // (every register source swizzled to one half: ptxas's widening `HADD2.F32 R,
+    // R.H0_H0, -RZ.H0_H0`), without `.FTZ`/`.SAT`.
+    let f32_out = i.has("F32");
+    if f32_out {
+        let one_half = i.srcs.iter().all(|&k| {
+            let o = &i.m.operands[k];
+            !matches!(o.val, Val::Reg(_) | Val::CBank { .. })
+                || matches!(o.swz, Swizzle::H0H0 | Swizzle::H1H1)
+        });
+        if !one_half || ftz || sat {
+            return Err(cx.unsupported(
+                i,
+                "half precision `.F32` with both lanes, `.FTZ` or `.SAT` is not modelled",
+            ));
+        }
+    }
     for l in lanes(a) {
         let src = sources(cx, w, i, l)?;
         if src.len() != want {
             return Err(cx.unsupported(i, "an unexpected half-precision operand layout"));
         }
         let v = |k: usize, h: usize| flush(f16::from_bits(src[k][h]), ftz).to_f64();
+        if f32_out {
+            // Sums and products of f16 values are exact in f64; `as f32` rounds once.
+            let r = match op {
+                Op::Hadd2 => (v(0, 0) + v(1, 0)) as f32,
+                Op::Hmul2 => (v(0, 0) * v(1, 0)) as f32,
+                _ => return Err(cx.unsupported(i, "HFMA2 `.F32` is not modelled")),
+            };
+            let bits = if r.is_nan() { 0x7fff_ffff } else { r.to_bits() };
+            write(w, i, i.dsts[0], l, &[bits]);
+            continue;
+        }
         let mut out = 0u32;
         for h in 0..2 {
             let r = match op {

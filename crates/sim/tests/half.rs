@@ -30,6 +30,8 @@ MOV R16, 0x400000
 MOV R17, 0x3ff00200
 F2F.F16.F64 R18, R16
 STG.E [R2.64+0x18], R18
+HADD2.F32 R19, R4.H1_H1, -RZ.H0_H0
+STG.E [R2.64+0x1c], R19
 EXIT";
 
 #[test]
@@ -40,7 +42,7 @@ fn half_precision_lanes_match_independent_values() {
         grid: Dim3::new(1, 1, 1),
         block: Dim3::new(1, 1, 1),
         dynamic_shared: 0,
-        args: vec![Arg::Buffer(vec![0; 28])],
+        args: vec![Arg::Buffer(vec![0; 32])],
     };
     let out = run(&k, &launch, &Options::new(Policy::RoundRobin)).unwrap();
     let buf = out.buffers[0].as_ref().unwrap();
@@ -51,7 +53,8 @@ fn half_precision_lanes_match_independent_values() {
     // pk(3 + 0.5, 1 + 2), pk(1 * -0.5, 1 * -2), pk(3 * 0.5 + 0.5, 1 * 0.5 + 2),
     // pk(min(1, 3.5), min(1, 3)), pk(3 * 0.5 + 0.5, 1 * 2 + 2),
     // pk((1 + 2**-10) ** 2, (1 + 3 * 2**-10) * (1 + 2**-10)), and F2F.F16.F64 of
-    // 1 + 2**-11 + 2**-30 (f64 bits 0x3ff0020000400000): one rounding gives 0x3c01.
+    // 1 + 2**-11 + 2**-30 (f64 bits 0x3ff0020000400000): one rounding gives 0x3c01; the
+    // widening HADD2.F32 of R4's high half, 1.0: struct.pack('<f', 1.0) = 0x3f800000.
     assert_eq!(
         got,
         [
@@ -61,7 +64,8 @@ fn half_precision_lanes_match_independent_values() {
             0x3c00_3c00,
             0x4400_4000,
             0x3c04_3c02,
-            0x3c01
+            0x3c01,
+            0x3f80_0000
         ]
     );
 }
