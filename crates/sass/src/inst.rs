@@ -601,13 +601,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
     // A half-precision swizzle is the last text (`|R4|.reuse.H0_H0`), or the last inside
     // a constant's bars (`|c[0x2] [0x0].H0_H0|`, stripped below); none is field 0.
-    let swz_of = |t: &str| -> Option<(usize, u64)> {
-        crate::typed::Swizzle::ALL
-            .iter()
-            .skip(1)
-            .filter(|z| op.swz_f32 || **z != crate::typed::Swizzle::F32)
-            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r.len(), *z as u64)))
-    };
+    let swz_of = |t: &str| crate::typed::Swizzle::split(t, op.swz_f32);
     let mut swz_seen = false;
     if let (Some(b), Some((len, v))) = (op.swz, swz_of(t)) {
         w.set(b as u32, 2, v);

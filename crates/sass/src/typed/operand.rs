@@ -186,6 +186,15 @@ impl Swizzle {
     pub fn from_field(v: u64) -> Swizzle {
         Swizzle::ALL[(v & 3) as usize]
     }
+    /// The swizzle `t` ends with, if any (`.F32` only when `f32_ok`): the length of the
+    /// text before it and its field value.
+    pub fn split(t: &str, f32_ok: bool) -> Option<(usize, u64)> {
+        Swizzle::ALL
+            .iter()
+            .skip(1)
+            .filter(|z| f32_ok || **z != Swizzle::F32)
+            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r.len(), *z as u64)))
+    }
     /// The text nvdisasm prints after the operand.
     pub fn text(self) -> &'static str {
         match self {
