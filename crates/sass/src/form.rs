@@ -146,6 +146,14 @@ pub struct Opnd {
     pub x4: Option<u8>,
     /// [`MemFmt::GlobalUr`] operands: bit that makes the base register 64-bit (`.64`).
     pub wide: Option<u8>,
+    /// Half-precision sources: the low bit of a 2-bit swizzle field printed after the
+    /// operand (0 nothing, 1 `.F32`, 2 `.H0_H0`, 3 `.H1_H1`; [`crate::typed::Swizzle`]).
+    pub swz: Option<u8>,
+    /// Whether the swizzle field may hold `.F32` (SM90 prints `.INVALID1` in most forms).
+    pub swz_f32: bool,
+    /// Constant-bank operands printed with a blank between bank and offset
+    /// (`c[0x3] [0x0]`), as nvdisasm writes them in the half-precision forms.
+    pub cb_blank: bool,
 }
 
 impl Opnd {
@@ -168,6 +176,9 @@ impl Opnd {
             offset: Vec::new(),
             x4: None,
             wide: None,
+            swz: None,
+            swz_f32: true,
+            cb_blank: false,
         }
     }
     /// Adds a negate bit.
@@ -210,6 +221,21 @@ impl Opnd {
         self.pieces = p.to_vec();
         self
     }
+    /// Adds a 2-bit half-precision swizzle field at `b` (`.H0_H0`, ...).
+    pub fn swz(mut self, b: u8) -> Opnd {
+        self.swz = Some(b);
+        self
+    }
+    /// The swizzle field may not hold `.F32`.
+    pub fn no_f32(mut self) -> Opnd {
+        self.swz_f32 = false;
+        self
+    }
+    /// Prints a constant-bank address with a blank: `c[0x3] [0x0]`.
+    pub fn cb_blank(mut self) -> Opnd {
+        self.cb_blank = true;
+        self
+    }
     /// Implied low zero bits.
     pub fn scale(mut self, s: u8) -> Opnd {
         self.scale = s;
@@ -236,8 +262,11 @@ impl Opnd {
         {
             m |= 1u128 << b;
         }
-        if let Some(b) = self.x4 {
+        for b in [self.x4, self.swz].into_iter().flatten() {
             m |= 1u128 << (b + 1);
+        }
+        if let Some(b) = self.swz {
+            m |= 1u128 << b;
         }
         if let Some(p) = self.ureg {
             m |= mask(p.0 as u32, p.1 as u32);

@@ -279,7 +279,8 @@ fn print_opnd(
             // by the random-field test on every SM and every form with a constant operand).
             let off = sext(w.get(38, 16), 16);
             let bank = w.get(54, 5);
-            format!("c[0x{bank:x}][{}]", hex_signed(off))
+            let blank = if op.cb_blank { " " } else { "" };
+            format!("c[0x{bank:x}]{blank}[{}]", hex_signed(off))
         }
         OpndKind::SReg | OpndKind::SUReg => crate::sregs::sreg_name(v, arch)?,
         OpndKind::Target => {
@@ -312,11 +313,31 @@ fn print_opnd(
         s.push_str(".reuse");
     }
     s.push_str(op.suffix);
+    // A half-precision swizzle follows the reuse flag and `|..|` of a register
+    // (`|R4|.reuse.H0_H0`) but stands inside the bars of a constant
+    // (`|c[0x2] [0x0].H0_H0|`; found by the random-field test).
+    let swz = match op.swz {
+        Some(b) => {
+            let z = crate::typed::Swizzle::from_field(w.get(b as u32, 2));
+            if z == crate::typed::Swizzle::F32 && !op.swz_f32 {
+                return None;
+            }
+            z.text()
+        }
+        None => "",
+    };
+    let cbank = op.kind == OpndKind::CBank;
+    if cbank {
+        s.push_str(swz);
+    }
     if abs {
         s.push('|');
     }
     if reuse && !reuse_inside {
         s.push_str(".reuse");
+    }
+    if !cbank {
+        s.push_str(swz);
     }
     Some(Some(s))
 }
@@ -578,6 +599,15 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         flag(op.neg, '-', &mut t)?;
     }
     flag(op.not, if is_pred { '!' } else { '~' }, &mut t)?;
+    // A half-precision swizzle is the last text (`|R4|.reuse.H0_H0`), or the last inside
+    // a constant's bars (`|c[0x2] [0x0].H0_H0|`, stripped below); none is field 0.
+    let swz_of = |t: &str| crate::typed::Swizzle::split(t, op.swz_f32);
+    let mut swz_seen = false;
+    if let (Some(b), Some((len, v))) = (op.swz, swz_of(t)) {
+        w.set(b as u32, 2, v);
+        t = &t[..len];
+        swz_seen = true;
+    }
     // Text after the register follows the reuse flag (`R8.reuse.B1`).
     t = t.strip_suffix(op.suffix)?;
     if let Some(r) = t.strip_suffix(".reuse") {
@@ -589,6 +619,10 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             w.set_bit(b as u32, true);
             t = r;
         }
+    }
+    if let (Some(b), false, Some((len, v))) = (op.swz, swz_seen, swz_of(t)) {
+        w.set(b as u32, 2, v);
+        t = &t[..len];
     }
     let width = op.width();
     let v: u64 = match op.kind {
@@ -650,7 +684,10 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             bits >> 32
         }
         OpndKind::CBank => {
-            let (bank, off) = parse_cbank(t)?;
+            // `c[0x3] [0x0]` in the half-precision forms; the printed check refuses the
+            // other spelling.
+            let joined = t.replacen("] [", "][", 1);
+            let (bank, off) = parse_cbank(&joined)?;
             w.set(38, 16, fits_signed(parse_num(off)?, 16)?);
             w.set(54, 5, bank);
             return Some(());

@@ -18,7 +18,7 @@ mod golden_io;
 
 use tangle_oracle::{require, Tool};
 use tangle_sass::form::{MemFmt, OpndKind};
-use tangle_sass::typed::{Addr, Barrier, Guard, Operand, Pred, Reg, UPred, UReg, Val};
+use tangle_sass::typed::{Addr, Barrier, Guard, Operand, Pred, Reg, Swizzle, UPred, UReg, Val};
 use tangle_sass::{
     assemble_line, decode, decode_typed, forms, Arch, Control, Form, MachInst, SassError, Word,
 };
@@ -228,6 +228,10 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             not: o.not.is_some() && rng.below(3) == 0,
             abs: o.abs.is_some() && rng.below(3) == 0,
             reuse: o.reuse.is_some() && yield_bit && rng.coin(),
+            swz: match o.swz {
+                Some(_) => Swizzle::from_field(rng.below(4)),
+                None => Swizzle::H1H0,
+            },
         });
     }
     let mut inst = MachInst {

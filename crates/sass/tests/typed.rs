@@ -366,3 +366,53 @@ fn imad_alternative_names_follow_the_operands() {
         }
     }
 }
+
+#[test]
+fn half_precision_swizzles_build_print_and_are_checked() {
+    use tangle_sass::typed::Swizzle;
+    for arch in Arch::ALL {
+        let add = MachInst::build(Op::Hadd2)
+            .o(r(1))
+            .o(Operand::from(r(2)).swz(Swizzle::H0H0).abs())
+            .o((-r(3)).swz(Swizzle::H1H1))
+            .finish(arch)
+            .unwrap();
+        // The swizzle follows `|..|` (nvdisasm: `|R4|.reuse.H0_H0`).
+        assert_eq!(text(&add, arch), "HADD2 R1, |R2|.H0_H0, -R3.H1_H1");
+        assert_eq!(add.uses(), vec![Loc::R(2), Loc::R(3)]);
+        let back = decode_typed(arch, add.encode(arch, 0).unwrap(), 0).unwrap();
+        assert_eq!(back.operands[1].swz, Swizzle::H0H0);
+        assert_eq!(back.operands[2].swz, Swizzle::H1H1);
+        // HSETP2 writes both predicates.
+        let cmp = MachInst::build(Op::Hsetp2)
+            .m(tangle_sass::typed::FloatCmp::Lt)
+            .m(BoolOp::And)
+            .o(p(0))
+            .o(p(1))
+            .o(r(4))
+            .o(Operand::from(r(5)).swz(Swizzle::H0H0))
+            .o(PT)
+            .finish(arch)
+            .unwrap();
+        assert_eq!(text(&cmp, arch), "HSETP2.LT.AND P0, P1, R4, R5.H0_H0, PT");
+        assert_eq!(cmp.defs(), vec![Loc::P(0), Loc::P(1)]);
+        // `.F32` sources: legal before SM90, `.INVALID1` (so refused) on SM90.
+        let f32 = MachInst::build(Op::Hadd2)
+            .o(r(1))
+            .o(Operand::from(r(2)).swz(Swizzle::F32))
+            .o(r(3))
+            .finish(arch);
+        match arch {
+            Arch::Sm90 => assert!(f32.is_err(), "{arch:?}"),
+            _ => assert_eq!(text(&f32.unwrap(), arch), "HADD2 R1, R2.F32, R3"),
+        }
+    }
+    // A swizzle on an operand that has none is an error.
+    assert!(MachInst::build(Op::Iadd3)
+        .o(r(1))
+        .o(Operand::from(r(2)).swz(Swizzle::H0H0))
+        .o(r(3))
+        .o(RZ)
+        .finish(Arch::Sm86)
+        .is_err());
+}

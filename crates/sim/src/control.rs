@@ -518,6 +518,7 @@ pub fn step(
             } else {
                 crate::alu::exec(&mut cx, w, i, a)?
                     || crate::float::exec(&mut cx, w, i, a)?
+                    || crate::half::exec(&mut cx, w, i, a)?
                     || crate::memops::exec(&mut cx, w, i, a)?
             };
             if !done {

@@ -1,5 +1,5 @@
 //! Floating-point operations: single and double precision arithmetic, compares, min/max,
-//! the multi-function unit, conversions, and packed half precision FMA.
+//! the multi-function unit and conversions (packed half precision is in `half.rs`).
 //!
 //! Only round-to-nearest-even is modelled for arithmetic; a directed rounding modifier
 //! (`.RM`, `.RP`, `.RZ`) is refused as unsupported rather than computed wrongly. MUFU
@@ -445,7 +445,16 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                     // One rounding in the mode from the f64 (exact for every f32 and f16
                     // source).
                     "F32" => write(w, i, d[0], l, &[ftz32(to_f32(v, 0.0, mode), ftz).to_bits()]),
-                    _ => write(w, i, d[0], l, &[f16::from_f64(v).to_bits() as u32]),
+                    // `f16::from_f64` rounds twice (through f32): F2F.F16.F64 of
+                    // 1 + 2^-11 + 2^-30 must give 1 + 2^-10. NaNs keep `half`'s payload.
+                    _ => {
+                        let h = if v.is_nan() {
+                            f16::from_f64(v)
+                        } else {
+                            crate::half::round16(v)
+                        };
+                        write(w, i, d[0], l, &[h.to_bits() as u32])
+                    }
                 }
             }
         }
@@ -494,40 +503,6 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
                 let x = f32src(cx, w, i, s[0], l)?;
                 let y = f32src(cx, w, i, s[1], l)?;
                 write_pred(w, i, d[0], l, fchk(x, y));
-            }
-        }
-        Op::Hfma2 => {
-            for l in lanes(a) {
-                let half = |cx: &Cx<'_>, w: &Warp, k: usize| -> Result<[f32; 2], SimError> {
-                    let o = &i.m.operands[k];
-                    let mut b = cx.rd(w, i, k, l)?;
-                    if o.abs {
-                        b &= 0x7fff_7fff;
-                    }
-                    if o.neg {
-                        b ^= 0x8000_8000;
-                    }
-                    Ok([
-                        f16::from_bits(b as u16).to_f32(),
-                        f16::from_bits((b >> 16) as u16).to_f32(),
-                    ])
-                };
-                let x = half(cx, w, s[0])?;
-                let y = half(cx, w, s[1])?;
-                let z = if s.len() == 4 {
-                    // `HFMA2.MMA Rd, A, B, hi, lo`: C as two half immediates, high first.
-                    let hi = cx.rd(w, i, s[2], l)? as u16;
-                    let lo = cx.rd(w, i, s[3], l)? as u16;
-                    [f16::from_bits(lo).to_f32(), f16::from_bits(hi).to_f32()]
-                } else {
-                    half(cx, w, s[2])?
-                };
-                let mut out = 0u32;
-                for h in 0..2 {
-                    let r = f16::from_f64((x[h] as f64).mul_add(y[h] as f64, z[h] as f64));
-                    out |= (r.to_bits() as u32) << (16 * h);
-                }
-                write(w, i, d[0], l, &[out]);
             }
         }
         _ => return Ok(false),

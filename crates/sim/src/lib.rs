@@ -22,6 +22,7 @@ pub mod engine;
 pub mod error;
 pub mod explore;
 mod float;
+mod half;
 pub mod hazard;
 pub mod kernel;
 pub mod launch;

@@ -1,5 +1,5 @@
 //! Floating point: FADD/FMUL/FFMA, FSETP, FMNMX, MUFU, the double-precision DADD, DSETP
-//! and DFMA, HFMA2.MMA and conversions (F2I, I2F, I2FP, ...).
+//! and DFMA, HFMA2.MMA with two immediates (0x435) and conversions (F2I, I2F, I2FP, ...).
 
 use super::*;
 
@@ -251,19 +251,6 @@ pub(super) fn double(v: &mut Vec<Form>) {
             .o(r(16).pair())
             .o(r(24).pair().neg(72).abs(73).reuse(0))
             .o(r(32).pair().neg(63).abs(62).reuse(1)),
-    );
-    // HFMA2 Rd, A, B, C on register halves (0x231): A 24 (negate 72, |.| 73), B 32 (negate
-    // 63, |.| 62), C 64 (negate 84, |.| 83); .FTZ/.FMZ 80/76, .SAT 77. The operand swizzles
-    // (A 74-75, B 60-61 and 86, C 81-82: `.F32`, `.H0_H0`, ...), .F32 output (78), .RELU
-    // with its predicate (79) and .BF16_V2 (85) are constants here (ptxas's defaults).
-    v.push(
-        fs("HFMA2", ALL, 0x0000000500007231, 0x0000000000000004)
-            .m_pieces(FTZ_FMZ_PIECES, FTZ_FMZ)
-            .m(77, 1, &[(0, ""), (1, ".SAT")])
-            .o(r(16))
-            .o(r(24).neg(72).abs(73).reuse(0))
-            .o(r(32).neg(63).abs(62).reuse(1))
-            .o(r(64).neg(84).abs(83).reuse(2)),
     );
     // DSETP.cmp.logic Pd, Pq, A, B, Pp: pairs A 24 (negate 72, |.| 73), B 32 (negate 63,
     // |.| 62); compare 76-79 as FSETP's except that 0 is MIN and 15 is MAX. B's reuse flag

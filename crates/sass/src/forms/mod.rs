@@ -5,7 +5,7 @@
 //! constants of the form: the sample's value, the only one accepted.
 //!
 //! One file per instruction family: `control`, `moves`, `integer`, `uniform`, `float`,
-//! `memory` and `warp`, and `gaps` (forms of ordinary code the simulator's sweep found);
+//! `half`, `memory` and `warp`, and `gaps` (forms of ordinary code the simulator's sweep found);
 //! this file has the operand helpers they share, the order in which the families' forms
 //! enter the table, and the lookup tables.
 
@@ -79,6 +79,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 mod control;
 mod float;
 mod gaps;
+mod half;
 mod integer;
 mod memory;
 mod moves;
@@ -129,6 +130,7 @@ fn build() -> Vec<Form> {
     float::float_conversions(&mut v);
     memory::generic(&mut v);
     gaps::sim_gaps(&mut v);
+    half::half(&mut v);
     v
 }
 

@@ -119,14 +119,14 @@ pub fn probes() -> Vec<Probe> {
         },
         Probe {
             name: "lat_fp16",
-            what: "fma.rn.f16x2 (HFMA2)",
+            what: "add.rn, mul.rn, fma.rn on f16x2 (HADD2, HMUL2, HFMA2)",
             body: format!(
                 "mov.b32 %r10, %r1;\n{}\nmov.b32 %r0, %r{};",
-                chain(LINKS, |k| format!(
-                    "fma.rn.f16x2 %r{}, %r{}, %r2, %r3;",
-                    11 + k,
-                    10 + k
-                )),
+                chain(LINKS, |k| match k % 3 {
+                    0 => format!("add.rn.f16x2 %r{}, %r{}, %r2;", 11 + k, 10 + k),
+                    1 => format!("mul.rn.f16x2 %r{}, %r{}, %r2;", 11 + k, 10 + k),
+                    _ => format!("fma.rn.f16x2 %r{}, %r{}, %r2, %r3;", 11 + k, 10 + k),
+                }),
                 10 + LINKS
             ),
         },

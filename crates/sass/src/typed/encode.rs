@@ -4,7 +4,7 @@ use crate::form::{set_pieces, MemFmt, Opnd, OpndKind};
 use crate::inst::fits_signed;
 use crate::{Arch, SassError, Word};
 
-use super::{MachInst, Operand, Val};
+use super::{MachInst, Operand, Swizzle, Val};
 
 impl MachInst {
     /// Encodes the instruction at byte address `addr` (branch targets are encoded relative
@@ -193,6 +193,14 @@ fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Re
     flag(w, x.neg, o.neg, "negated")?;
     flag(w, x.not, o.not, "complemented")?;
     flag(w, x.abs, o.abs, "absolute")?;
+    match (o.swz, x.swz) {
+        (Some(_), Swizzle::F32) if !o.swz_f32 => {
+            return Err("the operand cannot be .F32 on this form".into())
+        }
+        (Some(b), s) => w.set(b as u32, 2, s as u64),
+        (None, Swizzle::H1H0) => {}
+        (None, s) => return Err(format!("the operand takes no swizzle {}", s.text())),
+    }
     if x.reuse {
         *reuse |= 1 << o.reuse.ok_or("the operand has no reuse slot")?;
     }

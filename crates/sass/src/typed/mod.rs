@@ -28,7 +28,7 @@ pub use build::Builder;
 pub use modifiers::{
     AtomOp, BoolOp, FloatCmp, IntCmp, MemSize, Modifier, MufuOp, Rounding, ShflMode, VoteMode,
 };
-pub use operand::{b, p, r, up, ur, Addr, Barrier, Operand, Pred, Reg, UPred, UReg, Val};
+pub use operand::{b, p, r, up, ur, Addr, Barrier, Operand, Pred, Reg, Swizzle, UPred, UReg, Val};
 pub use operand::{PT, RZ, UPT, URZ};
 
 /// The guard predicate of an instruction: `@P0`, `@!P0` (`@UP0` on the uniform datapath).
@@ -211,6 +211,9 @@ impl MachInst {
                     not: o.not.is_some_and(|b| w.bit(b as u32)),
                     abs: o.abs.is_some_and(|b| w.bit(b as u32)),
                     reuse: o.reuse.is_some_and(|s| ctl.reuse >> s & 1 == 1),
+                    swz: o
+                        .swz
+                        .map_or(Swizzle::H1H0, |b| Swizzle::from_field(w.get(b as u32, 2))),
                 }
             })
             .collect();

@@ -164,6 +164,48 @@ pub enum Val {
     Fixed(&'static str),
 }
 
+/// Which halves of a 32-bit register a half-precision source reads (the text after the
+/// operand: `R4.H0_H0`). Field values 0-3 of [`crate::form::Opnd::swz`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Swizzle {
+    /// Both halves in place (low half to lane 0, high half to lane 1); prints nothing.
+    #[default]
+    H1H0 = 0,
+    /// The whole register as one 32-bit float, converted to both lanes (`.F32`).
+    F32 = 1,
+    /// The low half in both lanes (`.H0_H0`).
+    H0H0 = 2,
+    /// The high half in both lanes (`.H1_H1`).
+    H1H1 = 3,
+}
+
+impl Swizzle {
+    /// Every swizzle, by field value.
+    pub const ALL: [Swizzle; 4] = [Swizzle::H1H0, Swizzle::F32, Swizzle::H0H0, Swizzle::H1H1];
+    /// The swizzle of a field value (only the low two bits count).
+    pub fn from_field(v: u64) -> Swizzle {
+        Swizzle::ALL[(v & 3) as usize]
+    }
+    /// The swizzle `t` ends with, if any (`.F32` only when `f32_ok`): the length of the
+    /// text before it and its field value.
+    pub fn split(t: &str, f32_ok: bool) -> Option<(usize, u64)> {
+        Swizzle::ALL
+            .iter()
+            .skip(1)
+            .filter(|z| f32_ok || **z != Swizzle::F32)
+            .find_map(|z| t.strip_suffix(z.text()).map(|r| (r.len(), *z as u64)))
+    }
+    /// The text nvdisasm prints after the operand.
+    pub fn text(self) -> &'static str {
+        match self {
+            Swizzle::H1H0 => "",
+            Swizzle::F32 => ".F32",
+            Swizzle::H0H0 => ".H0_H0",
+            Swizzle::H1H1 => ".H1_H1",
+        }
+    }
+}
+
 /// One operand: a value and the flags printed around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Operand {
@@ -177,6 +219,8 @@ pub struct Operand {
     pub abs: bool,
     /// The operand-reuse cache flag (`.reuse`), a control bit of the word.
     pub reuse: bool,
+    /// The halves a half-precision source reads (`.H0_H0`); [`Swizzle::H1H0`] elsewhere.
+    pub swz: Swizzle,
 }
 
 impl Operand {
@@ -188,6 +232,7 @@ impl Operand {
             not: false,
             abs: false,
             reuse: false,
+            swz: Swizzle::H1H0,
         }
     }
     /// An integer immediate.
@@ -217,6 +262,11 @@ impl Operand {
     /// The same operand with `.reuse`.
     pub fn reuse(mut self) -> Operand {
         self.reuse = true;
+        self
+    }
+    /// The same operand with a half-precision swizzle (`R4.H0_H0`).
+    pub fn swz(mut self, s: Swizzle) -> Operand {
+        self.swz = s;
         self
     }
     /// The same operand with `|..|`.
