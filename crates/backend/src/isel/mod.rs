@@ -447,7 +447,15 @@ impl<'m> Isel<'m> {
                 self.jump(cont);
             }
             Terminator::Unreachable | Terminator::Kill | Terminator::TerminateInvocation => {
-                self.term(MInst::new(Op::Exit));
+                // The lowering ends an exiting block with `exit true; unreachable`: its
+                // unguarded EXIT becomes the terminator rather than being followed by a
+                // second, dead one.
+                let insts = &mut self.mf.blocks[self.cur.0 as usize].insts;
+                let exit = match insts.last() {
+                    Some(i) if i.op == Op::Exit && i.guard.is_none() => insts.pop(),
+                    _ => None,
+                };
+                self.term(exit.unwrap_or_else(|| MInst::new(Op::Exit)));
             }
         }
         Ok(())
