@@ -2,35 +2,9 @@
 //! hand-written shaders whose expected values are derived by hand, on the reference and on
 //! the barrier machine under every policy; and the bad inputs, refused at their position.
 
-use tangle_run::lowered::{LoweredEngine, MachineEngine};
-use tangle_run::{run_script, Event, Report, ScriptError, ScriptOptions};
+use tangle_run::{Event, Report};
 mod common;
-use common::failures;
-
-fn run(text: &str, lowered: bool) -> Result<Report, ScriptError> {
-    let parsed = tangle_amber::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let mut options = ScriptOptions::default();
-    if lowered {
-        let policies = tangle_sched::expand(
-            "all",
-            "barrier machine",
-            &tangle_machine::SUPPORTED_POLICIES,
-        )
-        .expect("`all` expands");
-        options.lowered = Some(LoweredEngine {
-            engine: MachineEngine::Lowered(tangle_reconverge::Scheme::Scopes),
-            policies,
-        });
-    }
-    run_script(&parsed, &options)
-}
-
-fn words(report: &Report, buffer: &str) -> Vec<u32> {
-    report.buffers[buffer]
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
+use common::{failures, run, words};
 
 fn passes_everywhere(text: &str) -> Report {
     let lowered = run(text, true).unwrap();

@@ -3,10 +3,9 @@
 //! `Workgroup` variable of a `Block` type aliases the same memory from offset 0, on the
 //! reference and on the barrier machine (the lowered engine) under every policy.
 
-use tangle_run::lowered::{LoweredEngine, MachineEngine};
-use tangle_run::{run_script, Event, Report, ScriptError, ScriptOptions};
+use tangle_run::Event;
 mod common;
-use common::failures;
+use common::{failures, run, words};
 
 /// Eight invocations write `10 * i` into word `i` of the whole block `%whole` (32 bytes);
 /// after a workgroup barrier, invocation 0 copies the block `%high` (whose array starts at
@@ -101,31 +100,6 @@ fn script(shader: &str) -> String {
          \x20 BIND BUFFER tail AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\
          RUN p 1 1 1\nEXPECT out IDX 0 EQ 40 50 60 70\nEXPECT tail IDX 0 EQ 0 0 0 0\n"
     )
-}
-
-fn run(text: &str, lowered: bool) -> Result<Report, ScriptError> {
-    let parsed = tangle_amber::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let mut options = ScriptOptions::default();
-    if lowered {
-        let policies = tangle_sched::expand(
-            "all",
-            "barrier machine",
-            &tangle_machine::SUPPORTED_POLICIES,
-        )
-        .expect("`all` expands");
-        options.lowered = Some(LoweredEngine {
-            engine: MachineEngine::Lowered(tangle_reconverge::Scheme::Scopes),
-            policies,
-        });
-    }
-    run_script(&parsed, &options)
-}
-
-fn words(report: &Report, buffer: &str) -> Vec<u32> {
-    report.buffers[buffer]
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 #[test]
