@@ -57,24 +57,6 @@ pub(super) fn float(v: &mut Vec<Form>) {
         );
     }
     // FSETP.cmp[.FTZ].logic Pd, Pq, A, B, Pp: compare 76-79, .FTZ 80, logic 74-75.
-    let fcmp = [
-        (0, ".F"),
-        (1, ".LT"),
-        (2, ".EQ"),
-        (3, ".LE"),
-        (4, ".GT"),
-        (5, ".NE"),
-        (6, ".GE"),
-        (7, ".NUM"),
-        (8, ".NAN"),
-        (9, ".LTU"),
-        (10, ".EQU"),
-        (11, ".LEU"),
-        (12, ".GTU"),
-        (13, ".NEU"),
-        (14, ".GEU"),
-        (15, ".T"),
-    ];
     for (lo, hi) in [
         (0x000000060300720bu64, 0x000fe20003f2e000u64),
         (0xc2fc00000600780b, 0x040fe40003f0e000),
@@ -82,9 +64,9 @@ pub(super) fn float(v: &mut Vec<Form>) {
         let b = if lo & 0x800 != 0 { f32i(32) } else { fb() };
         v.push(
             fs("FSETP", ALL, lo, hi)
-                .m(76, 4, &fcmp)
+                .m(76, 4, &FCMP)
                 .m(80, 1, &ftz)
-                .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+                .m(74, 2, &LOGIC)
                 .o(p(81))
                 .o(p(84))
                 .o(fa())
@@ -260,7 +242,7 @@ pub(super) fn double(v: &mut Vec<Form>) {
     v.push(
         fs("DSETP", ALL, 0x000000ff0800722a, 0x0000000003f04000)
             .m(76, 4, &DCMP)
-            .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+            .m(74, 2, &LOGIC)
             .o(p(81))
             .o(p(84))
             .o(r(24).pair().neg(72).abs(73).reuse(0))
@@ -292,7 +274,7 @@ pub(super) fn double_imm(v: &mut Vec<Form>) {
     v.push(
         fs("DSETP", ALL, 0x7ff000000600742a, 0x0000000003f0c200)
             .m(76, 4, &DCMP)
-            .m(74, 2, &[(0, ".AND"), (1, ".OR"), (2, ".XOR")])
+            .m(74, 2, &LOGIC)
             .o(p(81))
             .o(p(84))
             .o(r(24).pair().neg(72).abs(73).reuse(0))

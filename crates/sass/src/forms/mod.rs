@@ -234,6 +234,28 @@ pub fn by_name(arch: Arch, name: &str) -> impl Iterator<Item = &'static Form> + 
         .filter(move |f| f.on(arch))
 }
 
+/// Float comparisons (FSETP, HSETP2, ...): the 4-bit compare field's modifiers.
+pub(crate) const FCMP: [(u64, &str); 16] = [
+    (0, ".F"),
+    (1, ".LT"),
+    (2, ".EQ"),
+    (3, ".LE"),
+    (4, ".GT"),
+    (5, ".NE"),
+    (6, ".GE"),
+    (7, ".NUM"),
+    (8, ".NAN"),
+    (9, ".LTU"),
+    (10, ".EQU"),
+    (11, ".LEU"),
+    (12, ".GTU"),
+    (13, ".NEU"),
+    (14, ".GEU"),
+    (15, ".T"),
+];
+/// The boolean combiner of a compare with its source predicate (`.AND`/`.OR`/`.XOR`).
+pub(crate) const LOGIC: [(u64, &str); 3] = [(0, ".AND"), (1, ".OR"), (2, ".XOR")];
+
 #[cfg(test)]
 mod tests {
     use super::*;
