@@ -13,7 +13,8 @@ use crate::{fail, InputArgs, EXIT_INVALID};
 /// What `tangle compile` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CompileEmit {
-    /// SASS text, one `/*addr*/ instruction ;` line each, as nvdisasm prints raw words.
+    /// The kernel's cubin as `nvdisasm -c` prints it, byte for byte (labels, symbols,
+    /// directives, columns).
     Sass,
     /// SASS text with each instruction's control-code annotation.
     SassControl,
@@ -117,13 +118,29 @@ pub fn run(args: &CompileArgs) -> ExitCode {
             .find(|(p, _)| *p == "isel")
             .map(|(_, t)| t.clone().into_bytes())
             .unwrap_or_default(),
-        CompileEmit::Sass | CompileEmit::SassControl => {
-            match tangle_backend::emit::text(&compiled.code, arch, emit == CompileEmit::SassControl)
-            {
-                Ok(t) => t.into_bytes(),
-                Err(e) => return fail(e.to_string()),
+        CompileEmit::Sass => {
+            let listing = compiled
+                .cubin()
+                .map_err(|e| e.to_string())
+                .and_then(|b| tangle_sass::cubin::read(&b).map_err(|e| e.to_string()));
+            match listing {
+                Ok(c) => {
+                    let mut text = tangle_sass::listing::cubin_listing(&c, arch, false)
+                        .lines
+                        .join("\n");
+                    text.push('\n');
+                    text.into_bytes()
+                }
+                Err(e) => {
+                    eprintln!("tangle: {e}");
+                    return ExitCode::from(EXIT_INVALID);
+                }
             }
         }
+        CompileEmit::SassControl => match tangle_backend::emit::text(&compiled.code, arch, true) {
+            Ok(t) => t.into_bytes(),
+            Err(e) => return fail(e.to_string()),
+        },
         CompileEmit::Raw | CompileEmit::Cubin if args.output.is_none() => {
             return fail("--emit raw and --emit cubin need -o FILE".into());
         }

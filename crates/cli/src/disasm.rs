@@ -8,8 +8,9 @@ use tangle_sass::{cubin, disassemble, listing, words_from_bytes, Arch};
 /// Disassembles `input`: a cubin (ELF; every `.text.<function>` section, in section order,
 /// with nvdisasm's labels and symbol directives, see [`listing`]) or raw little-endian
 /// 16-byte words (then `arch` is required; branch targets are absolute byte addresses).
-/// Exit status 1 when some word was refused.
-pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
+/// With `cuobjdump`, a cubin is printed as `cuobjdump -sass` prints it
+/// ([`tangle_sass::cuobjdump`]). Exit status 1 when some word was refused.
+pub fn run(input: &Path, arch: Option<&str>, control: bool, cuobjdump: bool) -> ExitCode {
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
         Err(e) => return crate::fail(format!("cannot read {}: {e}", input.display())),
@@ -31,8 +32,11 @@ pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
         if arch.is_some_and(|a| a != file_arch) {
             return crate::fail(format!("{}: the cubin is for {file_arch}", input.display()));
         }
-        let l = listing::cubin_listing(&c, file_arch, control);
-        out.push_str(&format!("\t.target\t{file_arch}\n"));
+        let l = if cuobjdump {
+            tangle_sass::cuobjdump::sass_listing(&c, file_arch)
+        } else {
+            listing::cubin_listing(&c, file_arch, control)
+        };
         for line in &l.lines {
             out.push_str(line);
             out.push('\n');
@@ -42,6 +46,11 @@ pub fn run(input: &Path, arch: Option<&str>, control: bool) -> ExitCode {
         let Some(arch) = arch else {
             return crate::fail("raw words need --arch sm_XX".to_string());
         };
+        if cuobjdump {
+            return crate::fail(
+                "--cuobjdump prints cubins; raw words have no functions".to_string(),
+            );
+        }
         let words = match words_from_bytes(&bytes) {
             Ok(w) => w,
             Err(e) => return crate::fail(format!("{}: {e}", input.display())),

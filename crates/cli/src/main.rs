@@ -175,8 +175,12 @@ enum Command {
         #[arg(long)]
         arch: Option<String>,
         /// Print each instruction's control-code annotation, e.g. [B------:R-:W0:Y:S04].
-        #[arg(long)]
+        #[arg(long, conflicts_with = "cuobjdump")]
         control: bool,
+        /// Print a cubin as `cuobjdump -sass` does (absolute branch targets, the words as
+        /// hex comments) instead of as `nvdisasm -c`.
+        #[arg(long)]
+        cuobjdump: bool,
     },
     /// Run a kernel of a cubin (or SASS text or raw words) on the SASS warp simulator,
     /// under one or more scheduling policies; exit 1 on a deadlock, livelock or fault.
@@ -209,7 +213,8 @@ fn main() -> ExitCode {
             input,
             arch,
             control,
-        } => disasm::run(&input, arch.as_deref(), control),
+            cuobjdump,
+        } => disasm::run(&input, arch.as_deref(), control, cuobjdump),
         Command::Asm(args) => asm::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Compile(args) => compile::run(&args),

@@ -162,6 +162,19 @@ fn tangle_disasm_and_the_nvidia_tools_read_our_cubins() {
         ) {
             let listing = nvdisasm.run_ok(["-c".as_ref(), cubin.as_os_str()]);
             assert!(listing.contains("BSYNC B0"), "{listing}");
+            // tangle's listing is nvdisasm's byte for byte, and cuobjdump's with --cuobjdump.
+            assert_eq!(text, listing, "{name}: tangle disasm against nvdisasm -c");
+            let run = tangle()
+                .args(["disasm", "--cuobjdump"])
+                .arg(&cubin)
+                .assert()
+                .success();
+            let ours = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+            let theirs = cuobjdump.run_ok(["-sass".as_ref(), cubin.as_os_str()]);
+            assert_eq!(
+                ours, theirs,
+                "{name}: tangle disasm --cuobjdump against cuobjdump -sass"
+            );
             let usage = cuobjdump.run_ok(["-res-usage".as_ref(), cubin.as_os_str()]);
             assert!(usage.contains(&format!("Function {name}:")), "{usage}");
         }

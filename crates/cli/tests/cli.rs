@@ -191,7 +191,12 @@ fn readme_main_job_on_the_bundled_example() {
         .assert()
         .success();
     let sass = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(sass.starts_with("/*0000*/ "), "{sass}");
+    // The cubin as nvdisasm -c prints it.
+    assert!(sass.starts_with("\t.target\tsm_86\n"), "{sass}");
+    assert!(
+        sass.contains("        /*0000*/                   "),
+        "{sass}"
+    );
     assert!(
         sass.contains("BSSY B0") && sass.contains("BSYNC B0") && sass.contains("VOTE.ANY"),
         "{sass}"

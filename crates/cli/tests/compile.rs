@@ -91,9 +91,23 @@ fn compile_writes_control_codes_the_machine_form_and_cubins() {
         .code(0);
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(&bytes[..4], b"\x7fELF");
-    // Our own disassembler reads the cubin back.
+    // Our own disassembler reads the cubin back, and `--emit sass` prints the same listing.
     let a = tangle().arg("disasm").arg(&out).assert().code(0);
     assert!(stdout(&a).contains("BSSY B0"), "{}", stdout(&a));
+    let e = tangle()
+        .args(["compile", "--arch", "sm_90", "--emit", "sass"])
+        .arg(repo("examples/loop_break.spvasm"))
+        .assert()
+        .code(0);
+    assert_eq!(stdout(&e), stdout(&a));
+    // And nvdisasm prints it byte for byte.
+    let test = "compile_writes_control_codes_the_machine_form_and_cubins";
+    if let Some(nvdisasm) = tangle_oracle::require(tangle_oracle::Tool::Nvdisasm, test) {
+        assert_eq!(
+            nvdisasm.run_ok(["-c".as_ref(), out.as_os_str()]),
+            stdout(&a)
+        );
+    }
 }
 
 #[test]
@@ -113,7 +127,11 @@ fn compile_schedules_by_default_and_keeps_the_conservative_codes_on_request() {
     let sorted = |t: &str| {
         let mut v: Vec<String> = t
             .lines()
-            .map(|l| l.split_once("*/ ").map_or(l, |x| x.1).replace(".reuse", ""))
+            .map(|l| {
+                let text = l.split_once("*/").map_or(l, |x| x.1).replace(".reuse", "");
+                // The line's end (` ;` or `;`) follows the stall and yield bits.
+                text.trim().trim_end_matches(';').trim_end().to_string()
+            })
             .collect();
         v.sort();
         v

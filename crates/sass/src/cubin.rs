@@ -16,6 +16,11 @@ pub struct Function {
     pub section: usize,
     /// The section's alignment (`sh_addralign`).
     pub align: u64,
+    /// The section's `sh_flags` (`SHF_ALLOC` 0x2, `SHF_EXECINSTR` 0x4, ...).
+    pub flags: u64,
+    /// The section's `sh_info`: ptxas keeps the register count in bits 24-31 (nvdisasm's
+    /// `.sectioninfo @"SHI_REGISTERS=N"`) and the function's symbol index below.
+    pub info: u32,
     /// Its instruction words, from address 0 of the section.
     pub words: Vec<Word>,
 }
@@ -98,6 +103,8 @@ pub const STO_CUDA_ENTRY: u8 = 0x10;
 
 /// ELF symbol type `STT_FUNC`.
 pub const STT_FUNC: u8 = 2;
+/// ELF symbol type `STT_OBJECT` (data).
+pub const STT_OBJECT: u8 = 1;
 /// ELF symbol type `STT_SECTION`.
 pub const STT_SECTION: u8 = 3;
 /// ELF symbol binding `STB_LOCAL`.
@@ -122,6 +129,8 @@ pub struct Symbol {
     pub bind: u8,
     /// The index of the section it is defined in (`st_shndx`).
     pub section: usize,
+    /// `st_other`: visibility in bits 0-1, [`STO_CUDA_ENTRY`] for a kernel entry point.
+    pub other: u8,
 }
 
 /// Instruction offsets that an `.nv.info.<function>` section lists for its code section.
@@ -170,6 +179,17 @@ pub struct Cubin {
     pub arch: Option<Arch>,
     /// The SM number in the header.
     pub sm: u32,
+    /// Whether the code uses the SM's architecture-specific features (`sm_90a`): SM90's
+    /// `.nv.compat` attribute 0x09 is 1 (probed: the only byte in which ptxas's cubins for
+    /// `sm_90` and `sm_90a` of one source differ; cuobjdump then prints `sm_90a`).
+    pub arch_specific: bool,
+    /// `e_type`: 1 (`ET_REL`, a relocatable `-rdc` cubin) or 2 (`ET_EXEC`).
+    pub elf_type: u16,
+    /// The virtual architecture the code was compiled from (the PTX `.target`), from the
+    /// `.note.nv.cuinfo` note: its descriptor's second 16-bit field (probed: a PTX file for
+    /// `sm_75` compiled for `sm_89` gives 75 there and `EF_CUDA_VIRTUAL_SM(EF_CUDA_SM75)` in
+    /// cuobjdump's header flags). `None` without the note.
+    pub virtual_sm: Option<u32>,
     /// Every `.text.*` section, in section-table order.
     pub functions: Vec<Function>,
     /// The symbol table, in table order (entry 0, the null symbol, left out).
@@ -215,6 +235,7 @@ struct Section<'a> {
     link: u32,
     info: u32,
     align: u64,
+    flags: u64,
 }
 
 /// `SHT_SYMTAB`.
@@ -263,6 +284,7 @@ fn parse_sections(bytes: &[u8]) -> Result<(u32, Vec<Section<'_>>), SassError> {
             link: u32_at(sh, 40),
             info: u32_at(sh, 44),
             align: u64_at(sh, 48),
+            flags: u64_at(sh, 8),
         });
     }
     Ok((sm, sections))
@@ -319,12 +341,24 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let mut functions = Vec::new();
     let mut info = Vec::new();
     let mut symbols = Vec::new();
+    let mut arch_specific = false;
+    let mut virtual_sm = None;
     for (i, s) in sections.iter().enumerate() {
+        if s.name == b".note.nv.cuinfo" {
+            virtual_sm = note_descriptor(data(s)?)
+                .and_then(|d| d.get(2..4))
+                .map(|v| u16_at(v, 0) as u32);
+        }
+        if s.kind == SHT_CUDA_COMPAT {
+            arch_specific = compat_value(data(s)?, COMPAT_ARCH_SPECIFIC).is_some_and(|v| v != 0);
+        }
         if let Some(fname) = s.name.strip_prefix(b".text.") {
             functions.push(Function {
                 name: String::from_utf8_lossy(fname).into_owned(),
                 section: i,
                 align: s.align,
+                flags: s.flags,
+                info: s.info,
                 words: crate::words_from_bytes(data(s)?)?,
             });
         } else if s.name.starts_with(b".nv.info.") {
@@ -360,6 +394,7 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
                     kind,
                     bind: e[4] >> 4,
                     section: shndx,
+                    other: e[5],
                 });
             }
         }
@@ -367,10 +402,42 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     Ok(Cubin {
         arch: Arch::from_number(sm),
         sm,
+        arch_specific,
+        elf_type: u16_at(bytes, 0x10),
+        virtual_sm,
         functions,
         symbols,
         info,
     })
+}
+
+/// The `.nv.compat` attribute whose value is 1 in an `sm_90a` cubin and 0 in an `sm_90` one.
+pub const COMPAT_ARCH_SPECIFIC: u8 = 0x09;
+
+/// The value of attribute `attr` of a `.nv.compat` section: attributes as in `.nv.info` (a
+/// format byte, an attribute byte, then a 16-bit value, or for format 4 a 16-bit length and
+/// that many bytes).
+fn compat_value(d: &[u8], attr: u8) -> Option<u16> {
+    let mut at = 0;
+    while at + 4 <= d.len() {
+        let (fmt, a, v) = (d[at], d[at + 1], u16_at(d, at + 2));
+        at += 4;
+        if fmt == 4 {
+            at += v as usize;
+        } else if a == attr {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// The descriptor of the first ELF note in `d` (a 32-bit name size, descriptor size and type,
+/// then the name and the descriptor, each padded to 4 bytes).
+fn note_descriptor(d: &[u8]) -> Option<&[u8]> {
+    let name = u32_at(d.get(0..4)?, 0) as usize;
+    let len = u32_at(d.get(4..8)?, 0) as usize;
+    let at = 12 + name.div_ceil(4) * 4;
+    d.get(at..at.checked_add(len)?)
 }
 
 /// The NUL-terminated string at `off` of a string table.

@@ -21,6 +21,7 @@
 mod arch;
 pub mod control;
 pub mod cubin;
+pub mod cuobjdump;
 mod error;
 mod floats;
 pub mod form;

@@ -25,8 +25,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::cubin::{self, Cubin, Symbol, STB_GLOBAL, STB_WEAK, STT_FUNC};
-use crate::{decode, Arch, Inst, SassError};
+use crate::cubin::{
+    self, Cubin, Symbol, STB_GLOBAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT,
+};
+use crate::{decode, Arch, Control, Inst, SassError};
 
 /// A cubin's code as text.
 #[derive(Clone, Debug, Default)]
@@ -132,12 +134,35 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
     }
 
     let mut out = Listing::default();
+    // nvdisasm puts a note (`(*"SpillRefill"*)`) in a column of its own: where the widest
+    // instruction line without a note ends (in the whole file), with the `;` right after it.
+    let mut widest = 0;
+    let mut annotated: Vec<(usize, String, String)> = Vec::new();
+    out.lines
+        .push(format!("\t.target\t{}", target_name(c, arch)));
+    out.lines.push(String::new());
+    out.lines
+        .push(format!("\t.elftype\t@\"{}\"", elf_type_name(c.elf_type)));
     for (f, insts) in c.functions.iter().zip(&decoded) {
         out.lines.push(String::new());
+        out.lines.push(String::new());
         out.lines.push(format!(
-            "//--------------------- .text.{} --------------------------",
-            f.name
+            "//--------------------- {:<25} --------------------------",
+            format!(".text.{}", f.name)
         ));
+        out.lines.push(format!(
+            "\t.section\t.text.{},\"{}\",@progbits",
+            f.name,
+            section_flags(f.flags)
+        ));
+        // SM90 cubins keep no register count here, and nvdisasm then prints no line.
+        if f.info >> 24 != 0 {
+            out.lines.push(format!(
+                "\t.sectioninfo\t@\"SHI_REGISTERS={}\"",
+                f.info >> 24
+            ));
+        }
+        out.lines.push(format!("\t.align\t{}", f.align));
         for i in 0..=insts.len() {
             let addr = 16 * i as u64;
             names_at(&names, f.section, addr, &mut out.lines);
@@ -172,11 +197,21 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
                     } else {
                         ""
                     };
+                    let control = control.then(|| inst.control());
                     let note = format!("{note}{spill}");
-                    if control {
-                        format!("        /*{addr:04x}*/ {} {text}{note} ;", inst.control())
+                    if note.is_empty() {
+                        let line = instruction_line(addr, control, &text, inst.control());
+                        widest = widest.max(line.len());
+                        line
                     } else {
-                        format!("        /*{addr:04x}*/ {text}{note} ;")
+                        // Placed once the widest plain line is known.
+                        let at = out.lines.len();
+                        annotated.push((
+                            at,
+                            instruction_line(addr, control, &text, inst.control()),
+                            note,
+                        ));
+                        String::new()
                     }
                 }
                 Err(e) => {
@@ -187,7 +222,93 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
             out.lines.push(line);
         }
     }
+    for (at, line, note) in annotated {
+        let bare = line.trim_end_matches(';').trim_end();
+        out.lines[at] = format!("{bare:<widest$}{};", note.trim_start());
+    }
+    // Data symbols (SM90's `.nv.reservedSmem.offset0`) close the listing.
+    let objects: Vec<&Symbol> = c.symbols.iter().filter(|s| s.kind == STT_OBJECT).collect();
+    if !objects.is_empty() {
+        out.lines.push(String::new());
+        out.lines.push(String::new());
+        out.lines
+            .push("//--------------------- SYMBOLS --------------------------".into());
+        out.lines.push(String::new());
+        for s in objects {
+            out.lines.push(format!("\t.type\t\t{},@object", s.name));
+            out.lines
+                .push(format!("\t.size\t\t{},{:#x}", s.name, s.size));
+        }
+    }
     out
+}
+
+/// The column layout both NVIDIA disassemblers use: after the address comment, the guard
+/// predicate right-aligned in a field of [`GUARD_FIELD`] characters, a blank, the rest of the
+/// instruction, then its end: ` ;`, or `;` without the blank when the instruction has no
+/// stall and a clear yield bit (ptxas's padding NOPs, a function's final self-branch, every
+/// instruction of a `-G` build: observed on every line of the corpus, both tools alike).
+/// With an `annotation` (tangle's `--control`), the line is `/*0070*/ [control] text ;`.
+pub fn instruction_line(addr: u64, annotation: Option<Control>, text: &str, c: Control) -> String {
+    if let Some(a) = annotation {
+        // tangle's own form with control codes (no NVIDIA tool prints them): single blanks.
+        return format!("        /*{addr:04x}*/ {a} {text} ;");
+    }
+    let (guard, rest) = split_guard(text);
+    format!(
+        "        /*{addr:04x}*/{guard:>GUARD_FIELD$} {rest}{}",
+        line_end(c)
+    )
+}
+
+/// The width of the guard-predicate field (`@!UP0` fits).
+pub const GUARD_FIELD: usize = 18;
+
+/// `(guard, rest)`: `("@!P0", "BRA ...")`, or `("", text)` without a guard. A guard on a
+/// uniform predicate (`@!UP0 ULOP3.LUT ...`) is not split off: both tools print it inline at
+/// the text's column (observed on every uniform-guarded instruction of the corpus).
+pub fn split_guard(text: &str) -> (&str, &str) {
+    match text.strip_prefix('@').and_then(|_| text.split_once(' ')) {
+        Some((g, rest)) if !g.contains("UP") => (g, rest),
+        _ => ("", text),
+    }
+}
+
+/// How an instruction line ends (see [`instruction_line`]).
+pub fn line_end(c: Control) -> &'static str {
+    if c.stall == 0 && !c.yield_bit {
+        ";"
+    } else {
+        " ;"
+    }
+}
+
+/// The `.target` name: `sm_90a` for SM90 code that uses its architecture-specific features.
+pub fn target_name(c: &Cubin, arch: Arch) -> String {
+    if c.arch_specific {
+        format!("{arch}a")
+    } else {
+        arch.to_string()
+    }
+}
+
+/// nvdisasm's name of an ELF `e_type`.
+fn elf_type_name(t: u16) -> String {
+    match t {
+        1 => "ET_REL".into(),
+        2 => "ET_EXEC".into(),
+        3 => "ET_DYN".into(),
+        n => format!("ET_{n:#x}"),
+    }
+}
+
+/// `sh_flags` as an assembler's section flags (`"ax"`).
+fn section_flags(flags: u64) -> String {
+    [(0x2, 'a'), (0x1, 'w'), (0x4, 'x')]
+        .iter()
+        .filter(|(bit, _)| flags & bit != 0)
+        .map(|&(_, c)| c)
+        .collect()
 }
 
 /// The directive and label lines that stand before address `addr` of section `sec`.
@@ -208,6 +329,14 @@ fn names_at(names: &Names<'_>, sec: usize, addr: u64, lines: &mut Vec<String>) {
                     "        .size           {},({end} - {})",
                     s.name, s.name
                 ));
+                if s.other & STO_CUDA_ENTRY != 0 {
+                    let visibility = ["STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN", "STV_PROTECTED"]
+                        [(s.other & 3) as usize];
+                    lines.push(format!(
+                        "        .other          {},@\"STO_CUDA_ENTRY {visibility}\"",
+                        s.name
+                    ));
+                }
             }
             lines.push(format!("{}:", s.name));
         }

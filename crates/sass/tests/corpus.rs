@@ -120,6 +120,12 @@ struct Tally {
     listing_diff: Vec<String>,
     /// Instructions of nvdisasm's cubin listing assembled back to their word.
     listing_asm: usize,
+    /// Cubins whose whole listing is byte for byte `nvdisasm -c`'s / `cuobjdump -sass`'s
+    /// (those with no refused word are compared).
+    files_nvdisasm: usize,
+    files_cuobjdump: usize,
+    /// Cubins with no refused word whose whole listing differs: the first differing line.
+    file_diffs: Vec<String>,
     /// Debug builds whose listing is not assembled: they call functions in other code
     /// sections (`CALL.REL.NOINC `(__popc)``), whose words the loader relocates, and the
     /// assembler resolves labels within a section only (not modelled yet).
@@ -158,17 +164,57 @@ fn code_sections(text: &str) -> BTreeMap<String, Vec<String>> {
     out
 }
 
-/// Compares tangle's cubin listing with `nvdisasm -c`, and assembles nvdisasm's listing.
+/// The first line where two whole listings differ, for the report.
+fn first_difference(theirs: &str, ours: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (theirs.split('\n').collect(), ours.split('\n').collect());
+    let at = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    format!(
+        "line {}: theirs `{}`, ours `{}`",
+        at + 1,
+        a.get(at).unwrap_or(&"<end>"),
+        b.get(at).unwrap_or(&"<end>")
+    )
+}
+
+/// Compares tangle's cubin listing with `nvdisasm -c` (line by line after normalising, and
+/// byte for byte as a whole file), tangle's `cuobjdump -sass` listing with cuobjdump's (byte
+/// for byte), and assembles nvdisasm's listing.
 fn check_listing(
     arch: Arch,
     stem: &str,
     path: &Path,
     c: &cubin::Cubin,
-    nvdisasm: &Oracle,
+    (nvdisasm, cuobjdump): (&Oracle, &Oracle),
     t: &mut Tally,
 ) {
     let theirs = nvdisasm.run_ok(["-c".as_ref(), path.as_os_str()]);
-    let ours = listing::cubin_listing(c, arch, false).lines.join("\n");
+    let ours_listing = listing::cubin_listing(c, arch, false);
+    let ours = ours_listing.lines.join("\n");
+    if ours_listing.refused == 0 {
+        let whole = format!("{ours}\n");
+        if whole == theirs {
+            t.files_nvdisasm += 1;
+        } else {
+            let d = first_difference(&theirs, &whole);
+            t.file_diffs.push(format!("{arch} {stem} nvdisasm -c: {d}"));
+        }
+        let theirs = cuobjdump.run_ok(["-sass".as_ref(), path.as_os_str()]);
+        let ours = tangle_sass::cuobjdump::sass_listing(c, arch)
+            .lines
+            .join("\n")
+            + "\n";
+        if ours == theirs {
+            t.files_cuobjdump += 1;
+        } else {
+            let d = first_difference(&theirs, &ours);
+            t.file_diffs
+                .push(format!("{arch} {stem} cuobjdump -sass: {d}"));
+        }
+    }
     let (theirs_s, ours_s) = (code_sections(&theirs), code_sections(&ours));
     assert_eq!(
         theirs_s.keys().collect::<Vec<_>>(),
@@ -225,14 +271,19 @@ fn check_listing(
     }
 }
 
-fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> Tally {
+fn check_arch(
+    arch: Arch,
+    nvcc: &Oracle,
+    ptxas: &Oracle,
+    (nvdisasm, cuobjdump): (&Oracle, &Oracle),
+) -> Tally {
     let dir = tangle_oracle::scratch_dir();
     let mut words = Vec::new();
     let mut t = Tally::default();
     for (stem, path, bytes) in compile(nvcc, ptxas, arch, dir.path()) {
         let c = cubin::read(&bytes).unwrap_or_else(|e| panic!("{stem}: {e}"));
         assert_eq!(c.arch, Some(arch), "{stem}: header says sm_{}", c.sm);
-        check_listing(arch, &stem, &path, &c, nvdisasm, &mut t);
+        check_listing(arch, &stem, &path, &c, (nvdisasm, cuobjdump), &mut t);
         for f in c.functions {
             words.extend(f.words);
         }
@@ -256,10 +307,11 @@ fn check_arch(arch: Arch, nvcc: &Oracle, ptxas: &Oracle, nvdisasm: &Oracle) -> T
 #[test]
 fn corpus_disassembles_and_assembles_like_nvdisasm() {
     let name = "corpus_disassembles_and_assembles_like_nvdisasm";
-    let (Some(nvcc), Some(ptxas), Some(nvdisasm)) = (
+    let (Some(nvcc), Some(ptxas), Some(nvdisasm), Some(cuobjdump)) = (
         require(Tool::Nvcc, name),
         require(Tool::Ptxas, name),
         require(Tool::Nvdisasm, name),
+        require(Tool::Cuobjdump, name),
     ) else {
         return;
     };
@@ -267,8 +319,8 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
         let handles: Vec<_> = Arch::ALL
             .iter()
             .map(|&arch| {
-                let (nvcc, ptxas, nvdisasm) = (&nvcc, &ptxas, &nvdisasm);
-                s.spawn(move || (arch, check_arch(arch, nvcc, ptxas, nvdisasm)))
+                let (nvcc, ptxas, tools) = (&nvcc, &ptxas, (&nvdisasm, &cuobjdump));
+                s.spawn(move || (arch, check_arch(arch, nvcc, ptxas, tools)))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -298,6 +350,16 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
             t.listing_same,
             t.listing_diff.len(),
             t.listing_asm
+        );
+    }
+    println!("Whole cubin listings byte for byte (cubins with no refused word)");
+    for (arch, t) in &results {
+        println!(
+            "{:<6} {:>3} equal nvdisasm -c, {:>3} equal cuobjdump -sass, {} differ",
+            arch.to_string(),
+            t.files_nvdisasm,
+            t.files_cuobjdump,
+            t.file_diffs.len()
         );
     }
     for (arch, t) in &results {
@@ -350,6 +412,22 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
             failed.push(format!(
                 "{arch}: {} listing lines differ from nvdisasm -c",
                 t.listing_diff.len()
+            ));
+        }
+        for d in &t.file_diffs {
+            println!("WHOLE LISTING {d}");
+        }
+        // The -G builds' label numbering across code sections is not modelled yet
+        // (docs/sass.md): their whole-file differences are reported, not failed.
+        let optimised: Vec<_> = t
+            .file_diffs
+            .iter()
+            .filter(|d| !d.contains("_O0 "))
+            .collect();
+        if !optimised.is_empty() {
+            failed.push(format!(
+                "{arch}: {} whole listings differ from nvdisasm's or cuobjdump's",
+                optimised.len()
             ));
         }
         if frac < EXACT_FLOOR && !debug_builds() {
