@@ -134,6 +134,8 @@ impl LoweredMismatch {
 pub fn lower(module: &Module, scheme: Scheme) -> Result<Module, LoweredMismatch> {
     let opts = LowerOptions {
         scheme,
+        // A campaign looks for lowering bugs: a lowered module that breaks a rule is one.
+        verify_output: true,
         ..LowerOptions::default()
     };
     lower_module(module, &opts).map_err(|e| LoweredMismatch::Lower {

@@ -1,7 +1,7 @@
 //! Control-flow graph queries: successors, predecessors, reverse post-order, dominators,
 //! and call-graph reachability.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::module::{Block, Func, Function, Merge, Module, Terminator};
@@ -233,7 +233,7 @@ impl DomTree {
     /// The blocks `b` immediately dominates.
     pub fn children(&self, b: Block) -> Vec<Block> {
         match *self.rpo_index.get(b) {
-            Some(i) => self.tree.children[i].iter().map(|&c| self.rpo[c]).collect(),
+            Some(i) => self.tree.children(i).map(|c| self.rpo[c]).collect(),
             None => Vec::new(),
         }
     }
@@ -307,7 +307,7 @@ pub fn callees(func: &Function) -> Vec<Func> {
 
 /// Whether `to` is `from` or reachable from it through calls.
 pub fn call_graph_reaches(module: &Module, from: Func, to: Func) -> bool {
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut stack = vec![from];
     while let Some(f) = stack.pop() {
         if f == to {

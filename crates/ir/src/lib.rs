@@ -11,6 +11,7 @@ pub mod cfg;
 pub mod entity;
 pub mod exec;
 pub mod glsl;
+pub mod hash;
 pub mod module;
 pub mod ops;
 pub mod passes;

@@ -24,7 +24,7 @@
 //! that miss it bring `undef` through new phis. The entry block is taken to have no
 //! predecessors (SPIR-V forbids branching to it): at its start nothing is defined.
 
-use std::collections::HashMap;
+use crate::hash::{FxHashMap, FxHashSet};
 
 use crate::builder::InsertAt;
 use crate::cfg::{Cfg, DomTree};
@@ -54,13 +54,13 @@ struct Repair<'f, 'c> {
     cfg: &'c Cfg,
     /// Definitions by block: (position, value); parameters sit at position 0 of the entry
     /// (before everything), instructions at their index + 1.
-    defs: HashMap<Block, Vec<(usize, Value)>>,
+    defs: FxHashMap<Block, Vec<(usize, Value)>>,
     /// The value live at each block's entry, once known.
-    at_entry: HashMap<Block, Operand>,
+    at_entry: FxHashMap<Block, Operand>,
     /// Phis this repair created.
     new_phis: Vec<(Inst, Value, Block)>,
     /// Removed trivial phis and what replaces them.
-    replaced: HashMap<Value, Operand>,
+    replaced: FxHashMap<Value, Operand>,
     undef: Option<Value>,
     ty: crate::types::Type,
     /// Where the backward search stops ([`ReachFloors`]).
@@ -91,7 +91,7 @@ impl ReachFloors {
         }
         let mut floor = SecondaryMap::with_default(0);
         // Back edges by header; any retreating edge to a non-dominator: irreducible.
-        let mut latches: HashMap<Block, Vec<Block>> = HashMap::new();
+        let mut latches: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
         for (i, &b) in order.iter().enumerate() {
             for &s in cfg.succs(b) {
                 let Some(si) = *rpo.get(s) else { continue };
@@ -211,14 +211,14 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
     }
     let mut out = Vec::with_capacity(groups.len());
     // One undefined value per type serves every group: it sits at the top of the entry.
-    let mut undefs: HashMap<crate::types::Type, Value> = HashMap::new();
+    let mut undefs: FxHashMap<crate::types::Type, Value> = FxHashMap::default();
     for (g, defs) in groups.iter().enumerate() {
         let Some(&first) = defs.first() else {
             out.push(Vec::new());
             continue;
         };
         let ty = func.values[first].ty;
-        let mut by_block: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
+        let mut by_block: FxHashMap<Block, Vec<(usize, Value)>> = FxHashMap::default();
         for &v in defs {
             if *group_of.get(v) != Some(g) {
                 continue;
@@ -246,9 +246,9 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             func: &mut *func,
             cfg: &cfg,
             defs: by_block,
-            at_entry: HashMap::new(),
+            at_entry: FxHashMap::default(),
             new_phis: Vec::new(),
-            replaced: HashMap::new(),
+            replaced: FxHashMap::default(),
             undef: undefs.get(&ty).copied(),
             ty,
             floors: &floors,
@@ -564,7 +564,7 @@ impl Repair<'_, '_> {
     /// puts the phis that use it back on the list.
     fn remove_trivial_phis(&mut self) {
         let n = self.new_phis.len();
-        let index: HashMap<Value, usize> = self
+        let index: FxHashMap<Value, usize> = self
             .new_phis
             .iter()
             .enumerate()
@@ -583,7 +583,7 @@ impl Repair<'_, '_> {
         }
         let mut work: Vec<usize> = (0..n).rev().collect();
         let mut queued = vec![true; n];
-        let mut removed: HashMap<Block, std::collections::HashSet<Inst>> = HashMap::new();
+        let mut removed: FxHashMap<Block, FxHashSet<Inst>> = FxHashMap::default();
         while let Some(k) = work.pop() {
             queued[k] = false;
             let (inst, phi, b) = self.new_phis[k];

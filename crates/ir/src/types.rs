@@ -1,7 +1,7 @@
 //! The type table: every type of a module, interned, with the layout decorations that make
 //! two otherwise equal types different (array strides, member offsets, `Block`).
 
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 use spirv::StorageClass;
 
@@ -215,7 +215,7 @@ impl TypeData {
 #[derive(Clone, Debug, Default)]
 pub struct TypeTable {
     types: EntityVec<Type, TypeData>,
-    lookup: HashMap<TypeData, Type>,
+    lookup: FxHashMap<TypeData, Type>,
 }
 
 impl TypeTable {

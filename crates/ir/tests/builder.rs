@@ -491,3 +491,37 @@ fn local_variables_carry_values_through_structured_code() {
         panic!("{e}\n{}", print(&m));
     }
 }
+
+#[test]
+fn detached_blocks_are_laid_out_once_when_first_entered() {
+    // The builder lays out a detached block on the first switch to it without searching
+    // the layout; a block entered again, a loop ended with or without `begin_continue`, and
+    // a block made with `create_block` must each still appear exactly once.
+    let (mut m, _, bl, u) = common::module();
+    let (mut fb, p) = FunctionBuilder::create_function(&mut m, "nest", u, &[bl, u]);
+    let entry = fb.create_block();
+    fb.switch_to_block(entry);
+    let outer = fb.begin_loop();
+    let inner = fb.begin_loop();
+    let mut f = fb.begin_if(p[0].into(), true);
+    fb.loop_break(&inner);
+    fb.begin_else(&mut f);
+    let f = fb.end_if(f);
+    // Enter a laid-out block again: it must not be laid out a second time.
+    fb.switch_to_block(f.merge);
+    fb.end_loop(inner, Some(p[0].into()));
+    fb.begin_continue(&outer);
+    fb.switch_to_block(outer.continue_target);
+    fb.end_loop(outer, Some(p[0].into()));
+    fb.ret(Some(p[1].into()));
+    let fid = fb.func;
+    let func = &m.funcs[fid];
+    let mut seen = std::collections::BTreeSet::new();
+    for &b in &func.layout {
+        assert!(seen.insert(b), "{b} is laid out twice");
+    }
+    assert_eq!(seen.len(), func.blocks.len(), "every block is laid out");
+    if let Err(e) = verify(&m) {
+        panic!("{e}\n{}", print(&m));
+    }
+}

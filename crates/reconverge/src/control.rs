@@ -25,7 +25,7 @@
 //! `B` counts as having divergent exits, values of the cycle are divergent where read
 //! outside it, and values defined anywhere after its exits are divergent wherever read.
 
-use std::collections::{HashMap, HashSet};
+use tangle_ir::hash::{FxHashMap, FxHashSet};
 
 use tangle_ir::analysis::{
     Cfg, ConstructTree, CycleId, CycleInfo, DomTree, PostDomNode, PostDomTree, Use, UseLists,
@@ -95,7 +95,7 @@ impl Shape {
     /// construct with its continue construct: break blocks lie outside the cycle but inside
     /// the construct, and lanes leaving in different iterations run them apart until the
     /// merge block. Without constructs, the cycle itself (see [`Shape::after_cycle`]).
-    fn loop_region(&self, c: CycleId) -> HashSet<Block> {
+    fn loop_region(&self, c: CycleId) -> FxHashSet<Block> {
         let cycle = self.cycles.cycle(c);
         if self.precise {
             if let Some(tree) = &self.constructs {
@@ -113,8 +113,8 @@ impl Shape {
     /// read.
     fn after_cycle(&self, func: &Function, c: CycleId) -> Vec<Value> {
         let cycle = self.cycles.cycle(c);
-        let inside: HashSet<Block> = cycle.blocks.iter().copied().collect();
-        let mut seen: HashSet<Block> = HashSet::new();
+        let inside: FxHashSet<Block> = cycle.blocks.iter().copied().collect();
+        let mut seen: FxHashSet<Block> = FxHashSet::default();
         let mut stack: Vec<Block> = self.cycles.exit_blocks(c, &self.cfg);
         while let Some(b) = stack.pop() {
             if !inside.contains(&b) && seen.insert(b) {
@@ -141,7 +141,7 @@ impl Shape {
     }
 
     /// The values defined in `region` that some use outside `region` reads.
-    fn escaping_values(&self, func: &Function, region: &HashSet<Block>) -> Vec<Value> {
+    fn escaping_values(&self, func: &Function, region: &FxHashSet<Block>) -> Vec<Value> {
         let mut out = Vec::new();
         for &b in region {
             for &i in &func.blocks[b].insts {
@@ -168,7 +168,7 @@ pub(crate) struct Effects {
     pub(crate) join_blocks: Vec<Block>,
     /// Values that are divergent where read outside a region (the region given): lanes
     /// that ran the region apart meet after it, each with its own value.
-    pub(crate) escaping: Vec<(Value, std::rc::Rc<HashSet<Block>>)>,
+    pub(crate) escaping: Vec<(Value, std::rc::Rc<FxHashSet<Block>>)>,
     /// Headers of the loops found to have divergent exits.
     pub(crate) divergent_exit_loops: Vec<Block>,
 }
@@ -190,13 +190,13 @@ pub(crate) fn divergent_branch(shape: &Shape, func: &Function, b: Block) -> Effe
         Some(PostDomNode::Block(p)) if shape.precise => Some(p),
         _ => None,
     };
-    let mut marked: HashSet<CycleId> = HashSet::new();
+    let mut marked: FxHashSet<CycleId> = FxHashSet::default();
     if !shape.precise {
         marked.extend(around.iter().copied());
     }
-    let mut reached_from: HashMap<Block, usize> = HashMap::new();
+    let mut reached_from: FxHashMap<Block, usize> = FxHashMap::default();
     for &s in &succs {
-        let mut seen: HashSet<Block> = HashSet::new();
+        let mut seen: FxHashSet<Block> = FxHashSet::default();
         let mut stack: Vec<(Block, Block)> = vec![(b, s)];
         while let Some((from, to)) = stack.pop() {
             if shape.precise {
@@ -249,7 +249,7 @@ pub(crate) fn divergent_branch(shape: &Shape, func: &Function, b: Block) -> Effe
             effects.escaping.push((v, region.clone()));
         }
         if !shape.precise {
-            let nowhere = std::rc::Rc::new(HashSet::new());
+            let nowhere = std::rc::Rc::new(FxHashSet::default());
             for v in shape.after_cycle(func, c) {
                 effects.escaping.push((v, nowhere.clone()));
             }
@@ -257,7 +257,7 @@ pub(crate) fn divergent_branch(shape: &Shape, func: &Function, b: Block) -> Effe
     }
     if let (Terminator::Switch { .. }, Some(tree)) = (&func.blocks[b].term, &shape.constructs) {
         if let Some(id) = tree.of_header(b) {
-            let mut region: HashSet<Block> = tree.region(id).into_iter().collect();
+            let mut region: FxHashSet<Block> = tree.region(id).into_iter().collect();
             region.remove(&b);
             let region = std::rc::Rc::new(region);
             for v in shape.escaping_values(func, &region) {

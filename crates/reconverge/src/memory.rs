@@ -2,7 +2,7 @@
 //! globals the module may write (a load at a uniform address of memory nobody writes during
 //! the dispatch reads one value for every lane).
 
-use std::collections::HashSet;
+use tangle_ir::hash::FxHashSet;
 
 use spirv::StorageClass;
 use tangle_ir::{
@@ -68,8 +68,8 @@ pub(crate) fn is_per_lane(sc: StorageClass) -> bool {
 /// classes written through a pointer whose global is not known.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Writes {
-    globals: HashSet<Global>,
-    unknown_classes: HashSet<StorageClass>,
+    globals: FxHashSet<Global>,
+    unknown_classes: FxHashSet<StorageClass>,
 }
 
 impl Writes {

@@ -13,7 +13,8 @@
 //! together leave together, by one path) and every value it returns is uniform. Both are
 //! part of the same module-wide fixpoint, so call chains of any depth settle.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+use tangle_ir::hash::{FxHashMap, FxHashSet};
 
 use tangle_ir::{Func, Function, Module, Op, Operand, Terminator, Value};
 
@@ -24,11 +25,11 @@ use crate::values::{self, Facts};
 /// The analysis result for one function.
 #[derive(Clone, Debug, Default)]
 pub struct FunctionUniformity {
-    divergent: HashSet<Value>,
+    divergent: FxHashSet<Value>,
     /// Values uniform only where read inside the given blocks (defined in a loop with
     /// divergent exits or a divergent switch, read after it).
-    uniform_within: HashMap<Value, HashSet<tangle_ir::Block>>,
-    divergent_phi_blocks: HashSet<tangle_ir::Block>,
+    uniform_within: FxHashMap<Value, FxHashSet<tangle_ir::Block>>,
+    divergent_phi_blocks: FxHashSet<tangle_ir::Block>,
     divergent_branches: BTreeSet<tangle_ir::Block>,
     divergent_exit_loops: BTreeSet<tangle_ir::Block>,
     returns_uniform: bool,
@@ -96,7 +97,7 @@ impl FunctionUniformity {
 /// The uniformity of every function of a module.
 #[derive(Clone, Debug, Default)]
 pub struct Uniformity {
-    funcs: HashMap<Func, FunctionUniformity>,
+    funcs: FxHashMap<Func, FunctionUniformity>,
 }
 
 impl Uniformity {
@@ -108,7 +109,7 @@ impl Uniformity {
             module,
             writes: &writes,
         };
-        let shapes: HashMap<Func, Shape> = module
+        let shapes: FxHashMap<Func, Shape> = module
             .funcs
             .iter()
             .map(|(f, func)| (f, Shape::new(func)))
@@ -181,7 +182,7 @@ impl Uniformity {
         f: Func,
         func: &Function,
     ) -> bool {
-        let summaries: HashMap<Func, bool> = self
+        let summaries: FxHashMap<Func, bool> = self
             .funcs
             .iter()
             .map(|(g, u)| (*g, u.returns_uniform))

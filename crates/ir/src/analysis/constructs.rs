@@ -16,7 +16,7 @@
 //! construct's parent is its loop; a case construct's is its switch's selection). The
 //! verifier and the interpreter both read constructs from here.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use crate::cfg::{Cfg, DomTree};
 use crate::entity::{EntityRef, SecondaryMap};
@@ -146,7 +146,7 @@ impl ConstructTree {
                     );
                     tree.of_header.set(h, Some(sel));
                     if let Terminator::Switch { default, cases, .. } = &block.term {
-                        let mut seen = HashSet::new();
+                        let mut seen = FxHashSet::default();
                         for t in std::iter::once(*default).chain(cases.iter().map(|c| c.1)) {
                             if t == m || !seen.insert(t) || !sdom.is_reachable(t) {
                                 continue;

@@ -17,6 +17,7 @@
 use super::graph::strongly_connected;
 use crate::cfg::Cfg;
 use crate::entity::SecondaryMap;
+use crate::hash::FxHashSet;
 use crate::module::{Block, Function};
 
 /// A cycle's index in [`CycleInfo`].
@@ -211,7 +212,7 @@ pub fn dfs_preorder(func: &Function, cfg: &Cfg) -> Vec<Block> {
     let Some(entry) = func.entry() else {
         return Vec::new();
     };
-    let mut seen = std::collections::HashSet::from([entry]);
+    let mut seen = FxHashSet::from_iter([entry]);
     let mut order = vec![entry];
     let mut stack = vec![(entry, 0usize)];
     while let Some((b, i)) = stack.pop() {

@@ -12,13 +12,27 @@ pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Opt
     for (i, &v) in rpo.iter().enumerate() {
         order[v] = i;
     }
-    let mut preds = vec![Vec::new(); n];
+    // Predecessors of the reached nodes, node after node in one array: `preds[first[v]..
+    // first[v + 1]]` (a vector per node cost an allocation per block).
+    let mut first = vec![0usize; n + 1];
     for (v, out) in succs.iter().enumerate() {
-        if order[v] == usize::MAX {
-            continue;
+        if order[v] != usize::MAX {
+            for &s in out {
+                first[s + 1] += 1;
+            }
         }
-        for &s in out {
-            preds[s].push(v);
+    }
+    for v in 0..n {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut preds = vec![0usize; first[n]];
+    for (v, out) in succs.iter().enumerate() {
+        if order[v] != usize::MAX {
+            for &s in out {
+                preds[fill[s]] = v;
+                fill[s] += 1;
+            }
         }
     }
     const UNDEF: usize = usize::MAX;
@@ -32,7 +46,7 @@ pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Opt
         changed = false;
         for i in 1..rpo.len() {
             let mut new_idom = UNDEF;
-            for &p in &preds[rpo[i]] {
+            for &p in &preds[first[rpo[i]]..first[rpo[i] + 1]] {
                 let pi = order[p];
                 if idom[pi] == UNDEF {
                     continue;
@@ -94,33 +108,46 @@ pub(crate) fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize
 pub(crate) struct Intervals {
     pre: Vec<u32>,
     post: Vec<u32>,
-    /// Children of each node, in increasing node order.
-    pub(crate) children: Vec<Vec<usize>>,
+    /// Children of every node, in increasing node order, node after node: node `v`'s are
+    /// `kids[first_kid[v]..first_kid[v + 1]]` (one array, not a vector per node: the trees
+    /// are built once per pass over functions of up to 100k instructions).
+    kids: Vec<u32>,
+    first_kid: Vec<u32>,
 }
 
 impl Intervals {
     /// Numbers the forest whose parent links are `parent` (roots have `None`).
     pub(crate) fn new(parent: &[Option<usize>]) -> Self {
         let n = parent.len();
-        let mut children = vec![Vec::new(); n];
+        let mut first_kid = vec![0u32; n + 1];
+        for p in parent.iter().flatten() {
+            first_kid[p + 1] += 1;
+        }
+        for v in 0..n {
+            first_kid[v + 1] += first_kid[v];
+        }
+        let mut fill = first_kid.clone();
+        let mut kids = vec![0u32; first_kid[n] as usize];
         for (v, p) in parent.iter().enumerate() {
             if let Some(p) = *p {
-                children[p].push(v);
+                kids[fill[p] as usize] = v as u32;
+                fill[p] += 1;
             }
         }
         let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
         let (mut pre_n, mut post_n) = (0u32, 0u32);
+        let mut stack = Vec::new();
         for root in (0..n).filter(|&v| parent[v].is_none()) {
             pre[root] = pre_n;
             pre_n += 1;
-            let mut stack = vec![(root, 0usize)];
+            stack.push((root, first_kid[root] as usize));
             while let Some((v, k)) = stack.pop() {
-                if k < children[v].len() {
+                if k < first_kid[v + 1] as usize {
                     stack.push((v, k + 1));
-                    let c = children[v][k];
+                    let c = kids[k] as usize;
                     pre[c] = pre_n;
                     pre_n += 1;
-                    stack.push((c, 0));
+                    stack.push((c, first_kid[c] as usize));
                 } else {
                     post[v] = post_n;
                     post_n += 1;
@@ -130,8 +157,16 @@ impl Intervals {
         Intervals {
             pre,
             post,
-            children,
+            kids,
+            first_kid,
         }
+    }
+
+    /// The children of node `v`, in increasing node order.
+    pub(crate) fn children(&self, v: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.kids[self.first_kid[v] as usize..self.first_kid[v + 1] as usize]
+            .iter()
+            .map(|&c| c as usize)
     }
 
     /// Whether `a` is `b` or an ancestor of it.

@@ -151,10 +151,7 @@ impl PostDomTree {
     /// The blocks `n` immediately post-dominates, in reverse post-order.
     pub fn children(&self, n: PostDomNode) -> Vec<Block> {
         match self.index(n) {
-            Some(i) => self.intervals.children[i]
-                .iter()
-                .map(|&c| self.rpo[c])
-                .collect(),
+            Some(i) => self.intervals.children(i).map(|c| self.rpo[c]).collect(),
             None => Vec::new(),
         }
     }

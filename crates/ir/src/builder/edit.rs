@@ -7,6 +7,7 @@
 //! Instruction positions are found by scanning the layout: the IR keeps no
 //! instruction-to-block map, so an edit that needs one costs a pass over the function.
 
+use crate::hash::FxHashSet;
 use crate::module::{
     Block, BlockData, Function, Inst, InstData, Operand, Terminator, Value, ValueData, ValueDef,
 };
@@ -295,7 +296,7 @@ impl Function {
     pub fn layout_in_reverse_post_order(&mut self) {
         let cfg = crate::cfg::Cfg::new(self);
         let mut order = crate::cfg::reverse_post_order(self, &cfg);
-        let seen: std::collections::HashSet<Block> = order.iter().copied().collect();
+        let seen: FxHashSet<Block> = order.iter().copied().collect();
         order.extend(self.layout.iter().copied().filter(|b| !seen.contains(b)));
         self.layout = order;
     }

@@ -36,7 +36,7 @@ pub mod edit;
 pub mod infer;
 pub mod structured;
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use crate::module::{
     Block, Const, ConstData, ConstValue, Func, Function, Inst, Module, Operand, Terminator, Value,
@@ -65,7 +65,11 @@ pub struct FunctionBuilder<'m> {
     pub func: Func,
     pos: Position,
     /// Blocks whose terminator this builder has set.
-    terminated: HashSet<Block>,
+    terminated: FxHashSet<Block>,
+    /// Blocks made by [`Self::create_detached_block`] and not entered yet: not in the
+    /// layout, so entering one lays it out without searching the layout (a search per
+    /// block made building a long function quadratic).
+    detached: FxHashSet<Block>,
 }
 
 impl<'m> FunctionBuilder<'m> {
@@ -84,6 +88,7 @@ impl<'m> FunctionBuilder<'m> {
             func,
             pos: Position::Nowhere,
             terminated,
+            detached: FxHashSet::default(),
         }
     }
 
@@ -123,13 +128,22 @@ impl<'m> FunctionBuilder<'m> {
     /// Creates a block that is not laid out yet: [`Self::switch_to_block`] lays it out at
     /// the end when it is first entered.
     pub fn create_detached_block(&mut self) -> Block {
-        self.function_mut().blocks.push(Default::default())
+        let b = self.function_mut().blocks.push(Default::default());
+        self.detached.insert(b);
+        b
+    }
+
+    /// Whether `b` was made by [`Self::create_detached_block`] and not entered yet (so it is
+    /// not in the layout).
+    pub(crate) fn is_detached(&self, b: Block) -> bool {
+        self.detached.contains(&b)
     }
 
     /// Moves the cursor to the end of `b`, laying `b` out at the end if it is not yet.
     pub fn switch_to_block(&mut self, b: Block) {
+        let detached = self.detached.remove(&b);
         let f = self.function_mut();
-        if !f.layout.contains(&b) {
+        if detached || !f.layout.contains(&b) {
             f.layout.push(b);
         }
         self.pos = Position::End(b);

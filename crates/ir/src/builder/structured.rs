@@ -156,7 +156,7 @@ impl FunctionBuilder<'_> {
     /// unconditional `br header` when `repeat` is `None` (the loop is left by breaks only).
     /// Moves to the merge block. Calls [`Self::begin_continue`] first if it was not.
     pub fn end_loop(&mut self, l: Loop, repeat: Option<Operand>) {
-        if !self.function().layout.contains(&l.continue_target) {
+        if self.is_detached(l.continue_target) {
             self.begin_continue(&l);
         }
         match repeat {

@@ -8,7 +8,7 @@
 //! or out of bounds, and removing it is not this pass's business. Subgroup operations stay
 //! too: the interpreter's traces record every one, and the differential tests compare them.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use crate::module::{Function, Inst, Operand, Value, ValueDef};
 use crate::ops::Op;
@@ -29,7 +29,7 @@ fn removable(op: &Op) -> bool {
 
 /// Removes dead instructions from `func`; returns whether it removed any.
 pub fn run(func: &mut Function) -> bool {
-    let mut live: HashSet<Inst> = HashSet::new();
+    let mut live: FxHashSet<Inst> = FxHashSet::default();
     let mut work: Vec<Value> = Vec::new();
     for &b in &func.layout {
         let block = &func.blocks[b];

@@ -5,7 +5,7 @@
 //! block ends in `unreachable`. A phi incoming from such a block whose value is gone gets an
 //! `undef` of its type.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use crate::builder::InsertAt;
 use crate::cfg::{reverse_post_order, Cfg};
@@ -15,7 +15,7 @@ use crate::ops::{Op, PlainOp};
 /// Removes unreachable blocks; returns whether any was removed.
 pub fn run(func: &mut Function) -> bool {
     let cfg = Cfg::new(func);
-    let reachable: HashSet<Block> = reverse_post_order(func, &cfg).into_iter().collect();
+    let reachable: FxHashSet<Block> = reverse_post_order(func, &cfg).into_iter().collect();
     // Structured: the merge blocks and continue targets of reachable headers stay, emptied.
     let mut kept_unreachable: Vec<(Block, Option<Block>)> = Vec::new();
     for &h in &func.layout {

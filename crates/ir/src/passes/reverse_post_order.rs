@@ -9,13 +9,14 @@
 //! structured.
 
 use crate::cfg::{reverse_post_order, Cfg};
+use crate::hash::FxHashSet;
 use crate::module::Function;
 
 /// Reorders `func.layout`; returns whether the order changed.
 pub fn run(func: &mut Function) -> bool {
     let cfg = Cfg::new(func);
     let mut order = reverse_post_order(func, &cfg);
-    let reached: std::collections::HashSet<_> = order.iter().copied().collect();
+    let reached: FxHashSet<_> = order.iter().copied().collect();
     order.extend(func.layout.iter().copied().filter(|b| !reached.contains(b)));
     if order == func.layout {
         return false;
@@ -55,7 +56,7 @@ mod tests {
     fn dominators_first(func: &Function) -> bool {
         let entry = func.layout[0];
         let reach = |skip: Option<Block>| {
-            let mut seen = std::collections::HashSet::new();
+            let mut seen = FxHashSet::default();
             let mut stack = vec![entry];
             while let Some(b) = stack.pop() {
                 if Some(b) == skip || !seen.insert(b) {

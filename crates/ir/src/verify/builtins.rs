@@ -2,7 +2,7 @@
 //! built-in needs, its type, its storage class, whether GLCompute may use it at all, and one
 //! variable per built-in in each entry point's interface.
 
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 use spirv::{BuiltIn, Capability, StorageClass};
 
@@ -183,7 +183,7 @@ pub(super) fn check(module: &Module, sink: &mut Sink) {
         }
     }
     for e in &module.entry_points {
-        let mut seen: HashMap<BuiltIn, Global> = HashMap::new();
+        let mut seen: FxHashMap<BuiltIn, Global> = FxHashMap::default();
         for g in &e.interface {
             let Some(data) = module.globals.get(*g) else {
                 continue;

@@ -4,7 +4,7 @@
 //! the back edge. Decided with the shared [`PostDomTree`] of the structured graph, whose
 //! virtual exit also follows every infinite loop.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use super::{Location, Point, Rule, Sink};
 use crate::analysis::PostDomTree;
@@ -26,7 +26,7 @@ pub(super) fn check(
     }
     // A witness for the message: a block reached from the continue target without passing
     // the back-edge block, where control leaves (an exit, or a loop that never returns).
-    let mut seen = HashSet::from([back_edge]);
+    let mut seen = FxHashSet::from_iter([back_edge]);
     let mut stack = vec![cont];
     let mut witness = cont;
     while let Some(b) = stack.pop() {

@@ -1,7 +1,7 @@
 //! References and SSA form: every entity exists, every value is defined once and dominates
 //! its uses, phis sit at block starts with one operand per predecessor.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use super::{Location, Point, Rule, Sink};
 use crate::cfg::{Cfg, DomTree};
@@ -224,8 +224,8 @@ pub(super) fn check(
                     sink.report(Rule::Ssa, l, "a phi needs one block per operand");
                     continue;
                 }
-                let preds: HashSet<Block> = cfg.preds(b).iter().copied().collect();
-                let mut listed = HashSet::new();
+                let preds: FxHashSet<Block> = cfg.preds(b).iter().copied().collect();
+                let mut listed = FxHashSet::default();
                 for (a, pb) in inst.args.iter().zip(blocks) {
                     if !listed.insert(*pb) {
                         sink.report(Rule::Ssa, l, format!("{pb} appears twice in the phi"));

@@ -6,7 +6,7 @@
 //! block its continue target dominates and its merge does not; the loop construct is the rest
 //! of what the header dominates.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{FxHashMap, FxHashSet};
 
 use super::{Location, Point, Rule, Sink};
 use crate::analysis::{ConstructKind, ConstructTree, PostDomTree};
@@ -18,7 +18,7 @@ struct Construct {
     merge: Block,
     /// The continue target of a loop.
     cont: Option<Block>,
-    blocks: HashSet<Block>,
+    blocks: FxHashSet<Block>,
 }
 
 pub(super) fn check(
@@ -37,10 +37,10 @@ pub(super) fn check(
     };
     let scfg = Cfg::structured(func);
     let sdom = DomTree::new(func, &scfg);
-    let mut merge_of: HashMap<Block, Block> = HashMap::new();
-    let mut continue_targets: HashSet<Block> = HashSet::new();
-    let mut loop_headers: HashSet<Block> = HashSet::new();
-    let mut switch_targets: HashSet<Block> = HashSet::new();
+    let mut merge_of: FxHashMap<Block, Block> = FxHashMap::default();
+    let mut continue_targets: FxHashSet<Block> = FxHashSet::default();
+    let mut loop_headers: FxHashSet<Block> = FxHashSet::default();
+    let mut switch_targets: FxHashSet<Block> = FxHashSet::default();
     let mut constructs = Vec::new();
 
     for &h in &func.layout {
@@ -129,7 +129,7 @@ pub(super) fn check(
     }
 
     // The constructs that contain each block, innermost last.
-    let mut containing: HashMap<Block, Vec<usize>> = HashMap::new();
+    let mut containing: FxHashMap<Block, Vec<usize>> = FxHashMap::default();
     for (k, c) in constructs.iter().enumerate() {
         for &b in &c.blocks {
             containing.entry(b).or_default().push(k);
@@ -146,7 +146,7 @@ pub(super) fn check(
     // Back edges and unstructured conditional branches. Back edges are found among the
     // blocks reachable in the structured graph, as spirv-val finds them: a continue target
     // that no branch reaches still gives its loop the back edge it branches along.
-    let mut back_edges: HashMap<Block, Vec<Block>> = HashMap::new();
+    let mut back_edges: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
     for &b in sdom.rpo() {
         let block = &func.blocks[b];
         for &s in cfg.succs(b) {

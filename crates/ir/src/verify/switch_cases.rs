@@ -4,7 +4,8 @@
 //! its successor in the switch's target list (looking through the default, as spirv-val
 //! does).
 
-use std::collections::{BTreeMap, HashSet};
+use crate::hash::FxHashSet;
+use std::collections::BTreeMap;
 
 use super::{Location, Point, Rule, Sink};
 use crate::analysis::ConstructTree;
@@ -41,7 +42,7 @@ pub(super) fn check(
         let targets: Vec<Block> = std::iter::once(*default)
             .chain(cases.iter().map(|(_, t)| *t))
             .collect();
-        let case_targets: HashSet<Block> =
+        let case_targets: FxHashSet<Block> =
             targets.iter().copied().filter(|&t| t != merge).collect();
         let mut falls_to: BTreeMap<Block, Block> = BTreeMap::new();
         let mut fallen_into: BTreeMap<Block, Vec<Block>> = BTreeMap::new();
@@ -87,7 +88,7 @@ pub(super) fn check(
         // Ordering: a case that falls through to T2 (directly, or through a default that
         // falls through to T2) must immediately precede T2 among the targets, duplicates of
         // its own target skipped.
-        let mut checked = HashSet::new();
+        let mut checked = FxHashSet::default();
         for (i, &t) in targets.iter().enumerate() {
             if i == 0 || t == merge || !checked.insert(t) {
                 continue;

@@ -19,6 +19,7 @@ mod regions;
 
 use super::{Location, Point, Rule, Sink};
 use crate::cfg::{Cfg, DomTree};
+use crate::hash::FxHashMap;
 use crate::module::{Block, Func, Function, Inst, Module, Value, ValueDef};
 use crate::ops::{Op, TangleOp};
 
@@ -115,7 +116,7 @@ fn placement(
     sink: &mut Sink,
 ) -> Option<TokenSites> {
     let entry = func.entry()?;
-    let mut def_site = std::collections::HashMap::new();
+    let mut def_site = FxHashMap::default();
     let mut entries = 0usize;
     let mut sound = true;
     for &b in &func.layout {
@@ -293,7 +294,7 @@ pub(crate) fn witness(cfg: &Cfg, within: &[Block], through: &[Block]) -> String 
 /// The shortest path of at least one edge from `from` to `to` inside `within` (breadth
 /// first), both ends included; `[from, to]` if there is none (never for a cycle's blocks).
 fn shortest_path(cfg: &Cfg, within: &[Block], from: Block, to: Block) -> Vec<Block> {
-    let mut parent: std::collections::HashMap<Block, Block> = Default::default();
+    let mut parent: FxHashMap<Block, Block> = Default::default();
     let mut queue = std::collections::VecDeque::new();
     for &s in cfg.succs(from) {
         if within.contains(&s) && !parent.contains_key(&s) {

@@ -3,8 +3,8 @@
 //! the blocks that open, sync or break it, and edges drawn by the uniformity analysis of
 //! the lowered code: solid for a uniform branch, bold dashed red where lanes may split.
 
-use std::collections::HashMap;
 use std::fmt::Write;
+use tangle_ir::hash::FxHashMap;
 
 use tangle_ir::{Module, Op, Operand, TangleOp, Value};
 
@@ -28,7 +28,7 @@ pub fn to_dot(module: &Module) -> String {
             out,
             "  subgraph cluster_{fid} {{\n    label=\"{fid} {name}\";"
         );
-        let mut colour: HashMap<Value, &str> = HashMap::new();
+        let mut colour: FxHashMap<Value, &str> = FxHashMap::default();
         for &b in &f.layout {
             let mut lines = vec![format!("{b}")];
             let mut fill = None;

@@ -16,7 +16,8 @@
 //! by it), so the function stays structured; values the copies define are merged with the
 //! originals by SSA repair. [`divergent_fallthroughs`] lists the switches that need it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+use tangle_ir::hash::{FxHashMap, FxHashSet};
 
 use tangle_ir::analysis::ConstructTree;
 use tangle_ir::cfg::{Cfg, DomTree};
@@ -88,7 +89,7 @@ pub fn split_divergent_fallthroughs(m: &mut Module, uniformity: &Uniformity) -> 
             continue;
         }
         // Switch headers known divergent; copies of one are divergent too.
-        let mut divergent: HashSet<Block> = func
+        let mut divergent: FxHashSet<Block> = func
             .layout
             .iter()
             .copied()
@@ -96,7 +97,7 @@ pub fn split_divergent_fallthroughs(m: &mut Module, uniformity: &Uniformity) -> 
                 matches!(func.blocks[b].term, Terminator::Switch { .. }) && !u.branch_is_uniform(b)
             })
             .collect();
-        let mut split: HashSet<Block> = HashSet::new();
+        let mut split: FxHashSet<Block> = FxHashSet::default();
         // Each split leaves its switch without an executable fallthrough; the guard keeps
         // a switch that would not lose it from being split forever.
         while let Some(h) = divergent_switches(func, |b| !divergent.contains(&b))
@@ -116,16 +117,16 @@ pub fn split_divergent_fallthroughs(m: &mut Module, uniformity: &Uniformity) -> 
 
 /// Redirects every executable fallthrough of the switch in `header` into a copy of the
 /// fallthrough chain it enters; copies of headers in `divergent` join it.
-fn split_switch(func: &mut Function, header: Block, divergent: &mut HashSet<Block>) {
+fn split_switch(func: &mut Function, header: Block, divergent: &mut FxHashSet<Block>) {
     let tree = ConstructTree::new(func);
     let dom = DomTree::new(func, &Cfg::new(func));
     let falls = tree.executable_case_fallthrough(func, &dom, header);
-    let blocks_of: HashMap<Block, Vec<Block>> = tree
+    let blocks_of: FxHashMap<Block, Vec<Block>> = tree
         .cases(header)
         .into_iter()
         .map(|id| (tree.get(id).entry, tree.get(id).blocks.clone()))
         .collect();
-    let into: HashMap<Block, Block> = falls
+    let into: FxHashMap<Block, Block> = falls
         .iter()
         .filter_map(|&(c, t)| t.map(|t| (c, t)))
         .collect();
@@ -174,9 +175,9 @@ fn split_switch(func: &mut Function, header: Block, divergent: &mut HashSet<Bloc
 fn clone_region(
     func: &mut Function,
     region: &[Block],
-) -> (HashMap<Block, Block>, HashMap<Value, Value>) {
-    let bmap: HashMap<Block, Block> = region.iter().map(|&b| (b, func.add_block())).collect();
-    let mut vmap: HashMap<Value, Value> = HashMap::new();
+) -> (FxHashMap<Block, Block>, FxHashMap<Value, Value>) {
+    let bmap: FxHashMap<Block, Block> = region.iter().map(|&b| (b, func.add_block())).collect();
+    let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
     for &b in region {
         for &i in &func.blocks[b].insts {
             if let Some(r) = func.insts[i].result {

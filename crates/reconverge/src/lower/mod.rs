@@ -81,6 +81,13 @@ pub struct LowerOptions {
     /// Promote function-local variables to SSA values first, so the uniformity analysis
     /// sees loop counters and locals as the values they are (default on).
     pub promote_variables: bool,
+    /// Verify the lowered module before returning it, and answer [`LowerError::Internal`]
+    /// when it breaks a rule (a bug of the lowering). A second full verification costs
+    /// about as much as the input's, a tenth of the lowering (docs/lowering.md, "Speed"),
+    /// so, like [`tangle_ir::pipeline::Pipeline::verify_each`], it is on by default in
+    /// debug builds (every test) and off in release builds; campaigns that look for bugs
+    /// turn it on. The input is always verified: bad input is the caller's error.
+    pub verify_output: bool,
 }
 
 impl Default for LowerOptions {
@@ -88,6 +95,7 @@ impl Default for LowerOptions {
         LowerOptions {
             scheme: Scheme::Scopes,
             promote_variables: true,
+            verify_output: cfg!(debug_assertions),
         }
     }
 }
@@ -183,6 +191,9 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
         };
         rewrite::apply(&mut out, plan)?;
     }
+    if !opts.verify_output {
+        return Ok(out);
+    }
     verify_as(&out, Form::Lowered).map_err(|e| LowerError::Internal {
         func: e
             .0
@@ -221,9 +232,9 @@ fn promote_all(m: &mut Module) {
 /// loop that lanes leave apart kept a break barrier it does not need (fuzz seed 79,
 /// docs/lowering.md).
 fn localize_private_globals(m: &mut Module) {
-    use std::collections::HashMap;
+    use tangle_ir::hash::{FxHashMap, FxHashSet};
     use tangle_ir::{Global, Operand, TypeData};
-    let called: std::collections::HashSet<Func> = m
+    let called: FxHashSet<Func> = m
         .funcs
         .iter()
         .flat_map(|(_, f)| f.insts.iter())
@@ -234,7 +245,7 @@ fn localize_private_globals(m: &mut Module) {
         .collect();
     // Per Private global: the one function that uses it, or `None` once a second one does
     // or a use is not a load's or store's pointer.
-    let mut user: HashMap<Global, Option<Func>> = HashMap::new();
+    let mut user: FxHashMap<Global, Option<Func>> = FxHashMap::default();
     for (fid, func) in m.funcs.iter() {
         let mut note = |g: Global, ok: bool| {
             let entry = user.entry(g).or_insert(Some(fid));
@@ -264,7 +275,7 @@ fn localize_private_globals(m: &mut Module) {
             }
         }
     }
-    let entries: std::collections::HashSet<Func> = m.entry_points.iter().map(|e| e.func).collect();
+    let entries: FxHashSet<Func> = m.entry_points.iter().map(|e| e.func).collect();
     let mut chosen: Vec<(Global, Func)> = user
         .into_iter()
         .filter_map(|(g, f)| Some((g, f?)))

@@ -17,7 +17,8 @@
 //! `Scheme::EveryDivergent` gives every divergent construct a barrier, and the baseline
 //! keeps seed 000's placement (divergent ifs and loops, no continue barrier).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+use tangle_ir::hash::{FxHashMap, FxHashSet};
 
 use tangle_ir::cfg::{Cfg, DomTree};
 use tangle_ir::{Block, Function, Merge, Op, PlainOp, Terminator};
@@ -49,7 +50,7 @@ pub struct Facts<'a> {
     /// Its control-flow graph.
     pub cfg: Cfg,
     /// Blocks reachable from the entry.
-    pub reachable: HashSet<Block>,
+    pub reachable: FxHashSet<Block>,
     /// Per scope, the targets of the edges (and returns) that leave it.
     pub exits: Vec<BTreeSet<Target>>,
 }
@@ -64,7 +65,7 @@ impl<'a> Facts<'a> {
     ) -> Self {
         let cfg = Cfg::new(func);
         let dom = DomTree::new(func, &cfg);
-        let reachable: HashSet<Block> = dom.rpo().iter().copied().collect();
+        let reachable: FxHashSet<Block> = dom.rpo().iter().copied().collect();
         let mut exits = vec![BTreeSet::new(); tree.len()];
         for &a in dom.rpo() {
             for t in distinct(cfg.succs(a)) {
@@ -212,7 +213,7 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
             Target::Block(b) => node_of(b),
         }
     };
-    let mut succs: HashMap<Node, Vec<Node>> = HashMap::new();
+    let mut succs: FxHashMap<Node, Vec<Node>> = FxHashMap::default();
     let mut splits = Vec::new();
     for b in tree.region(facts.func, s) {
         if !facts.reachable.contains(&b) {
@@ -252,13 +253,13 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
         succs.insert(node, next);
     }
     // Backward reachability to the exit.
-    let mut preds: HashMap<Node, Vec<Node>> = HashMap::new();
+    let mut preds: FxHashMap<Node, Vec<Node>> = FxHashMap::default();
     for (&from, to) in &succs {
         for &t in to {
             preds.entry(t).or_default().push(from);
         }
     }
-    let mut reach: HashSet<Node> = HashSet::from([Node::Exit]);
+    let mut reach: FxHashSet<Node> = FxHashSet::from_iter([Node::Exit]);
     let mut stack = vec![Node::Exit];
     while let Some(x) = stack.pop() {
         for &p in preds.get(&x).map_or(&[][..], Vec::as_slice) {
@@ -324,7 +325,7 @@ fn can_elide(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
             Target::Return => return end_ok,
             Target::Block(b) => b,
         };
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         loop {
             if q != ROOT && !tree.contains(q, at) {
                 return true;

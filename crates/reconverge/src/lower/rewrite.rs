@@ -12,7 +12,8 @@
 //! mended. The baseline instead leaves a scope early with `bar_break` and jumps straight to
 //! the target (seed 000's first design).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use tangle_ir::hash::FxHashMap;
 
 use tangle_ir::builder::{FunctionBuilder, InsertAt};
 use tangle_ir::cfg::{Cfg, DomTree};
@@ -62,7 +63,7 @@ pub struct Plan {
     /// The baseline's early returns: `bar_break` every scope before returning.
     return_breaks: Vec<(Block, Vec<ScopeId>)>,
     /// The nesting depth of every scope opened.
-    depth: HashMap<ScopeId, u32>,
+    depth: FxHashMap<ScopeId, u32>,
 }
 
 /// Plans the rewrite of function `func` (with `facts`) for the scopes in `on`.
@@ -195,7 +196,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 (s, after)
             })
     };
-    let mut ways: HashMap<ScopeId, BTreeMap<Next, u32>> = HashMap::new();
+    let mut ways: FxHashMap<ScopeId, BTreeMap<Next, u32>> = FxHashMap::default();
     for e in &plan.edges {
         if let Some((s, after)) = last_sync(e) {
             let w = ways.entry(s).or_default();
@@ -224,13 +225,13 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 .insert(code);
         }
     }
-    let mut const_cache: HashMap<u32, Operand> = HashMap::new();
+    let mut const_cache: FxHashMap<u32, Operand> = FxHashMap::default();
     let mut constant = |b: &mut FunctionBuilder<'_>, n: u32| {
         *const_cache.entry(n).or_insert_with(|| b.const_u32(n))
     };
     let needs_esc = |e: &Edge| e.hops.iter().any(|h| next[h].len() > 1);
     // How many edges end their way at each hop (the hop that then enters their target).
-    let mut final_users: HashMap<Hop, usize> = HashMap::new();
+    let mut final_users: FxHashMap<Hop, usize> = FxHashMap::default();
     for e in &plan.edges {
         if let Some(h) = e.hops.last() {
             *final_users.entry(*h).or_default() += 1;
@@ -238,8 +239,8 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     }
 
     // Open the scopes.
-    let mut bar: HashMap<ScopeId, Value> = HashMap::new();
-    let mut hop_block: HashMap<Hop, Block> = HashMap::new();
+    let mut bar: FxHashMap<ScopeId, Value> = FxHashMap::default();
+    let mut hop_block: FxHashMap<Hop, Block> = FxHashMap::default();
     for &(s, kind, header) in &plan.opened {
         let f = b.function_mut();
         let at = match (kind, header) {

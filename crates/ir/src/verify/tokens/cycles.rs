@@ -12,7 +12,7 @@
 //! Each violation is reported once, at the largest such cycle, with a closed path through
 //! the blocks concerned as its witness.
 
-use std::collections::HashSet;
+use crate::hash::FxHashSet;
 
 use super::{at, witness, Site, TokenSites, UseSite};
 use crate::analysis::{CycleId, CycleInfo};
@@ -76,7 +76,7 @@ pub(super) fn check(
     }
     // Rules 2 and 3: at most one use of an outside token per cycle, reported once per pair
     // at the largest cycle that holds both.
-    let mut reported: HashSet<(usize, usize)> = HashSet::new();
+    let mut reported: FxHashSet<(usize, usize)> = FxHashSet::default();
     let mut order: Vec<CycleId> = info.cycles().map(|(id, _)| id).collect();
     order.sort_by_key(|&c| info.cycle(c).depth);
     for c in order {

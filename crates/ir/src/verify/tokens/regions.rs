@@ -4,7 +4,7 @@
 //! use's own position belongs to it). If the region of `T1` holds a use of another token
 //! `T2`, it must hold `T2`'s definition too.
 
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 use super::{at, Site, TokenSites};
 use crate::cfg::{Cfg, DomTree};
@@ -18,7 +18,7 @@ struct Region<'a> {
     dom: &'a DomTree,
     def: Site,
     uses: Vec<Site>,
-    live_in: HashMap<Block, bool>,
+    live_in: FxHashMap<Block, bool>,
 }
 
 impl<'a> Region<'a> {
@@ -29,7 +29,7 @@ impl<'a> Region<'a> {
             dom,
             def,
             uses,
-            live_in: HashMap::new(),
+            live_in: FxHashMap::default(),
         };
         loop {
             let mut changed = false;
