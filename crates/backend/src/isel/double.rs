@@ -40,6 +40,12 @@ impl Isel<'_> {
                 self.emit(i);
                 Ok(self.unpack(d).to_vec())
             }
+            P::FDiv => {
+                let x = self.pack(a[0][0], a[0][1])?;
+                let y = self.pack(a[1][0], a[1][1])?;
+                let d = self.ddiv(x, y)?;
+                Ok(self.unpack(d).to_vec())
+            }
             P::FNegate => {
                 let hi = self.sign_bit_op(a[0][1], LUT_XOR)?;
                 Ok(vec![a[0][0], hi])

@@ -11,13 +11,18 @@
 //! take the returned value.
 
 mod builtin;
+mod ddiv;
 mod double;
 mod fdiv;
 mod float_parts;
 mod glsl;
+mod glsl_float;
 mod intdiv;
 mod memory;
 mod ops;
+#[cfg(test)]
+mod refine_tests;
+mod sqrt;
 mod subgroup;
 mod wide;
 

@@ -254,7 +254,12 @@ impl Isel<'_> {
     }
 
     /// `x + y` (or `x - y`) on words: the low words' carry (or borrow) into the high ones.
-    fn add64(&mut self, x: [Sc; 2], y: [Sc; 2], sub: bool) -> Result<[Sc; 2], CompileError> {
+    pub(crate) fn add64(
+        &mut self,
+        x: [Sc; 2],
+        y: [Sc; 2],
+        sub: bool,
+    ) -> Result<[Sc; 2], CompileError> {
         let (xl, yl) = (self.reg(x[0])?, self.reg(y[0])?);
         let (xh, yh) = (self.reg(x[1])?, self.reg(y[1])?);
         let carry = self.p();
