@@ -15,6 +15,7 @@ with EXPECTs computed here, independently of tangle:
 Run from this directory: python3 gen_glslfloat.py
 """
 import math
+import random
 import struct
 from fractions import Fraction as F
 
@@ -276,10 +277,109 @@ RUN p 1 1 1
 """
 
 
+# ---- ddiv.amber ---------------------------------------------------------------------
+
+
+def ddiv_operands():
+    """(a, b) bit pairs: exact and rounding quotients, subnormal operands and results,
+    quotients just below, on and just above halfway between two subnormals, overflow,
+    underflow to zero, zeros and infinities (never 0 / 0 or inf / inf: their NaN's bits
+    are the host's in the reference)."""
+    pairs = [
+        (1.0, 3.0), (2.0, 3.0), (-1.0, 3.0), (10.0, 4.0), (1.0, 10.0), (7.0, 0.1),
+        (1.7976931348623157e308, 0.5), (1e-300, 1e10), (5e-324, 2.0), (1.5e-323, 2.0),
+        (1e-310, 1e-310), (1.0, 1e-310), (0.0, 5.0), (-0.0, 5.0), (5.0, 0.0), (-5.0, 0.0),
+        (5.0, -0.0), (1e308, 1e-10), (-1e308, 3.0), (3.0, math.inf), (-3.0, math.inf),
+        (math.inf, 3.0), (math.inf, -0.0), (9007199254740991.0, 3.0), (0.3, 0.7),
+        (2.2250738585072014e-308, 3.0), (2.225073858507201e-308, 1.0000000000000002),
+    ]
+    bits = [(f64_bits(a), f64_bits(b)) for a, b in pairs]
+    # Quotients whose 53-bit rounding is exactly halfway between two subnormals while
+    # the quotient itself is not, on both sides (b a random 53-bit significand, a the
+    # halfway value times b rounded), and one exact halfway quotient.
+    rng = random.Random(17)
+    found = {1: 0, -1: 0}
+    while found[1] < 2 or found[-1] < 2:
+        tie = F(2 * rng.randrange(1, 1 << 12) + 1) * F(2) ** -1075
+        b = f64_bits(float((1 << 52 | rng.getrandbits(52)) * 2**18))
+        a = round_frac(tie * to_frac(b, 64), 64)
+        q = to_frac(a, 64) / to_frac(b, 64)
+        side = (q > tie) - (q < tie)
+        if side and round53(q) == tie and found[side] < 2:
+            found[side] += 1
+            bits.append((a, b))
+    bits.append((f64_bits(11.0 * 2.0**-998 * 3.0), f64_bits(3.0 * 2.0**77)))
+    assert len(bits) == 32, len(bits)
+    return bits
+
+
+def round53(x):
+    """x > 0 rounded to 53 significant bits, whatever its exponent."""
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    if F(2) ** e > x:
+        e -= 1
+    n = x / F(2) ** (e - 52)
+    q = n.numerator // n.denominator
+    r = n - q
+    if r > F(1, 2) or (r == F(1, 2) and q % 2 == 1):
+        q += 1
+    return q * F(2) ** (e - 52)
+
+
+def div_exact(a, b):
+    """a / b correctly rounded (finite non-NaN operands, not 0/0 or inf/inf)."""
+    va, vb = value_any(a, 64), value_any(b, 64)
+    sign = (a ^ b) >> 63 << 63
+    if math.isinf(va) or vb == 0:
+        return sign | FMT_INF[64]
+    if math.isinf(vb) or va == 0:
+        return sign
+    q = round_frac(to_frac(a, 64) / to_frac(b, 64), 64)
+    assert q == f64_bits(va / vb), "Python's division disagrees"
+    return q
+
+
+def ddiv_script():
+    ops = ddiv_operands()
+    q = [div_exact(a, b) for a, b in ops]
+    sub = sum(1 for x in q if 0 < x & ~(1 << 63) < 1 << 52)
+    return f"""#!amber
+# f64 division through the SASS engine, bit for bit: per lane i, q[i] = a[i] / b[i] over
+# exact and rounding quotients, subnormal operands, {sub} subnormal quotients (four of
+# them just below or above halfway between two subnormals and rounding to that halfway
+# point at 53 bits, where rounding a correctly rounded scaled quotient again goes wrong;
+# one exactly halfway), overflow, underflow to zero, zeros and infinities of both signs (no
+# NaN: the reference's NaN bits are its host's). Written by ../gen_glslfloat.py: the
+# exact quotient (fractions) rounded to nearest even by hand.
+SHADER compute ddiv GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer A {{ uint64_t a[]; }};
+layout(std430, binding = 1) buffer Q {{ uint64_t q[]; }};
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  q[i] = doubleBitsToUint64(uint64BitsToDouble(a[i]) / uint64BitsToDouble(a[32 + i]));
+}}
+END
+BUFFER a DATA_TYPE uint64 DATA
+{data([x for x, _ in ops] + [y for _, y in ops], 4)}
+END
+BUFFER q DATA_TYPE uint64 SIZE 32 FILL 0
+PIPELINE compute p
+  ATTACH ddiv
+  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER q AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+{expects("q", q, 4, 8)}
+"""
+
+
 if __name__ == "__main__":
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, text in [("sqrt", sqrt_script())]:
+    for name, text in [("sqrt", sqrt_script()), ("ddiv", ddiv_script())]:
         with open(os.path.join(here, "wide", name + ".amber"), "w") as f:
             f.write(text)
