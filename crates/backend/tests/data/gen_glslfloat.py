@@ -78,17 +78,18 @@ def f64_of(b):
 
 def from_f64(v, w):
     """A Python float rounded once to width w (the reference's last step)."""
+    sign = 1 << (w - 1) if math.copysign(1.0, v) < 0 else 0
     if math.isinf(v):
-        return (1 << (w - 1) if v < 0 else 0) | FMT_INF[w]
-    return round_frac(F(v), w)
+        return sign | FMT_INF[w]
+    return sign | round_frac(F(abs(v)), w)
 
 
 FMT_INF = {w: ((1 << FMT[w][0]) - 1) << FMT[w][1] for w in FMT}
 
 
 def value(bits, w):
-    """A float of width w as a Python float (exact)."""
-    return float(to_frac(bits, w))
+    """A float of width w as a Python float (exact; -0 kept)."""
+    return math.copysign(float(to_frac(bits, w)), -1.0 if bits >> (w - 1) & 1 else 1.0)
 
 
 def sqrt_exact(bits, w):
@@ -376,10 +377,190 @@ RUN p 1 1 1
 """
 
 
+# ---- geometric.amber -----------------------------------------------------------------
+
+
+def f32_vals(rng, n):
+    """n f32 bit patterns: small integers, random magnitudes over the whole range
+    (subnormals included), huge ones whose squares overflow f32 (not f64); never NaN,
+    never a zero vector of four."""
+    fixed = [0x3F800000, 0x40000000, 0xC0400000, 0x40800000, 0x00000001, 0x7F7FFFFF,
+             0x7F000000, 0xFF000000, 0x3F000000, 0x80000000, 0x00000000, 0x3DCCCCCD]
+    out = list(fixed)
+    while len(out) < n:
+        e = rng.randrange(0, 255)
+        out.append(rng.getrandbits(1) << 31 | e << 23 | rng.getrandbits(23))
+    return out[:n]
+
+
+def ref_len(xs):
+    """The reference's length: squares summed in binary64 in order, then sqrt."""
+    acc = -0.0
+    for x in xs:
+        acc = acc + x * x
+    return math.sqrt(acc)
+
+
+def geometric_script():
+    rng = random.Random(5)
+    X = f32_vals(rng, 128)
+    # Four vectors of four lanes must not be all zero (normalize would divide 0 by 0).
+    for i in range(32):
+        if all(value(X[4 * i + k], 32) == 0 for k in range(4)):
+            X[4 * i] = 0x3F800000
+    out = []  # per lane: 12 f32 words
+    for i in range(32):
+        v = [value(X[4 * i + k], 32) for k in range(4)]
+        w = [value(X[(4 * i + 4 * 7 + k) % 128], 32) for k in range(4)]
+        row = [
+            from_f64(ref_len(v[:2]), 32),
+            from_f64(ref_len(v[:3]), 32),
+            from_f64(ref_len(v), 32),
+            from_f64(ref_len([a - b for a, b in zip(v, w)]), 32),
+        ]
+        n = ref_len(v)
+        row += [from_f64(a / n, 32) for a in v]
+        n2 = ref_len(v[:2])
+        row += [from_f64(a / n2, 32) if n2 != 0 else None for a in v[:2]]
+        # min, max, clamp(v.x, min(w.x, w.y), max(w.x, w.y)) (zeros of mixed signs and
+        # NaN pairs left out: which one the reference picks is its host's choice)
+        a, b = v[0], w[0]
+        mixed0 = a == 0 and b == 0
+        row.append(None if mixed0 else X[4 * i] if a < b else X[(4 * i + 28) % 128])
+        row.append(None if mixed0 else X[4 * i] if a > b else X[(4 * i + 28) % 128])
+        lo, hi = min(w[0], w[1]), max(w[0], w[1])
+        c = min(max(a, lo), hi)
+        row.append(None if 0 in (a, lo, hi) else f32_bits(c))
+        out += row
+    # f64: dvec3 from the words of X taken in pairs (low, high), one NaN-free vector a lane.
+    D = [X[(2 * k) % 128] | X[(2 * k + 1) % 128] << 32 for k in range(96)]
+    dout = []
+    for i in range(32):
+        v = [value_any(D[3 * i + k], 64) for k in range(3)]
+        w = [value_any(D[(3 * i + 45) % 96 + k - ((3 * i + 45) % 96 + k >= 96) * 96], 64)
+             for k in range(3)]
+        if any(math.isnan(x) or math.isinf(x) for x in v + w):
+            dout += [None] * 6
+            continue
+        n = ref_len(v)
+        dout.append(from_f64(n, 64) if not math.isinf(n) else FMT_INF[64])
+        d = ref_len([a - b for a, b in zip(v, w)])
+        dout.append(from_f64(d, 64) if not math.isinf(d) else FMT_INF[64])
+        dout += [from_f64(a / n, 64) if n != 0 and not math.isinf(n) else None for a in v]
+        m = v[0] if (v[0] < w[0] or math.isnan(w[0])) else w[0]
+        dout.append(None if v[0] == 0 and w[0] == 0 else f64_bits(m))
+    # f16: f16vec2 from the low halves of X.
+    H = [x & 0xFFFF for x in X[:64]]
+    hout = []
+    for i in range(32):
+        h = [H[2 * i], H[2 * i + 1]]
+        if any(b & 0x7C00 == 0x7C00 for b in h):
+            hout += [None] * 5
+            continue
+        v = [value(b, 16) for b in h]
+        n = ref_len(v)
+        hout.append(from_f64(n, 16))
+        hout += [from_f64(a / n, 16) if n != 0 else None for a in v]
+        hout.append(None if v[0] == 0 and v[1] == 0 else h[0] if v[0] > v[1] else h[1])
+        hout.append(None)
+    return f"""#!amber
+# length, distance, normalize and min/max/clamp through the SASS engine, bit for bit. Per
+# lane i, v = x[4i..4i+4] and w = x[4i+28..4i+32] (mod 128) as f32 bits (random over the
+# whole range, subnormals and values whose squares overflow f32 included):
+# o = (length(v.xy), length(v.xyz), length(v), distance(v, w), normalize(v),
+#      normalize(v.xy), min(v.x, w.x), max(v.x, w.x), clamp(v.x, min(w.x, w.y), max(w.x, w.y)));
+# the same words in pairs as dvec3 (d = length, distance, normalize, min) and their low
+# halves as f16vec2 (h = length, normalize, max of the two). Written by ../gen_glslfloat.py
+# with the reference's definition: the squares summed in binary64 in order, sqrt, the
+# divisions in binary64, one rounding to the width (Python's IEEE floats). Lanes where
+# the result is NaN, or where min/max meet zeros of both signs (the host picks one), have
+# no EXPECT.
+SHADER compute geo GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer X {{ uint x[]; }};
+layout(std430, binding = 1) buffer O {{ uint o[]; }};
+layout(std430, binding = 2) buffer D {{ uint64_t d[]; }};
+layout(std430, binding = 3) buffer H {{ uint h[]; }};
+vec4 at(uint k) {{
+  return uintBitsToFloat(uvec4(x[k % 128u], x[(k + 1u) % 128u], x[(k + 2u) % 128u], x[(k + 3u) % 128u]));
+}}
+dvec3 dat(uint k) {{
+  dvec3 r;
+  for (uint j = 0u; j < 3u; j++) {{
+    uint m = (k + j) % 96u;
+    r[j] = uint64BitsToDouble(uint64_t(x[(2u * m) % 128u]) | uint64_t(x[(2u * m + 1u) % 128u]) << 32);
+  }}
+  return r;
+}}
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  vec4 v = at(4u * i), w = at(4u * i + 28u);
+  uint b = 12u * i;
+  o[b + 0u] = floatBitsToUint(length(v.xy));
+  o[b + 1u] = floatBitsToUint(length(v.xyz));
+  o[b + 2u] = floatBitsToUint(length(v));
+  o[b + 3u] = floatBitsToUint(distance(v, w));
+  vec4 n = normalize(v);
+  vec2 n2 = normalize(v.xy);
+  o[b + 4u] = floatBitsToUint(n.x);
+  o[b + 5u] = floatBitsToUint(n.y);
+  o[b + 6u] = floatBitsToUint(n.z);
+  o[b + 7u] = floatBitsToUint(n.w);
+  o[b + 8u] = floatBitsToUint(n2.x);
+  o[b + 9u] = floatBitsToUint(n2.y);
+  o[b + 10u] = floatBitsToUint(min(v.x, w.x));
+  o[b + 11u] = floatBitsToUint(max(v.x, w.x));
+  o[384u + i] = floatBitsToUint(clamp(v.x, min(w.x, w.y), max(w.x, w.y)));
+  dvec3 dv = dat(3u * i), dw = dat(3u * i + 45u);
+  dvec3 dn = normalize(dv);
+  d[6u * i + 0u] = doubleBitsToUint64(length(dv));
+  d[6u * i + 1u] = doubleBitsToUint64(distance(dv, dw));
+  d[6u * i + 2u] = doubleBitsToUint64(dn.x);
+  d[6u * i + 3u] = doubleBitsToUint64(dn.y);
+  d[6u * i + 4u] = doubleBitsToUint64(dn.z);
+  d[6u * i + 5u] = doubleBitsToUint64(min(dv.x, dw.x));
+  f16vec2 hv = f16vec2(uint16BitsToFloat16(uint16_t(x[2u * i] & 0xffffu)),
+                       uint16BitsToFloat16(uint16_t(x[2u * i + 1u] & 0xffffu)));
+  f16vec2 hn = normalize(hv);
+  h[5u * i + 0u] = uint(float16BitsToUint16(length(hv)));
+  h[5u * i + 1u] = uint(float16BitsToUint16(hn.x));
+  h[5u * i + 2u] = uint(float16BitsToUint16(hn.y));
+  h[5u * i + 3u] = uint(float16BitsToUint16(max(hv.x, hv.y)));
+  h[5u * i + 4u] = 0u;
+}}
+END
+BUFFER x DATA_TYPE uint32 DATA
+{data(X)}
+END
+BUFFER o DATA_TYPE uint32 SIZE 416 FILL 0
+BUFFER d DATA_TYPE uint64 SIZE 192 FILL 0
+BUFFER h DATA_TYPE uint32 SIZE 160 FILL 0
+PIPELINE compute p
+  ATTACH geo
+  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER h AS storage DESCRIPTOR_SET 0 BINDING 3
+END
+RUN p 1 1 1
+{expects("o", [x for k, x in enumerate(out) if k % 13 != 12] + [x for k, x in enumerate(out) if k % 13 == 12])}
+{expects("d", dout, 4, 8)}
+{expects("h", hout)}
+"""
+
+
+def f32_bits(v):
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
 if __name__ == "__main__":
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, text in [("sqrt", sqrt_script()), ("ddiv", ddiv_script())]:
+    for name, text in [("sqrt", sqrt_script()), ("ddiv", ddiv_script()), ("geometric", geometric_script())]:
         with open(os.path.join(here, "wide", name + ".amber"), "w") as f:
             f.write(text)
