@@ -10,6 +10,7 @@
 //! parameters bound to the arguments; its returns branch to a continuation block whose phis
 //! take the returned value.
 
+mod atomic64;
 mod builtin;
 mod ddiv;
 mod double;
@@ -18,6 +19,7 @@ mod float_parts;
 mod glsl;
 mod glsl_float;
 mod intdiv;
+mod intdiv64;
 mod memory;
 mod ops;
 #[cfg(test)]
