@@ -33,6 +33,9 @@ impl Isel<'_> {
         if super::glsl_float::is_glsl_float(g) {
             return self.glsl_float(g, args, func, frame);
         }
+        if super::glsl_exact::is_glsl_exact(g) {
+            return self.glsl_exact(g, args, func, frame);
+        }
         let bits = args.first().map_or(32, |a| self.operand_bits(func, *a));
         let out_bits = rty.map_or(32, |t| self.module.types.bit_width(t));
         if bits == 64 && matches!(g, GlslOp::FAbs | GlslOp::Fma) {

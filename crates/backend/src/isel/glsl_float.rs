@@ -188,7 +188,7 @@ impl Isel<'_> {
     }
 
     /// A float element of width `bits` as an f64 pair (`F2F.F64`, exact).
-    fn to_f64(&mut self, e: &[Sc], bits: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn to_f64(&mut self, e: &[Sc], bits: u32) -> Result<VReg, CompileError> {
         if bits == 64 {
             return self.pack(e[0], e[1]);
         }
@@ -200,7 +200,7 @@ impl Isel<'_> {
     }
 
     /// An f64 pair rounded once to a float of width `bits`.
-    fn from_f64(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
+    pub(crate) fn from_f64(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
         if bits == 64 {
             return Ok(self.unpack(x).to_vec());
         }

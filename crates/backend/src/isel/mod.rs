@@ -17,6 +17,7 @@ mod double;
 mod fdiv;
 mod float_parts;
 mod glsl;
+mod glsl_exact;
 mod glsl_float;
 mod intdiv;
 mod intdiv64;

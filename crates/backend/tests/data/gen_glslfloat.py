@@ -733,6 +733,132 @@ RUN p 1 1 1
 """
 
 
+# ---- exact.amber ---------------------------------------------------------------------
+
+
+def zsign(r, x):
+    """r, a zero taking x's sign (Rust's floor/ceil/trunc/round keep it)."""
+    return math.copysign(0.0, x) if r == 0 else r
+
+
+def exact_funcs(x, y, z, w=64):
+    """floor, ceil, trunc, roundEven, round, fract, sign, step(y, x), mix(x, y, z),
+    smoothstep(min(y, z), max(y, z) + 1, x), radians, degrees as the reference computes
+    them in binary64 (the edge's + 1 in the operands' width w)."""
+    fl = zsign(float(math.floor(x)), x)
+    ce = zsign(float(math.ceil(x)), x)
+    tr = zsign(float(math.trunc(x)), x)
+    re = zsign(float(round(x)), x)
+    ro = tr + math.copysign(1.0, x) if abs(x - tr) >= 0.5 else tr
+    sg = 1.0 if x > 0 else -1.0 if x < 0 else x
+    st = 0.0 if x < y else 1.0
+    mx = x * (1.0 - z) + y * z
+    e0 = min(y, z)
+    e1 = max(y, z) + 1.0
+    if w == 32:  # the shader adds 1 in f32
+        e1 = value(from_f64(e1, 32), 32)
+    t = min(max((x - e0) / (e1 - e0), 0.0), 1.0)
+    sm = t * t * (3.0 - 2.0 * t)
+    return [fl, ce, tr, re, ro, x - fl, sg, st, mx, sm, x * (math.pi / 180.0), x * (180.0 / math.pi)]
+
+
+def exact_script():
+    X = [0x3F000000, 0xBF000000, 0x3FC00000, 0xBFC00000, 0x40200000, 0xC0200000,
+         0xBE99999A, 0x60AD78EC, 0x80000001, 0x3EFFFFFF, 0x4B000001, 0xCB000001,
+         0x00000000, 0x80000000, 0x3F800000, 0xC0490FDB, 0x42F6E979, 0xC4D2D000,
+         0x3DCCCCCD, 0x4E6E6B28, 0xBF7FFFFF, 0x4B7FFFFF, 0x3A83126F, 0xC2C80000,
+         0x40490FDB, 0x447A0000, 0xBDCCCCCD, 0x3F7FFFFF, 0x4AFFFFFF, 0xCAFFFFFF,
+         0x40400000, 0xC0C00000]
+    f = [value(b, 32) for b in X]
+    o32, o64 = [], []
+    for i in range(32):
+        x, y, z = f[i], f[(i + 5) % 32], f[(i + 11) % 32]
+        r = exact_funcs(x, y, z, 32)
+        # cross((x, y, z), (y, z, x)) and reflect((x, y, z), (z, x, y)) in binary64.
+        a, b = [x, y, z], [y, z, x]
+        cr = [a[1] * b[2] - b[1] * a[2], a[2] * b[0] - b[2] * a[0], a[0] * b[1] - b[0] * a[1]]
+        n = [z, x, y]
+        d = -0.0
+        for p, q in zip(a, n):
+            d = d + p * q
+        rf = [p - 2.0 * d * q for p, q in zip(a, n)]
+        o32 += [from_f64(v, 32) for v in r + cr + rf]
+        # f64: dx = x + y 1e-9 (in binary64, as the shader does), likewise dy, dz.
+        dx, dy, dz = x + y * 1e-9, y + z * 1e-9, z + x * 1e-9
+        o64 += [f64_bits(v) for v in exact_funcs(dx, dy, dz)[:10]] + [0, 0]
+    return f"""#!amber
+# The GLSL functions the reference defines by exact or short binary64 steps, through the
+# SASS engine, bit for bit: per lane i, with x = f[i], y = f[i + 5], z = f[i + 11] (mod
+# 32) over halves and their neighbours, values past 2^23 and 2^24, zeros of both signs, a
+# subnormal: o = (floor, ceil, trunc, roundEven, round, fract, sign of x, step(y, x),
+# mix(x, y, z), smoothstep(min(y, z), max(y, z) + 1, x), radians(x), degrees(x),
+# cross((x, y, z), (y, z, x)), reflect((x, y, z), (z, x, y))), and the first ten in f64
+# (GLSL has no double radians or degrees) on x + y 1e-9, y + z 1e-9, z + x 1e-9. Written by ../gen_glslfloat.py with the
+# reference's binary64 definitions in Python floats (math.floor/ceil/trunc, round to even,
+# halves away from zero by hand); no NaN or infinity arises.
+SHADER compute exact GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer X {{ uint f[]; }};
+layout(std430, binding = 1) buffer O {{ uint o[]; }};
+layout(std430, binding = 2) buffer D {{ uint64_t d[]; }};
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  float x = uintBitsToFloat(f[i]), y = uintBitsToFloat(f[(i + 5u) % 32u]), z = uintBitsToFloat(f[(i + 11u) % 32u]);
+  uint b = 18u * i;
+  o[b + 0u] = floatBitsToUint(floor(x));
+  o[b + 1u] = floatBitsToUint(ceil(x));
+  o[b + 2u] = floatBitsToUint(trunc(x));
+  o[b + 3u] = floatBitsToUint(roundEven(x));
+  o[b + 4u] = floatBitsToUint(round(x));
+  o[b + 5u] = floatBitsToUint(fract(x));
+  o[b + 6u] = floatBitsToUint(sign(x));
+  o[b + 7u] = floatBitsToUint(step(y, x));
+  o[b + 8u] = floatBitsToUint(mix(x, y, z));
+  o[b + 9u] = floatBitsToUint(smoothstep(min(y, z), max(y, z) + 1.0, x));
+  o[b + 10u] = floatBitsToUint(radians(x));
+  o[b + 11u] = floatBitsToUint(degrees(x));
+  vec3 c = cross(vec3(x, y, z), vec3(y, z, x));
+  vec3 r = reflect(vec3(x, y, z), vec3(z, x, y));
+  o[b + 12u] = floatBitsToUint(c.x);
+  o[b + 13u] = floatBitsToUint(c.y);
+  o[b + 14u] = floatBitsToUint(c.z);
+  o[b + 15u] = floatBitsToUint(r.x);
+  o[b + 16u] = floatBitsToUint(r.y);
+  o[b + 17u] = floatBitsToUint(r.z);
+  double dx = double(x) + double(y) * 1e-9lf, dy = double(y) + double(z) * 1e-9lf;
+  double dz = double(z) + double(x) * 1e-9lf;
+  uint e = 12u * i;
+  d[e + 0u] = doubleBitsToUint64(floor(dx));
+  d[e + 1u] = doubleBitsToUint64(ceil(dx));
+  d[e + 2u] = doubleBitsToUint64(trunc(dx));
+  d[e + 3u] = doubleBitsToUint64(roundEven(dx));
+  d[e + 4u] = doubleBitsToUint64(round(dx));
+  d[e + 5u] = doubleBitsToUint64(fract(dx));
+  d[e + 6u] = doubleBitsToUint64(sign(dx));
+  d[e + 7u] = doubleBitsToUint64(step(dy, dx));
+  d[e + 8u] = doubleBitsToUint64(mix(dx, dy, dz));
+  d[e + 9u] = doubleBitsToUint64(smoothstep(min(dy, dz), max(dy, dz) + 1.0lf, dx));
+}}
+END
+BUFFER f DATA_TYPE uint32 DATA
+{data(X)}
+END
+BUFFER o DATA_TYPE uint32 SIZE 576 FILL 0
+BUFFER d DATA_TYPE uint64 SIZE 384 FILL 0
+PIPELINE compute p
+  ATTACH exact
+  BIND BUFFER f AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
+END
+RUN p 1 1 1
+{expects("o", o32)}
+{expects("d", o64, 4, 8)}
+"""
+
+
 if __name__ == "__main__":
     import os
 
@@ -740,6 +866,7 @@ if __name__ == "__main__":
     for name, text in [("sqrt", sqrt_script()), ("ddiv", ddiv_script()), ("geometric", geometric_script()),
         ("div64", div64_script()),
         ("atomic64", atomic64_script()),
+        ("exact", exact_script()),
     ]:
         with open(os.path.join(here, "wide", name + ".amber"), "w") as f:
             f.write(text)
