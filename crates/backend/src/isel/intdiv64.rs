@@ -47,19 +47,8 @@ impl Isel<'_> {
             );
             let bit = self.r();
             self.emit(lop3r(bit, sh, one, LUT_AND));
-            // The bit shifted out of r (r < d <= 2^64 - 1, so 2r + bit may need 65 bits).
-            let out = self.p();
-            self.emit(
-                MInst::new(Op::Isetp)
-                    .m(".LT")
-                    .m(".AND")
-                    .d(out)
-                    .f(PT)
-                    .u(r[1])
-                    .f(RZ)
-                    .f(PT),
-            );
-            // r2 = 2r + bit
+            // r2 = 2r + bit fits in 64 bits: r never exceeds the dividend's bits above bit
+            // i (what has been shifted in), which are below 2^(63 - i).
             let rh = self.r();
             self.emit(
                 MInst::new(Op::Shf)
@@ -73,7 +62,7 @@ impl Isel<'_> {
             );
             let rl = self.r();
             self.emit(MInst::new(Op::Iadd3).d(rl).u(r[0]).u(r[0]).u(bit));
-            // r2 >= d (or the 65th bit set): subtract.
+            // r2 >= d: subtract.
             let ge = self.cmp64(
                 PlainOp::UGreaterThanEqual,
                 [Sc::R(rl), Sc::R(rh)],
@@ -84,7 +73,6 @@ impl Isel<'_> {
                     "a comparison without a predicate".into(),
                 ));
             };
-            let ge = self.por(&[ge, out]);
             let [sl, sh2] = self.add64([Sc::R(rl), Sc::R(rh)], [Sc::R(d[0]), Sc::R(d[1])], true)?;
             let (sl, sh2) = (self.reg(sl)?, self.reg(sh2)?);
             r = [self.sel(sl, rl, ge), self.sel(sh2, rh, ge)];
