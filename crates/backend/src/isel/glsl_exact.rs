@@ -64,7 +64,7 @@ impl Isel<'_> {
         for c in &cols {
             let v = c
                 .chunks(w)
-                .map(|e| self.to_f64(e, bits))
+                .map(|e| self.widen64(e, bits))
                 .collect::<Result<Vec<_>, _>>()?;
             vecs.push(v);
         }
@@ -115,7 +115,7 @@ impl Isel<'_> {
         };
         let mut out = Vec::new();
         for r in results {
-            out.extend(self.from_f64(r, bits)?);
+            out.extend(self.narrow64(r, bits)?);
         }
         Ok(MVal::Scalars(out))
     }

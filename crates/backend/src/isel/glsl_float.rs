@@ -64,11 +64,11 @@ impl Isel<'_> {
             G::Length | G::Distance | G::Normalize => {
                 let xs: Vec<VReg> = (0..n)
                     .map(|k| {
-                        let x = self.to_f64(elems[0][k], bits)?;
+                        let x = self.widen64(elems[0][k], bits)?;
                         if g != G::Distance {
                             return Ok(x);
                         }
-                        let y = self.to_f64(elems[1][k], bits)?;
+                        let y = self.widen64(elems[1][k], bits)?;
                         Ok(self.dadd(x, MOpnd::neg(y)))
                     })
                     .collect::<Result<_, CompileError>>()?;
@@ -84,10 +84,10 @@ impl Isel<'_> {
                 if g == G::Normalize {
                     for &x in &xs {
                         let q = self.ddiv(x, len)?;
-                        out.extend(self.from_f64(q, bits)?);
+                        out.extend(self.narrow64(q, bits)?);
                     }
                 } else {
-                    out.extend(self.from_f64(len, bits)?);
+                    out.extend(self.narrow64(len, bits)?);
                 }
             }
             _ => {
@@ -113,16 +113,16 @@ impl Isel<'_> {
         use GlslOp as G;
         match g {
             G::Sqrt => {
-                let x = self.to_f64(a[0], bits)?;
+                let x = self.widen64(a[0], bits)?;
                 let r = self.dsqrt(x)?;
-                self.from_f64(r, bits)
+                self.narrow64(r, bits)
             }
             G::InverseSqrt => {
-                let x = self.to_f64(a[0], bits)?;
+                let x = self.widen64(a[0], bits)?;
                 let s = self.dsqrt(x)?;
                 let one = self.dconst(1.0)?;
                 let q = self.ddiv(one, s)?;
-                self.from_f64(q, bits)
+                self.narrow64(q, bits)
             }
             G::FMin | G::NMin | G::FMax | G::NMax => {
                 let min = matches!(g, G::FMin | G::NMin);
@@ -154,8 +154,8 @@ impl Isel<'_> {
             let d = self.dsel(xd, yd, pick_x);
             return Ok(self.unpack(d).to_vec());
         }
-        let xf = self.to_f32(x[0], bits)?;
-        let yf = self.to_f32(y[0], bits)?;
+        let xf = self.widen32(x[0], bits)?;
+        let yf = self.widen32(y[0], bits)?;
         let d = self.r();
         let sel = if min {
             SOperand::from(PT)
@@ -163,11 +163,11 @@ impl Isel<'_> {
             !SOperand::from(PT)
         };
         self.emit(MInst::new(Op::Fmnmx).d(d).u(xf).u(yf).f(sel));
-        self.from_f32(d, bits)
+        self.narrow32(d, bits)
     }
 
     /// An f16 or f32 scalar as an f32 register (`F2F.F32.F16`, exact).
-    fn to_f32(&mut self, x: Sc, bits: u32) -> Result<VReg, CompileError> {
+    fn widen32(&mut self, x: Sc, bits: u32) -> Result<VReg, CompileError> {
         let x = self.reg(x)?;
         if bits == 32 {
             return Ok(x);
@@ -178,7 +178,7 @@ impl Isel<'_> {
     }
 
     /// An f32 register as a scalar of width `bits` (16: rounded by `F2F.F16.F32`).
-    fn from_f32(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
+    fn narrow32(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
         if bits == 32 {
             return Ok(vec![Sc::R(x)]);
         }
@@ -188,7 +188,7 @@ impl Isel<'_> {
     }
 
     /// A float element of width `bits` as an f64 pair (`F2F.F64`, exact).
-    pub(crate) fn to_f64(&mut self, e: &[Sc], bits: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn widen64(&mut self, e: &[Sc], bits: u32) -> Result<VReg, CompileError> {
         if bits == 64 {
             return self.pack(e[0], e[1]);
         }
@@ -200,7 +200,7 @@ impl Isel<'_> {
     }
 
     /// An f64 pair rounded once to a float of width `bits`.
-    pub(crate) fn from_f64(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
+    pub(crate) fn narrow64(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
         if bits == 64 {
             return Ok(self.unpack(x).to_vec());
         }
