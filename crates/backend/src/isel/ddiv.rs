@@ -160,7 +160,7 @@ impl Isel<'_> {
     /// ptxas's `div.rn.f64` fast path for `a` and `b` in [1, 2): `r = MUFU.RCP64H(b)` (low
     /// word 1), `e = 1 - b r`, `r += r (e + e^2)`, one Newton step, `q = a r` and
     /// `q + r (a - b q)`.
-    fn ddiv_1_2(&mut self, a: VReg, b: VReg) -> Result<VReg, CompileError> {
+    pub(crate) fn ddiv_1_2(&mut self, a: VReg, b: VReg) -> Result<VReg, CompileError> {
         let bhi = self.word(b, 1);
         let seed = self.r();
         self.emit(MInst::new(Op::Mufu).m(".RCP64H").d(seed).u(bhi));
@@ -184,7 +184,7 @@ impl Isel<'_> {
     }
 
     /// The f64 `2^e` (`bias + e` its biased exponent, which must lie in 1..=2046).
-    fn pow2(&mut self, e: VReg, bias: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn pow2(&mut self, e: VReg, bias: u32) -> Result<VReg, CompileError> {
         let b = self.reg_k(bias)?;
         let be = self.iadd(e, MOpnd::use_(b));
         let hi = self.shl(be, 20)?;
@@ -198,7 +198,7 @@ impl Isel<'_> {
     }
 
     /// Signed `min(a, b)` (`max` when `max`): `IMNMX`.
-    fn imnmx(&mut self, a: VReg, b: VReg, min: bool) -> VReg {
+    pub(crate) fn imnmx(&mut self, a: VReg, b: VReg, min: bool) -> VReg {
         use tangle_sass::typed::{Operand as SOperand, PT};
         let d = self.r();
         let sel = if min {
@@ -211,7 +211,7 @@ impl Isel<'_> {
     }
 
     /// `a && b` on predicates.
-    fn pand(&mut self, a: VReg, b: VReg) -> VReg {
+    pub(crate) fn pand(&mut self, a: VReg, b: VReg) -> VReg {
         use tangle_sass::typed::PT;
         let d = self.p();
         self.emit(

@@ -245,6 +245,7 @@ impl Isel<'_> {
                 return Ok(vec![Sc::R(d)]);
             }
             P::FConvert | P::FAdd | P::FSub | P::FMul | P::FDiv | P::IsNan | P::IsInf => {}
+            P::FRem | P::FMod => {}
             P::ConvertSToF | P::ConvertUToF | P::ConvertFToS | P::ConvertFToU => {}
             P::FOrdEqual
             | P::FUnordEqual

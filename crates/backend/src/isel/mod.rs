@@ -16,6 +16,7 @@ mod ddiv;
 mod double;
 mod fdiv;
 mod float_parts;
+mod fmod;
 mod glsl;
 mod glsl_exact;
 mod glsl_float;

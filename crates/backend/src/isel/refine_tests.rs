@@ -224,3 +224,95 @@ fn ddiv_model_is_correctly_rounded_over_the_whole_range() {
     assert!(subnormal > 10_000, "{subnormal} subnormal quotients");
     assert!(ties > 10_000, "{ties} halfway-built quotients");
 }
+
+/// `fmod_f32`'s exact remainder, step for step, on f32 magnitudes `a` and `b` (finite,
+/// `b` non-zero); `fixups` counts the one-off corrections taken (below 0, at or above MB).
+fn fmod_model(a: f64, b: f64, fixups: &mut [u32; 2]) -> f64 {
+    let field = |x: f64| ((x.to_bits() >> 52) & 0x7ff) as i32;
+    let (ea, eb) = (field(a), field(b));
+    let ma = a * pow2(1046 - ea);
+    let mb = b * pow2(1046 - eb);
+    let d = ea - eb;
+    if d < 0 {
+        return a;
+    }
+    let mut r = if ma >= mb { ma - mb } else { ma };
+    let inv = ddiv_seq(1.0, mb * pow2(-23), rcp64h(mb * pow2(-23), 0)) * pow2(-23);
+    for i in 0..10 {
+        let k = (d - 29 * i).clamp(0, 29);
+        let xs = r * pow2(k);
+        let q = (xs * inv).trunc();
+        let mut rem = (-mb).mul_add(q, xs);
+        if rem < 0.0 {
+            rem += mb;
+            fixups[0] += 1;
+        }
+        if rem >= mb {
+            rem -= mb;
+            fixups[1] += 1;
+        }
+        r = rem;
+    }
+    r * pow2(eb - 1023 - 23)
+}
+
+#[test]
+fn fmod_model_is_the_exact_remainder() {
+    let mut rng = Rng(0x5eed_f00d_0000_0001);
+    let mut fixups = [0u32; 2];
+    let mut far = 0;
+    for _ in 0..200_000 {
+        // Random finite non-zero f32 magnitudes over every exponent.
+        let f = |rng: &mut Rng| loop {
+            let x = f32::from_bits((rng.next() >> 33) as u32);
+            if x.is_finite() && x != 0.0 {
+                return x as f64;
+            }
+        };
+        let (a, b) = (f(&mut rng), f(&mut rng));
+        let want = a % b;
+        let got = fmod_model(a, b, &mut fixups);
+        assert_eq!(got.to_bits(), want.to_bits(), "{a:e} % {b:e}");
+        if ((a.to_bits() >> 52) as i32 - (b.to_bits() >> 52) as i32) > 232 {
+            far += 1;
+        }
+    }
+    assert!(far > 500, "{far} pairs need more than eight steps");
+    let _ = fixups;
+}
+
+/// The reduction step's quotient `trunc(x / MB)` from the reciprocal is one off next to
+/// multiples of MB (x up to 2^53), and the one correction makes the residue exact.
+#[test]
+fn fmod_step_corrections_are_needed_and_enough() {
+    let mut rng = Rng(0x0bad_cafe_1234_5678);
+    let mut off = [0u32; 2];
+    for _ in 0..200_000 {
+        let mb = ((rng.next() >> 40) | (1 << 23)) as f64;
+        let inv = ddiv_seq(1.0, mb * pow2(-23), rcp64h(mb * pow2(-23), 0)) * pow2(-23);
+        let c = ((rng.next() >> 35) | (1 << 28)) as f64;
+        for j in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+            let x = c.mul_add(mb, j);
+            let exact_q = ((x as u64) / (mb as u64)) as f64;
+            let q = (x * inv).trunc();
+            let mut rem = (-mb).mul_add(q, x);
+            if q > exact_q {
+                off[0] += 1;
+            }
+            if q < exact_q {
+                off[1] += 1;
+            }
+            if rem < 0.0 {
+                rem += mb;
+            }
+            if rem >= mb {
+                rem -= mb;
+            }
+            assert_eq!(rem, x % mb, "{x} mod {mb}");
+        }
+    }
+    assert!(
+        off[0] > 0 && off[1] > 0,
+        "quotients too large, too small: {off:?}"
+    );
+}

@@ -859,6 +859,80 @@ RUN p 1 1 1
 """
 
 
+# ---- fmod.amber ----------------------------------------------------------------------
+
+
+def ref_fmod(a, b):
+    """OpFMod as the reference computes it: the exact remainder (math.fmod is exact, and
+    checked here with fractions), the divisor added once where the signs differ."""
+    r = math.fmod(a, b)
+    if not math.isinf(b):
+        assert F(r) == F(a) - F(b) * int(F(a) / F(b))
+    if r != 0 and (r < 0) != (b < 0):
+        r = r + b
+    return r
+
+
+def fmod_script():
+    # Lanes 6, 13, 18, 22: exponent differences past 232 (more than eight of the ten
+    # 29-bit steps) with divisors whose significands are not powers of two.
+    xs = [7.0, -7.0, 7.0, -7.0, 3.4028234663852886e38, 3.4028234663852886e38,
+          3.4028234663852886e38, 5.5, 0.0, -0.0, 1.0, 100.0, 16777215.0, 1e38, -1e30, 0.1,
+          2.5, -2.5, -3.3e38, 6.0, 123456.789, -0.3, 2.5e38, 8.0, 9.5, 1e20, -1e-10, 3.0,
+          1.0, 65504.0, 1e10, 0.5]
+    ys = [3.0, 3.0, -3.0, -3.0, 1e-45, 3.0, 9.80908925027372e-45, 0.1, 5.0, 5.0, 1e30,
+          -7.0, 0.7, 3.3e-39, 3.3, 1e-40, 1.0, 1.0, 1.1754942106924411e-38, 6.0, -0.001,
+          1.0, 1.2611686178923354e-44, -3.0, 2.5, 1.0000001, 7.0, 1e-30, math.inf, 0.3,
+          -math.inf, 0.25]
+    X = [from_f64(v, 32) for v in xs]
+    Y = [from_f64(v, 32) for v in ys]
+    far = [i for i in range(32) if not math.isinf(ys[i]) and xs[i] != 0
+           and (X[i] >> 23 & 0xFF) - max(Y[i] >> 23 & 0xFF, 1) > 200]
+    assert len(far) >= 5, far
+    out = []
+    for a, b in zip(X, Y):
+        out.append(from_f64(ref_fmod(value(a, 32), value_any(b, 32)), 32))
+    hx = [from_f64(v, 16) for v in [7.0, -7.0, 65504.0, 0.1, 1000.5, -3.0, 6e-8, 2.5]]
+    hy = [from_f64(v, 16) for v in [3.0, 3.0, 6e-8, 0.03, -7.0, 0.75, 1e-4, -1.0]]
+    hout = [from_f64(ref_fmod(value(a, 16), value(b, 16)), 16) for a, b in zip(hx, hy)]
+    return f"""#!amber
+# GLSL's mod (OpFMod) through the SASS engine, bit for bit: per lane i, o[i] = mod(x[i],
+# y[i]) on f32 bits over remainders of both signs, exponent differences up to 276 (the
+# largest f32 by the smallest subnormal), zeros, subnormals, infinite divisors (x, then
+# x + y where the signs differ); h[i] = mod on f16 for the first 8 lanes. No NaN (no zero
+# divisor, no infinite dividend). Written by ../gen_glslfloat.py: the exact remainder
+# (math.fmod, checked with fractions), the divisor added in binary64 where the signs
+# differ, one rounding, as the reference defines it.
+SHADER compute fmod GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer X {{ uint x[]; }};
+layout(std430, binding = 1) buffer O {{ uint o[]; }};
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  o[i] = floatBitsToUint(mod(uintBitsToFloat(x[i]), uintBitsToFloat(x[32u + i])));
+  if (i < 8u) {{
+    float16_t a = uint16BitsToFloat16(uint16_t(x[64u + i])), b = uint16BitsToFloat16(uint16_t(x[72u + i]));
+    o[32u + i] = uint(float16BitsToUint16(mod(a, b)));
+  }}
+}}
+END
+BUFFER x DATA_TYPE uint32 DATA
+{data(X + Y + hx + hy)}
+END
+BUFFER o DATA_TYPE uint32 SIZE 40 FILL 0
+PIPELINE compute p
+  ATTACH fmod
+  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+{expects("o", out + hout)}
+"""
+
+
 if __name__ == "__main__":
     import os
 
@@ -867,6 +941,7 @@ if __name__ == "__main__":
         ("div64", div64_script()),
         ("atomic64", atomic64_script()),
         ("exact", exact_script()),
+        ("fmod", fmod_script()),
     ]:
         with open(os.path.join(here, "wide", name + ".amber"), "w") as f:
             f.write(text)
