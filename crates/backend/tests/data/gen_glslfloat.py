@@ -128,8 +128,15 @@ def rsqrt_exact(bits, w):
     raise AssertionError("no convergence")
 
 
+def is_nan(bits, w):
+    return bits & ~(1 << (w - 1)) > FMT_INF[w]
+
+
 def sqrt_ref(bits, w):
-    """sqrt as the reference defines it; None where undefined (x < 0)."""
+    """sqrt as the reference defines it; None where undefined (x < 0) or NaN (checked by
+    the buffer comparison only: the NaN's payload is the host's to propagate)."""
+    if is_nan(bits, w):
+        return None
     v = value_any(bits, w)
     if v < 0:
         return None
@@ -141,6 +148,8 @@ def sqrt_ref(bits, w):
 
 
 def rsqrt_ref(bits, w):
+    if is_nan(bits, w):
+        return None
     v = value_any(bits, w)
     if v <= 0:
         return None
@@ -196,12 +205,12 @@ X32 = [
     0x00000001, 0x00000002, 0x000B4D2C, 0x007FFFFF, 0x00800000, 0x0CFFFFFF, 0x0D000000,
     0x7F7FFFFF, 0x404D142A, 0x405AE03B, 0x406E9372, 0x3FFC114A, 0x0E4D142A, 0x4B7FFFFF,
     0x3F800001, 0x3FFFFFFF, 0x40490FDB, 0x3E99999A, 0x42C80000, 0x3C23D70A, 0xC0800000,
-    0x5F800000, 0x2F800000, 0x1F3504F3, 0x7E967699,
+    0x7FC00001, 0xFF800123, 0x1F3504F3, 0x7E967699,
 ]
 X16 = [
     0x0000, 0x8000, 0x7C00, 0x3C00, 0x4000, 0x4400, 0x3400, 0x0001, 0x0002, 0x03FF,
     0x0400, 0x7BFF, 0x3C01, 0x3FFF, 0x4248, 0x2E66, 0x5640, 0x211F, 0xC400, 0x3D00,
-    0x4A00, 0x0155, 0x6400, 0x1234, 0x3555, 0x4B00, 0x2000, 0x5BFF, 0x0010, 0x7000,
+    0x4A00, 0x0155, 0x6400, 0x1234, 0x3555, 0x4B00, 0x7E01, 0xFD23, 0x0010, 0x7000,
     0x3A00, 0x4E40,
 ]
 X64 = [
@@ -211,8 +220,8 @@ X64 = [
     0x400921FB54442D18, 0x3FB999999999999A, 0x4022000000000000, 0x7E37E43C8800759C,
     0x01A56E1FC2F8F359, 0x0000000000BC614E, 0x3FEFFFFFFFFFFFFF, 0x4337FFFFFFFFFFFF,
     0xC000000000000000, 0x5FEFFFFFFFFFFFFF, 0x0008000000000000, 0x3FF6A09E667F3BCD,
-    0x41DFFFFFFFC00000, 0x000000000000FFFF, 0x3CB0000000000000, 0x7FE0000000000000,
-    0x2000000000000001, 0x4059000000000000,
+    0x41DFFFFFFFC00000, 0x000000000000FFFF, 0x3CB0000000000000, 0x7FF8000000000001,
+    0xFFF0000000000123, 0x4059000000000000,
 ]
 
 
@@ -228,7 +237,9 @@ def sqrt_script():
 # and stored as bits): zeros of both signs, +infinity, subnormals (the smallest, the
 # largest), the ends of the normal range, operands whose f32 root is hard to round (ptxas's
 # f32 sequence gets 0x404d142a, 0x405ae03b, 0x406e9372, 0x3ffc114a wrong with a seed one
-# unit off), exact squares, a negative operand (undefined: no EXPECT). Written by
+# unit off), exact squares, a negative operand (undefined: no EXPECT), quiet and
+# signalling NaNs of both signs (no EXPECT: the buffer comparison checks that the payload
+# propagates as the reference's host propagates it). Written by
 # ../gen_glslfloat.py: sqrt is the correctly rounded root (exact rational arithmetic),
 # inversesqrt the reference's definition 1 / sqrt(x) in binary64 rounded once (Python
 # floats): in f16 and f32 the correctly rounded value at every operand here, in f64 the
