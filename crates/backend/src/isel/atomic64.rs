@@ -1,6 +1,7 @@
 //! 64-bit atomic operations on buffers: `ATOMG.E.<op>.64` (`.S64` for the signed min and
 //! max, `.CAS.64` with pairs for the comparator and the value), as ptxas selects them on
 //! every SM; the SASS layer encodes each form as nvdisasm decodes it (`docs/backend.md`).
+//! Atomic loads and stores of 64 bits are an add of 0 and an exchange, so neither tears.
 //! 64-bit atomics on shared memory are refused: ptxas has `ATOMS.CAS.64`/`.EXCH.64` but
 //! builds the others as `ATOMS.CAST.SPIN` loops.
 
@@ -75,11 +76,10 @@ impl Isel<'_> {
                 );
                 return Ok(Some(MVal::Scalars(self.unpack(d).to_vec())));
             }
-            AtomicOp::Load | AtomicOp::Store => {
-                return Err(CompileError::Internal(
-                    "64-bit atomic loads and stores are plain accesses".into(),
-                ))
-            }
+            // Two words loaded or stored one by one could tear: an atomic load is an add
+            // of 0 and a store an exchange whose old value is dropped.
+            AtomicOp::Load => (".ADD", ".64", [Sc::Imm(0); 2]),
+            AtomicOp::Store => (".EXCH", ".64", value(self, 1)?),
         };
         let v = self.pack(operand[0], operand[1])?;
         self.emit(
@@ -91,6 +91,9 @@ impl Isel<'_> {
                 .o(mem)
                 .u(v),
         );
+        if op == AtomicOp::Store {
+            return Ok(None);
+        }
         Ok(Some(MVal::Scalars(self.unpack(d).to_vec())))
     }
 }

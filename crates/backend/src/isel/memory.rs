@@ -585,18 +585,12 @@ impl Isel<'_> {
             );
         }
         let bits = self.module.types.bit_width(p.ty);
-        if bits == 64
-            && matches!(p.mem, Mem::Buffer(_))
-            && !matches!(op, AtomicOp::Load | AtomicOp::Store)
-        {
+        if bits == 64 && matches!(p.mem, Mem::Buffer(_)) {
             return self.atomic64(op, &p, args, frame);
         }
-        if bits != 32 && !(bits == 64 && matches!(op, AtomicOp::Load | AtomicOp::Store)) {
-            return Err(self.unsupported(format!(
-                "{} on a {bits}-bit value{}",
-                op.name(),
-                if bits == 64 { " in shared memory" } else { "" }
-            )));
+        if bits != 32 {
+            let place = if bits == 64 { " in shared memory" } else { "" };
+            return Err(self.unsupported(format!("{} on a {bits}-bit value{place}", op.name())));
         }
         match op {
             AtomicOp::Load => return self.load(&p, p.ty).map(Some),

@@ -680,18 +680,21 @@ def atomic64_script():
 # lanes race on eight shared words with add, unsigned and signed min and max, and, or,
 # xor (final values independent of the lanes' order), and each lane applies add,
 # exchange, compare-exchange (one storing, one not), min, signed max, subtract and
-# increment to words of its own, keeping the old values. Written by
+# increment to words of its own, keeping the old values, and an atomic load and store
+# (an add of 0 and an exchange: two 32-bit accesses could tear). Written by
 # ../gen_glslfloat.py with Python's integers.
 SHADER compute atomic64 GLSL
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x = 32) in;
 layout(std430, binding = 0) buffer A {{ uint64_t a[]; }};
 layout(std430, binding = 1) buffer S {{ int64_t s[]; }};
 layout(std430, binding = 2) buffer V {{ uint64_t v[]; }};
 layout(std430, binding = 3) buffer O {{ uint64_t o[]; }};
 layout(std430, binding = 4) buffer R {{ uint64_t r[]; }};
+layout(std430, binding = 5) buffer L {{ uint64_t l[]; }};
 void main() {{
   uint i = gl_LocalInvocationIndex;
   uint64_t x = v[i];
@@ -713,6 +716,8 @@ void main() {{
   r[b + 5u] = uint64_t(atomicMax(s[2u + i], int64_t(x)));
   r[b + 6u] = atomicAdd(o[b + 6u], -x);
   r[b + 7u] = atomicAdd(o[b + 7u], 1ul);
+  l[2u * i] = atomicLoad(o[b + 3u], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  atomicStore(l[2u * i + 1u], x, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }}
 END
 BUFFER a DATA_TYPE uint64 DATA
@@ -728,6 +733,7 @@ BUFFER o DATA_TYPE uint64 DATA
 {data(own, 4)}
 END
 BUFFER r DATA_TYPE uint64 SIZE 256 FILL 0
+BUFFER l DATA_TYPE uint64 SIZE 64 FILL 0
 PIPELINE compute p
   ATTACH atomic64
   BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
@@ -735,12 +741,14 @@ PIPELINE compute p
   BIND BUFFER v AS storage DESCRIPTOR_SET 0 BINDING 2
   BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 3
   BIND BUFFER r AS storage DESCRIPTOR_SET 0 BINDING 4
+  BIND BUFFER l AS storage DESCRIPTOR_SET 0 BINDING 5
 END
 RUN p 1 1 1
 {expects("a", fin, 3, 8)}
 {expects("s", sfin + [after[8 * i + 5] for i in range(32)], 4, 8)}
 {expects("r", ret, 4, 8)}
 {expects("o", [x if k % 8 != 5 else None for k, x in enumerate(after)], 4, 8)}
+{expects("l", [w for i in range(32) for w in (own[8 * i + 3], v[i])], 4, 8)}
 """
 
 
