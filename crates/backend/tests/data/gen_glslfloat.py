@@ -1,95 +1,29 @@
 #!/usr/bin/env python3
-"""Writes tests/data/wide/{sqrt,geometric,ddiv}.amber: square roots, inverse square
-roots, length/distance/normalize, min/max/clamp and f64 division over edge operands,
-with EXPECTs computed here, independently of tangle:
+"""Writes tests/data/wide/{sqrt,ddiv,geometric,exact,fmod}.amber (gen_int64.py writes
+div64 and atomic64): square roots, inverse square roots, f64 division,
+length/distance/normalize, min/max/clamp, the rounding and short functions and mod over
+edge operands, with EXPECTs computed here, independently of tangle:
 
 - sqrt: the correctly rounded root, found with exact rational arithmetic (a candidate is
   right when the squares of the midpoints to its neighbours bracket x), at each width.
 - inversesqrt, length, distance, normalize: the reference's definition (the steps in
   binary64, rounded once to the operand's width), evaluated with Python's IEEE floats
   (math.sqrt and / are correctly rounded); inversesqrt is also compared with the exact
-  correctly rounded value and any difference is printed (none at these operands).
+  correctly rounded value (equal in f16 and f32, asserted; f64 differences counted).
+- the rounding functions, mix, smoothstep, ...: the reference's binary64 definitions.
+- mod: the exact remainder (math.fmod, checked with fractions) and the reference's sum.
 - f64 division: the exact quotient (fractions) rounded to nearest even by hand, subnormal
   results included.
 
 Run from this directory: python3 gen_glslfloat.py
 """
 import math
+import os
 import random
-import struct
 from fractions import Fraction as F
 
-# ---- IEEE formats ---------------------------------------------------------------
-
-FMT = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
-
-
-def to_frac(bits, w):
-    """The exact value of a finite float of width w."""
-    e_bits, m_bits = FMT[w]
-    sign = -1 if bits >> (w - 1) & 1 else 1
-    e = bits >> m_bits & ((1 << e_bits) - 1)
-    m = bits & ((1 << m_bits) - 1)
-    bias = (1 << (e_bits - 1)) - 1
-    assert e != (1 << e_bits) - 1, "not finite"
-    if e == 0:
-        return sign * F(m, 1) * F(2) ** (1 - bias - m_bits)
-    return sign * F(m + (1 << m_bits)) * F(2) ** (e - bias - m_bits)
-
-
-def round_frac(x, w):
-    """x rounded to nearest even at width w (bits); overflow gives infinity."""
-    e_bits, m_bits = FMT[w]
-    bias = (1 << (e_bits - 1)) - 1
-    sign = 0
-    if x < 0:
-        sign, x = 1, -x
-    if x == 0:
-        return sign << (w - 1)
-    # The exponent of the unit in the last place: the binade's, or the subnormals'.
-    e = x.numerator.bit_length() - x.denominator.bit_length()
-    if F(2) ** e > x:
-        e -= 1
-    e = max(e, 1 - bias)
-    ulp = F(2) ** (e - m_bits)
-    n = x / ulp
-    q = n.numerator // n.denominator
-    r = n - q
-    if r > F(1, 2) or (r == F(1, 2) and q % 2 == 1):
-        q += 1
-    # q ulps: q < 2^(m_bits+1); renormalise when q reached the next binade.
-    if q >= 1 << (m_bits + 1):
-        q //= 2
-        e += 1
-    if e + bias >= (1 << e_bits) - 1:
-        return sign << (w - 1) | ((1 << e_bits) - 1) << m_bits
-    if q < 1 << m_bits:  # subnormal
-        return sign << (w - 1) | q
-    return sign << (w - 1) | (e + bias) << m_bits | (q - (1 << m_bits))
-
-
-def f64_bits(v):
-    return struct.unpack("<Q", struct.pack("<d", v))[0]
-
-
-def f64_of(b):
-    return struct.unpack("<d", struct.pack("<Q", b))[0]
-
-
-def from_f64(v, w):
-    """A Python float rounded once to width w (the reference's last step)."""
-    sign = 1 << (w - 1) if math.copysign(1.0, v) < 0 else 0
-    if math.isinf(v):
-        return sign | FMT_INF[w]
-    return sign | round_frac(F(abs(v)), w)
-
-
-FMT_INF = {w: ((1 << FMT[w][0]) - 1) << FMT[w][1] for w in FMT}
-
-
-def value(bits, w):
-    """A float of width w as a Python float (exact; -0 kept)."""
-    return math.copysign(float(to_frac(bits, w)), -1.0 if bits >> (w - 1) & 1 else 1.0)
+from gen_common import (FMT_INF, data, expects, f32_bits, f64_bits, from_f64, is_nan,
+                        round_frac, to_frac, value, value_any)
 
 
 def sqrt_exact(bits, w):
@@ -128,10 +62,6 @@ def rsqrt_exact(bits, w):
     raise AssertionError("no convergence")
 
 
-def is_nan(bits, w):
-    return bits & ~(1 << (w - 1)) > FMT_INF[w]
-
-
 def sqrt_ref(bits, w):
     """sqrt as the reference defines it; None where undefined (x < 0) or NaN (checked by
     the buffer comparison only: the NaN's payload is the host's to propagate)."""
@@ -165,37 +95,6 @@ def rsqrt_ref(bits, w):
 
 
 RSQRT64_DOUBLE_ROUNDED = []
-
-
-def value_any(bits, w):
-    if bits & ~(1 << (w - 1)) == FMT_INF[w]:
-        return -math.inf if bits >> (w - 1) else math.inf
-    return value(bits, w)
-
-
-# ---- amber helpers ----------------------------------------------------------------
-
-
-def expects(name, vals, per_line=8, size=4):
-    """EXPECT lines for the defined values of a buffer (byte offsets)."""
-    out = []
-    run = []
-    for i, v in enumerate(vals + [None]):
-        if v is not None and (not run or run[-1][0] == i - 1) and len(run) < per_line:
-            run.append((i, v))
-            continue
-        if run:
-            out.append(
-                f"EXPECT {name} IDX {run[0][0] * size} EQ " + " ".join(str(x) for _, x in run)
-            )
-        run = [(i, v)] if v is not None else []
-    return "\n".join(out)
-
-
-def data(vals, per_line=8):
-    return "\n".join(
-        " ".join(str(v) for v in vals[i : i + per_line]) for i in range(0, len(vals), per_line)
-    )
 
 
 # ---- sqrt.amber ---------------------------------------------------------------------
@@ -564,192 +463,6 @@ RUN p 1 1 1
 """
 
 
-def f32_bits(v):
-    return struct.unpack("<I", struct.pack("<f", v))[0]
-
-
-# ---- div64.amber ---------------------------------------------------------------------
-
-
-def div64_script():
-    """64-bit udiv, umod, sdiv and smod (GLSL's % on signed integers is OpSMod)."""
-    rng = random.Random(64)
-    M = (1 << 64) - 1
-    pairs = [
-        (7, 3), (M, 1), (M, M), (M, 2), (1, M), (1 << 63, 3), (M, (1 << 63) + 1),
-        ((1 << 63) + 5, (1 << 63) + 1), (0, 5), (123456789012345678, 1000000007),
-        (1 << 40, 1 << 20), (M - 10, 1 << 32), ((1 << 32) + 1, (1 << 32) - 1),
-        (M - 6, 3), (10, M - 2), (M, 0xFFFFFFFF), (0xFFFFFFFF, 0x1FFFFFFFF),
-    ]
-    while len(pairs) < 32:
-        a = rng.getrandbits(rng.choice([16, 33, 48, 63, 64]))
-        b = rng.getrandbits(rng.choice([3, 20, 32, 40, 64]))
-        if b and not (a == 1 << 63 and b == M):
-            pairs.append((a, b))
-    assert all(b != 0 and not (a == 1 << 63 and b == M) for a, b in pairs)
-
-    def sgn(x):
-        return x - (1 << 64) if x >> 63 else x
-
-    out = []
-    for a, b in pairs:
-        sa, sb = sgn(a), sgn(b)
-        q = abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)
-        r = sa - sb * q  # the dividend's sign (truncated division)
-        m = r + sb if r != 0 and (r < 0) != (sb < 0) else r
-        out += [a // b, a % b, q & M, m & M]
-    return f"""#!amber
-# 64-bit integer division through the SASS engine: per lane i, with a = x[i], b = x[32 + i]
-# (divisors above 2^63, equal to the dividend, 1, all ones, random widths; never 0 and
-# never INT64_MIN / -1, which are undefined): o = (a / b, a % b, int64(a) / int64(b),
-# int64(a) % int64(b)) (OpUDiv, OpUMod, OpSDiv, OpSMod: the divisor's sign). Written by
-# ../gen_glslfloat.py with Python's integers.
-SHADER compute div64 GLSL
-#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-layout(local_size_x = 32) in;
-layout(std430, binding = 0) buffer X {{ uint64_t x[]; }};
-layout(std430, binding = 1) buffer O {{ uint64_t o[]; }};
-void main() {{
-  uint i = gl_LocalInvocationIndex;
-  uint64_t a = x[i], b = x[32 + i];
-  o[4 * i + 0] = a / b;
-  o[4 * i + 1] = a % b;
-  o[4 * i + 2] = uint64_t(int64_t(a) / int64_t(b));
-  o[4 * i + 3] = uint64_t(int64_t(a) % int64_t(b));
-}}
-END
-BUFFER x DATA_TYPE uint64 DATA
-{data([a for a, _ in pairs] + [b for _, b in pairs], 4)}
-END
-BUFFER o DATA_TYPE uint64 SIZE 128 FILL 0
-PIPELINE compute p
-  ATTACH div64
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-END
-RUN p 1 1 1
-{expects("o", out, 4, 8)}
-"""
-
-
-# ---- atomic64.amber -------------------------------------------------------------------
-
-
-def atomic64_script():
-    """64-bit buffer atomics: shared words whose final value does not depend on the
-    order of the lanes, and per-lane words whose returned old values do not either."""
-    M = (1 << 64) - 1
-    rng = random.Random(6464)
-    v = [(i * 0x9E3779B97F4A7C15 ^ i << 40 ^ rng.getrandbits(64)) & M for i in range(32)]
-
-    def sgn(x):
-        return x - (1 << 64) if x >> 63 else x
-
-    shared0 = [0xFFFF, M, 0, M, 0, 0x5555555555555555, 0, 0]
-    unsigned = shared0[:6]
-    signed = shared0[6:]
-    own = [rng.getrandbits(64) for _ in range(32 * 8)]
-    fin = list(unsigned)
-    for x in v:
-        fin[0] = (fin[0] + x) & M
-        fin[1] = min(fin[1], x)
-        fin[2] = max(fin[2], x)
-        fin[3] &= x | 0x8000000000000001
-        fin[4] |= x & 0xF0F0F0F0F0F0F0F0
-        fin[5] ^= x
-    sfin = [min([sgn(signed[0])] + [sgn(x) for x in v]) & M, max([sgn(signed[1])] + [sgn(x) for x in v]) & M]
-    ret = []
-    after = []
-    for i in range(32):
-        o = own[8 * i : 8 * i + 8]
-        x = v[i]
-        ret += [o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]]
-        after += [
-            (o[0] + x) & M,
-            x,
-            x,  # compare-exchange with the old value: stores
-            o[3],  # with another comparator: does not
-            min(o[4], x),
-            max(sgn(o[5]), sgn(x)) & M,
-            (o[6] - x) & M,
-            (o[7] + 1) & M,
-        ]
-    return f"""#!amber
-# 64-bit buffer atomics through the SASS engine (ATOMG.E.<op>.64/.S64, CAS.64): the 32
-# lanes race on eight shared words with add, unsigned and signed min and max, and, or,
-# xor (final values independent of the lanes' order), and each lane applies add,
-# exchange, compare-exchange (one storing, one not), min, signed max, subtract and
-# increment to words of its own, keeping the old values, and an atomic load and store
-# (an add of 0 and an exchange: two 32-bit accesses could tear). Written by
-# ../gen_glslfloat.py with Python's integers.
-SHADER compute atomic64 GLSL
-#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
-#extension GL_KHR_memory_scope_semantics : require
-layout(local_size_x = 32) in;
-layout(std430, binding = 0) buffer A {{ uint64_t a[]; }};
-layout(std430, binding = 1) buffer S {{ int64_t s[]; }};
-layout(std430, binding = 2) buffer V {{ uint64_t v[]; }};
-layout(std430, binding = 3) buffer O {{ uint64_t o[]; }};
-layout(std430, binding = 4) buffer R {{ uint64_t r[]; }};
-layout(std430, binding = 5) buffer L {{ uint64_t l[]; }};
-void main() {{
-  uint i = gl_LocalInvocationIndex;
-  uint64_t x = v[i];
-  atomicAdd(a[0], x);
-  atomicMin(a[1], x);
-  atomicMax(a[2], x);
-  atomicAnd(a[3], x | 0x8000000000000001ul);
-  atomicOr(a[4], x & 0xF0F0F0F0F0F0F0F0ul);
-  atomicXor(a[5], x);
-  atomicMin(s[0], int64_t(x));
-  atomicMax(s[1], int64_t(x));
-  uint b = 8u * i;
-  uint64_t old2 = o[b + 2u];
-  r[b + 0u] = atomicAdd(o[b + 0u], x);
-  r[b + 1u] = atomicExchange(o[b + 1u], x);
-  r[b + 2u] = atomicCompSwap(o[b + 2u], old2, x);
-  r[b + 3u] = atomicCompSwap(o[b + 3u], ~o[b + 3u], x);
-  r[b + 4u] = atomicMin(o[b + 4u], x);
-  r[b + 5u] = uint64_t(atomicMax(s[2u + i], int64_t(x)));
-  r[b + 6u] = atomicAdd(o[b + 6u], -x);
-  r[b + 7u] = atomicAdd(o[b + 7u], 1ul);
-  l[2u * i] = atomicLoad(o[b + 3u], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-  atomicStore(l[2u * i + 1u], x, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-}}
-END
-BUFFER a DATA_TYPE uint64 DATA
-{data(unsigned, 4)}
-END
-BUFFER s DATA_TYPE uint64 DATA
-{data(signed + [own[8 * i + 5] for i in range(32)], 4)}
-END
-BUFFER v DATA_TYPE uint64 DATA
-{data(v, 4)}
-END
-BUFFER o DATA_TYPE uint64 DATA
-{data(own, 4)}
-END
-BUFFER r DATA_TYPE uint64 SIZE 256 FILL 0
-BUFFER l DATA_TYPE uint64 SIZE 64 FILL 0
-PIPELINE compute p
-  ATTACH atomic64
-  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER s AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER v AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER r AS storage DESCRIPTOR_SET 0 BINDING 4
-  BIND BUFFER l AS storage DESCRIPTOR_SET 0 BINDING 5
-END
-RUN p 1 1 1
-{expects("a", fin, 3, 8)}
-{expects("s", sfin + [after[8 * i + 5] for i in range(32)], 4, 8)}
-{expects("r", ret, 4, 8)}
-{expects("o", [x if k % 8 != 5 else None for k, x in enumerate(after)], 4, 8)}
-{expects("l", [w for i in range(32) for w in (own[8 * i + 3], v[i])], 4, 8)}
-"""
 
 
 # ---- exact.amber ---------------------------------------------------------------------
@@ -953,12 +666,11 @@ RUN p 1 1 1
 
 
 if __name__ == "__main__":
-    import os
-
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, text in [("sqrt", sqrt_script()), ("ddiv", ddiv_script()), ("geometric", geometric_script()),
-        ("div64", div64_script()),
-        ("atomic64", atomic64_script()),
+    for name, text in [
+        ("sqrt", sqrt_script()),
+        ("ddiv", ddiv_script()),
+        ("geometric", geometric_script()),
         ("exact", exact_script()),
         ("fmod", fmod_script()),
     ]:
