@@ -41,6 +41,9 @@ impl Isel<'_> {
         if bits == 64 && matches!(g, GlslOp::FAbs | GlslOp::Fma) {
             return self.glsl_f64(g, args, frame);
         }
+        if bits == 64 && super::glsl64::is_glsl_int64(g) {
+            return self.glsl_int64(g, args, frame);
+        }
         if bits == 64 || out_bits == 64 {
             return Err(self.unsupported(format!("glsl {} on 64-bit values", g.name())));
         }

@@ -18,6 +18,7 @@ mod fdiv;
 mod float_parts;
 mod fmod;
 mod glsl;
+mod glsl64;
 mod glsl_exact;
 mod glsl_float;
 mod intdiv;

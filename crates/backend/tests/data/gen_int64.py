@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes tests/data/wide/{div64,atomic64}.amber: 64-bit integer division and 64-bit
-buffer atomics, with EXPECTs from Python's integers. Run from this directory:
+"""Writes tests/data/wide/{div64,atomic64,glsl64}.amber: 64-bit integer division, 64-bit
+buffer atomics and the 64-bit integer GLSL functions, with EXPECTs from Python's
+integers. Run from this directory:
 python3 gen_int64.py
 """
 import os
@@ -192,11 +193,75 @@ RUN p 1 1 1
 """
 
 
+
+def glsl64_script():
+    """64-bit min, max, clamp, abs and sign, unsigned and signed."""
+    rng = random.Random(6400)
+    M = (1 << 64) - 1
+    edge = [0, 1, M, 1 << 63, (1 << 63) - 1, 0xFFFFFFFF, 1 << 32, M - 0xFFFFFFFF]
+    xs = edge + [rng.getrandbits(rng.choice([8, 31, 32, 33, 63, 64])) for _ in range(24)]
+
+    def sgn(x):
+        return x - (1 << 64) if x >> 63 else x
+
+    out = []
+    for i in range(32):
+        a, b, c = xs[i], xs[(i + 3) % 32], xs[(i + 7) % 32]
+        lo, hi = min(b, c), max(b, c)
+        slo, shi = sorted([sgn(b), sgn(c)])
+        sa = sgn(a)
+        out += [
+            min(a, b), max(a, b), min(max(a, lo), hi),
+            min(sa, sgn(b)) & M, max(sa, sgn(b)) & M, min(max(sa, slo), shi) & M,
+            abs(sa) & M, (0 if sa == 0 else 1 if sa > 0 else -1) & M,
+        ]
+    return f"""#!amber
+# GLSL's integer min, max, clamp (unsigned and signed), abs and sign on 64-bit values
+# through the SASS engine: per lane i, with a = x[i], b = x[i + 3], c = x[i + 7] (mod 32)
+# over zero, one, all ones, 2^63 and its neighbour, the 32-bit boundaries and random
+# widths: o = (umin(a, b), umax(a, b), uclamp(a, umin(b, c), umax(b, c)), smin, smax,
+# sclamp likewise, sabs(a), ssign(a)) (abs(INT64_MIN) wraps, as the reference's does).
+# Written by ../gen_int64.py with Python's integers.
+SHADER compute glsl64 GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer X {{ uint64_t x[]; }};
+layout(std430, binding = 1) buffer O {{ uint64_t o[]; }};
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  uint64_t a = x[i], b = x[(i + 3u) % 32u], c = x[(i + 7u) % 32u];
+  int64_t sa = int64_t(a), sb = int64_t(b), sc = int64_t(c);
+  uint e = 8u * i;
+  o[e + 0u] = min(a, b);
+  o[e + 1u] = max(a, b);
+  o[e + 2u] = clamp(a, min(b, c), max(b, c));
+  o[e + 3u] = uint64_t(min(sa, sb));
+  o[e + 4u] = uint64_t(max(sa, sb));
+  o[e + 5u] = uint64_t(clamp(sa, min(sb, sc), max(sb, sc)));
+  o[e + 6u] = uint64_t(abs(sa));
+  o[e + 7u] = uint64_t(sign(sa));
+}}
+END
+BUFFER x DATA_TYPE uint64 DATA
+{data(xs, 4)}
+END
+BUFFER o DATA_TYPE uint64 SIZE 256 FILL 0
+PIPELINE compute p
+  ATTACH glsl64
+  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+{expects("o", out, 4, 8)}
+"""
+
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     for name, text in [
         ("div64", div64_script()),
         ("atomic64", atomic64_script()),
+        ("glsl64", glsl64_script()),
     ]:
         with open(os.path.join(here, "wide", name + ".amber"), "w") as f:
             f.write(text)
