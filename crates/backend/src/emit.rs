@@ -154,7 +154,13 @@ pub fn emit(
                 MOpnd::Mem { base, offset } => {
                     let base = base.map_or(RZ, |v| r(asg.phys[v.0 as usize]));
                     let mut a = Addr::new(base, offset);
-                    if arch == Arch::Sm90 && matches!(l.inst.op, Op::Ldg | Op::Stg | Op::Atomg) {
+                    // SM90 names the descriptor, except in a compare-and-swap (ptxas prints
+                    // `ATOMG.E.CAS... [R26+0x8]`, and only that form encodes).
+                    let cas = l.inst.mods.contains(&".CAS");
+                    if arch == Arch::Sm90
+                        && matches!(l.inst.op, Op::Ldg | Op::Stg | Op::Atomg)
+                        && !cas
+                    {
                         a = a.with_ureg(ur(4));
                     }
                     Operand::mem(a)

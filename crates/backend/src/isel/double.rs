@@ -40,6 +40,12 @@ impl Isel<'_> {
                 self.emit(i);
                 Ok(self.unpack(d).to_vec())
             }
+            P::FDiv => {
+                let x = self.pack(a[0][0], a[0][1])?;
+                let y = self.pack(a[1][0], a[1][1])?;
+                let d = self.ddiv(x, y)?;
+                Ok(self.unpack(d).to_vec())
+            }
             P::FNegate => {
                 let hi = self.sign_bit_op(a[0][1], LUT_XOR)?;
                 Ok(vec![a[0][0], hi])
@@ -239,6 +245,7 @@ impl Isel<'_> {
                 return Ok(vec![Sc::R(d)]);
             }
             P::FConvert | P::FAdd | P::FSub | P::FMul | P::FDiv | P::IsNan | P::IsInf => {}
+            P::FRem | P::FMod => {}
             P::ConvertSToF | P::ConvertUToF | P::ConvertFToS | P::ConvertFToU => {}
             P::FOrdEqual
             | P::FUnordEqual

@@ -99,14 +99,14 @@ impl Isel<'_> {
     }
 
     /// `DFMA d, a, b, c` on pairs.
-    fn dfma_regs(&mut self, a: MOpnd, b: VReg, c: VReg) -> VReg {
+    pub(crate) fn dfma_regs(&mut self, a: MOpnd, b: VReg, c: VReg) -> VReg {
         let d = self.mf.vreg(RegClass::R, 2);
         self.emit(MInst::new(Op::Dfma).d(d).o(a).u(b).u(c));
         d
     }
 
     /// An unsigned comparison of two registers, combined (`.AND`/`.OR`) with `with`.
-    fn ucmp(
+    pub(crate) fn ucmp(
         &mut self,
         cmp: &'static str,
         logic: &'static str,
@@ -134,7 +134,7 @@ impl Isel<'_> {
     }
 
     /// The disjunction of predicates.
-    fn por(&mut self, ps: &[VReg]) -> VReg {
+    pub(crate) fn por(&mut self, ps: &[VReg]) -> VReg {
         let mut acc = ps[0];
         for &p in &ps[1..] {
             let d = self.p();

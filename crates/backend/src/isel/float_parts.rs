@@ -127,7 +127,7 @@ impl Isel<'_> {
     }
 
     /// `(x >> sh) & mask` of a register.
-    fn field(&mut self, x: VReg, sh: u32, mask: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn field(&mut self, x: VReg, sh: u32, mask: u32) -> Result<VReg, CompileError> {
         let s = self.reg(Sc::Imm(sh))?;
         let t = self.r();
         self.emit(
@@ -147,7 +147,12 @@ impl Isel<'_> {
     }
 
     /// An unsigned comparison of a register with a constant.
-    fn cmp_u(&mut self, cmp: &'static str, x: VReg, k: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn cmp_u(
+        &mut self,
+        cmp: &'static str,
+        x: VReg,
+        k: u32,
+    ) -> Result<VReg, CompileError> {
         let kr = self.reg(Sc::Imm(k))?;
         let p = self.p();
         self.emit(

@@ -30,10 +30,19 @@ impl Isel<'_> {
         ) {
             return self.float_parts(g, args, rty, func, frame);
         }
+        if super::glsl_float::is_glsl_float(g) {
+            return self.glsl_float(g, args, func, frame);
+        }
+        if super::glsl_exact::is_glsl_exact(g) {
+            return self.glsl_exact(g, args, func, frame);
+        }
         let bits = args.first().map_or(32, |a| self.operand_bits(func, *a));
         let out_bits = rty.map_or(32, |t| self.module.types.bit_width(t));
         if bits == 64 && matches!(g, GlslOp::FAbs | GlslOp::Fma) {
             return self.glsl_f64(g, args, frame);
+        }
+        if bits == 64 && super::glsl64::is_glsl_int64(g) {
+            return self.glsl_int64(g, args, frame);
         }
         if bits == 64 || out_bits == 64 {
             return Err(self.unsupported(format!("glsl {} on 64-bit values", g.name())));

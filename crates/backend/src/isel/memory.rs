@@ -355,7 +355,7 @@ impl Isel<'_> {
     }
 
     /// The address register and constant offset of a buffer access.
-    fn global_addr(&mut self, cb: u32, dyn_off: Option<VReg>) -> VReg {
+    pub(crate) fn global_addr(&mut self, cb: u32, dyn_off: Option<VReg>) -> VReg {
         let base = self.buffer_base(cb);
         match dyn_off {
             None => base,
@@ -584,8 +584,13 @@ impl Isel<'_> {
                 self.unsupported(format!("{} outside a buffer or shared memory", op.name()))
             );
         }
-        if self.module.types.bit_width(p.ty) != 32 {
-            return Err(self.unsupported(format!("{} on a non-32-bit value", op.name())));
+        let bits = self.module.types.bit_width(p.ty);
+        if bits == 64 && matches!(p.mem, Mem::Buffer(_)) {
+            return self.atomic64(op, &p, args, frame);
+        }
+        if bits != 32 {
+            let place = if bits == 64 { " in shared memory" } else { "" };
+            return Err(self.unsupported(format!("{} on a {bits}-bit value{place}", op.name())));
         }
         match op {
             AtomicOp::Load => return self.load(&p, p.ty).map(Some),

@@ -10,14 +10,24 @@
 //! parameters bound to the arguments; its returns branch to a continuation block whose phis
 //! take the returned value.
 
+mod atomic64;
 mod builtin;
+mod ddiv;
 mod double;
 mod fdiv;
 mod float_parts;
+mod fmod;
 mod glsl;
+mod glsl64;
+mod glsl_exact;
+mod glsl_float;
 mod intdiv;
+mod intdiv64;
 mod memory;
 mod ops;
+#[cfg(test)]
+mod refine_tests;
+mod sqrt;
 mod subgroup;
 mod wide;
 

@@ -628,6 +628,17 @@ impl Isel<'_> {
                 let (x, y) = (a[0], a[1]);
                 return self.fdiv32(x, y);
             }
+            P::FRem | P::FMod => {
+                let x = self.reg(a[0])?;
+                let y = self.reg(a[1])?;
+                let (xd, yd) = (self.mf.vreg(RegClass::R, 2), self.mf.vreg(RegClass::R, 2));
+                self.emit(MInst::new(Op::F2f).m(".F64").m(".F32").d(xd).u(x));
+                self.emit(MInst::new(Op::F2f).m(".F64").m(".F32").d(yd).u(y));
+                let r = self.fmod_f32(op, xd, yd)?;
+                let d = self.r();
+                self.emit(MInst::new(Op::F2f).m(".F32").m(".F64").d(d).u(r));
+                return Ok(Sc::R(d));
+            }
             P::UDiv | P::UMod => {
                 let (q, r) = self.udivmod(a[0], a[1])?;
                 return Ok(Sc::R(if op == P::UDiv { q } else { r }));

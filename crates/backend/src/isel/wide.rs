@@ -249,12 +249,23 @@ impl Isel<'_> {
                 self.emit(MInst::new(Op::F2i).m(ty).m(".TRUNC").d(d).u(x));
                 Ok(self.unpack(d).to_vec())
             }
+            P::UDiv | P::UMod | P::SDiv | P::SRem | P::SMod => {
+                let signed = !matches!(op, P::UDiv | P::UMod);
+                let x = self.words(a[0], w.args[0], signed)?;
+                let y = self.words(a[1], w.args[1], signed)?;
+                Ok(self.div64(op, x, y)?.to_vec())
+            }
             other => Err(self.unsupported(format!("{} on 64-bit integers", other.name()))),
         }
     }
 
     /// `x + y` (or `x - y`) on words: the low words' carry (or borrow) into the high ones.
-    fn add64(&mut self, x: [Sc; 2], y: [Sc; 2], sub: bool) -> Result<[Sc; 2], CompileError> {
+    pub(crate) fn add64(
+        &mut self,
+        x: [Sc; 2],
+        y: [Sc; 2],
+        sub: bool,
+    ) -> Result<[Sc; 2], CompileError> {
         let (xl, yl) = (self.reg(x[0])?, self.reg(y[0])?);
         let (xh, yh) = (self.reg(x[1])?, self.reg(y[1])?);
         let carry = self.p();
@@ -388,7 +399,12 @@ impl Isel<'_> {
 
     /// A 64-bit comparison: the low words unsigned, then the high words with `.EX`, which
     /// decides by the low words' result where the high words are equal.
-    fn cmp64(&mut self, op: PlainOp, x: [Sc; 2], y: [Sc; 2]) -> Result<Sc, CompileError> {
+    pub(crate) fn cmp64(
+        &mut self,
+        op: PlainOp,
+        x: [Sc; 2],
+        y: [Sc; 2],
+    ) -> Result<Sc, CompileError> {
         use PlainOp as P;
         let (cmp, signed) = match op {
             P::IEqual => (".EQ", false),
