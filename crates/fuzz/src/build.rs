@@ -5,10 +5,12 @@
 //! (set 0, binding 1), both `rtarray<u32>`. Per-lane state (the record counter and the
 //! loop indices) lives in function variables.
 
+use std::sync::OnceLock;
+
 use spirv::{Scope, StorageClass};
 use tangle_ir::builder::FunctionBuilder;
 use tangle_ir::{
-    EntryPoint, ExecMode, Func, Global, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
+    EntryPoint, ExecMode, Func, Global, GlobalData, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
     Type, TypeData,
 };
 
@@ -44,15 +46,22 @@ global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
     // Per-lane state shared by every function: g4 the record counter, g5.. the loop indices.
-    let mut text = String::from(PRELUDE);
-    text.push_str("global g4 ptr<Private, u32> [name \"loc\"]\n");
+    // The prelude is parsed once per process and cloned; the loop indices are copies of the
+    // counter's declaration under their own names.
+    static PARSED: OnceLock<Module> = OnceLock::new();
+    let mut m = PARSED
+        .get_or_init(|| {
+            let text = format!("{PRELUDE}global g4 ptr<Private, u32> [name \"loc\"]\n");
+            tangle_ir::text::parse(&text).expect("the fuzz prelude parses")
+        })
+        .clone();
+    let loc = m.globals[Global::from_u32(4)].clone();
     for l in 0..program.loops {
-        text.push_str(&format!(
-            "global g{} ptr<Private, u32> [name \"i{l}\"]\n",
-            5 + l
-        ));
+        m.globals.push(GlobalData {
+            name: Some(format!("i{l}")),
+            ..loc.clone()
+        });
     }
-    let mut m = tangle_ir::text::parse(&text).expect("the fuzz prelude parses");
     let u32t = m.types.u32();
     let ptr_u32 = m.types.intern(TypeData::Pointer {
         storage: StorageClass::StorageBuffer,
