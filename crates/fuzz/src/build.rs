@@ -1,9 +1,12 @@
 //! A [`Program`] as an IR module, built with the IR builder's structured helpers.
 //!
 //! The module has one entry point `main` (GLCompute, `MaximallyReconvergesKHR`, local size
-//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0) and an input buffer
-//! (set 0, binding 1), both `rtarray<u32>`. Per-lane state (the record counter and the
-//! loop indices) lives in function variables.
+//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0: a runtime array of
+//! five-word records, `RECORD_WORDS` u32s at stride 20, so record `r` of invocation `i` is
+//! record `r · local_size + i` of the array, the same bytes as the word layout of
+//! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
+//! lives in Private variables: `loc`, the index in the array of the invocation's next
+//! record (so a record costs no arithmetic beyond its increment), and the loop indices.
 
 use std::sync::OnceLock;
 
@@ -15,7 +18,7 @@ use tangle_ir::{
 };
 
 use crate::ast::{
-    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip,
 };
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
@@ -36,8 +39,11 @@ type t5 = struct "Buf" { t4 [offset 0, name "data"] } [block]
 type t6 = ptr<StorageBuffer, t5>
 type t7 = ptr<Input, u32>
 type t8 = ptr<StorageBuffer, u32>
+type t9 = struct "Record" { t1 [offset 0], t1 [offset 4], t1 [offset 8], t1 [offset 12], t1 [offset 16] }
+type t10 = rtarray<t9> [stride 20]
+type t11 = struct "Out" { t10 [offset 0, name "records"] } [block]
 
-global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
+global g0 ptr<StorageBuffer, t11> [set 0, binding 0, name "out"]
 global g1 ptr<StorageBuffer, t5> [set 0, binding 1, name "in"]
 global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
@@ -79,7 +85,7 @@ pub fn build_module(program: &Program) -> Module {
             .collect(),
         ptr_u32,
         u32t,
-        record_stride: program.local_size * RECORD_WORDS,
+        record_stride: program.local_size,
     };
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
@@ -95,8 +101,8 @@ pub fn build_module(program: &Program) -> Module {
     }
     let (b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
     let mut e = Emitter::start(b, &globals, &funcs, None);
-    let zero = e.b.const_u32(0);
-    e.b.store(Operand::Global(globals.loc), zero);
+    // The invocation's first record is record `inv` of the array.
+    e.b.store(Operand::Global(globals.loc), e.inv);
     e.block(&program.body);
     if e.b.is_open() {
         e.b.ret(None);
@@ -146,7 +152,6 @@ struct Emitter<'m, 'g> {
     indices: Vec<Operand>,
     inv: Operand,
     lane: Operand,
-    inv_words: Operand,
     record_stride: u32,
     /// The helper functions built so far, by index.
     funcs: &'g [Option<Func>],
@@ -168,8 +173,6 @@ impl<'m, 'g> Emitter<'m, 'g> {
         b.switch_to_block(entry);
         let inv = b.load(Operand::Global(g.inv));
         let lane = b.load(Operand::Global(g.lane));
-        let rec = b.const_u32(RECORD_WORDS);
-        let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
         Emitter {
             b,
             out: g.out,
@@ -180,7 +183,6 @@ impl<'m, 'g> Emitter<'m, 'g> {
             indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
             inv: Operand::Value(inv),
             lane: Operand::Value(lane),
-            inv_words: Operand::Value(inv_words),
             record_stride: g.record_stride,
             funcs,
             arg,
@@ -210,20 +212,23 @@ impl Emitter<'_, '_> {
         Operand::Value(p)
     }
 
+    /// Writes the invocation's next record (`out.records[loc]`, word by word) and moves
+    /// `loc` on by a workgroup's worth of records.
     fn record(&mut self, id: u32, words: [Operand; 4]) {
         let loc = Operand::Value(self.b.load(self.loc));
-        let stride = self.b.const_u32(self.record_stride);
-        let loc_words = self.val(PlainOp::IMul, &[loc, stride]);
-        let base = self.val(PlainOp::IAdd, &[loc_words, self.inv_words]);
+        let zero = self.b.const_u32(0);
         let tag = self.b.const_u32(id + 1);
         for (k, w) in words.into_iter().chain([tag]).enumerate() {
             let kk = self.b.const_u32(k as u32);
-            let index = self.val(PlainOp::IAdd, &[base, kk]);
-            let p = self.element(self.out, index);
-            self.b.store(p, w);
+            let p = self.b.ins_typed(
+                Op::Plain(PlainOp::AccessChain),
+                &[Operand::Global(self.out), zero, loc, kk],
+                self.ptr_u32,
+            );
+            self.b.store(Operand::Value(p), w);
         }
-        let one = self.b.const_u32(1);
-        let next = self.val(PlainOp::IAdd, &[loc, one]);
+        let stride = self.b.const_u32(self.record_stride);
+        let next = self.val(PlainOp::IAdd, &[loc, stride]);
         self.b.store(self.loc, next);
     }
 
