@@ -6,7 +6,9 @@
 //! record `r · local_size + i` of the array, the same bytes as the word layout of
 //! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
 //! lives in Private variables: `loc`, the index in the array of the invocation's next
-//! record (so a record costs no arithmetic beyond its increment), and the loop indices.
+//! record (so a record costs no arithmetic beyond its increment), `ballot`, where a
+//! ballot's `u32x4` is stored so that its words are read with scalar loads, and the loop
+//! indices.
 
 use std::sync::OnceLock;
 
@@ -51,13 +53,17 @@ global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
-    // Per-lane state shared by every function: g4 the record counter, g5.. the loop indices.
+    // Per-lane state shared by every function: g4 the record counter, g5 the last ballot,
+    // g6.. the loop indices.
     // The prelude is parsed once per process and cloned; the loop indices are copies of the
     // counter's declaration under their own names.
     static PARSED: OnceLock<Module> = OnceLock::new();
     let mut m = PARSED
         .get_or_init(|| {
-            let text = format!("{PRELUDE}global g4 ptr<Private, u32> [name \"loc\"]\n");
+            let text = format!(
+                "{PRELUDE}global g4 ptr<Private, u32> [name \"loc\"]\n\
+                 global g5 ptr<Private, t3> [name \"ballot\"]\n"
+            );
             tangle_ir::text::parse(&text).expect("the fuzz prelude parses")
         })
         .clone();
@@ -73,6 +79,10 @@ pub fn build_module(program: &Program) -> Module {
         storage: StorageClass::StorageBuffer,
         pointee: u32t,
     });
+    let private_u32 = m.types.intern(TypeData::Pointer {
+        storage: StorageClass::Private,
+        pointee: u32t,
+    });
     let void = m.types.void();
     let globals = Globals {
         out: Global::from_u32(0),
@@ -80,10 +90,12 @@ pub fn build_module(program: &Program) -> Module {
         inv: Global::from_u32(2),
         lane: Global::from_u32(3),
         loc: Global::from_u32(4),
+        ballot: Global::from_u32(5),
         indices: (0..program.loops)
-            .map(|l| Global::from_u32(5 + l))
+            .map(|l| Global::from_u32(6 + l))
             .collect(),
         ptr_u32,
+        private_u32,
         u32t,
         record_stride: program.local_size,
     };
@@ -114,6 +126,7 @@ pub fn build_module(program: &Program) -> Module {
         globals.inv,
         globals.lane,
         globals.loc,
+        globals.ballot,
     ];
     interface.extend(&globals.indices);
     m.entry_points.push(EntryPoint {
@@ -136,8 +149,10 @@ struct Globals {
     inv: Global,
     lane: Global,
     loc: Global,
+    ballot: Global,
     indices: Vec<Global>,
     ptr_u32: Type,
+    private_u32: Type,
     u32t: Type,
     record_stride: u32,
 }
@@ -147,8 +162,10 @@ struct Emitter<'m, 'g> {
     out: Global,
     input: Global,
     ptr_u32: Type,
+    private_u32: Type,
     u32t: Type,
     loc: Operand,
+    ballot: Global,
     indices: Vec<Operand>,
     inv: Operand,
     lane: Operand,
@@ -178,6 +195,8 @@ impl<'m, 'g> Emitter<'m, 'g> {
             out: g.out,
             input: g.input,
             ptr_u32: g.ptr_u32,
+            private_u32: g.private_u32,
+            ballot: g.ballot,
             u32t: g.u32t,
             loc: Operand::Global(g.loc),
             indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
@@ -309,13 +328,17 @@ impl Emitter<'_, '_> {
             Stmt::Ballot { id } => {
                 let t = self.b.const_bool(true);
                 let ballot = self.group(GroupOp::Ballot, &[t]);
+                // The words through a variable (a vector store and scalar loads) rather than
+                // composite extracts: the reference runs those on its fast paths.
+                self.b.store(Operand::Global(self.ballot), ballot);
                 let words = [0, 1, 2, 3].map(|k| {
-                    let v = self
-                        .b
-                        .ins(Op::CompositeExtract(vec![k]), &[ballot])
-                        .expect("a ballot's component")
-                        .expect("has a result");
-                    Operand::Value(v)
+                    let kk = self.b.const_u32(k);
+                    let p = self.b.ins_typed(
+                        Op::Plain(PlainOp::AccessChain),
+                        &[Operand::Global(self.ballot), kk],
+                        self.private_u32,
+                    );
+                    Operand::Value(self.b.load(Operand::Value(p)))
                 });
                 self.record(*id, words);
             }
