@@ -12,7 +12,10 @@ use tangle_interp::Variant;
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
-        .map(|a| a.parse().expect("numeric arguments: NESTING SUBGROUP SEEDS"))
+        .map(|a| {
+            a.parse()
+                .expect("numeric arguments: NESTING SUBGROUP SEEDS")
+        })
         .collect();
     let nesting = args.first().copied().unwrap_or(4) as u32;
     let subgroup_size = args.get(1).copied().unwrap_or(32) as u32;

@@ -5,23 +5,21 @@
 //! five-word records, `RECORD_WORDS` u32s at stride 20, so record `r` of invocation `i` is
 //! record `r · local_size + i` of the array, the same bytes as the word layout of
 //! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
-//! lives in Private variables: `loc`, the index in the array of the invocation's next
-//! record (so a record costs no arithmetic beyond its increment), `ballot`, where a
-//! ballot's `u32x4` is stored so that its words are read with scalar loads, and the loop
-//! indices.
+//! lives in two Private variables: `loc`, the index in the array of the invocation's next
+//! record (so a record costs no arithmetic beyond its increment), and `ballot`, where a
+//! ballot's `u32x4` is stored so that its words are read with scalar loads. A for-loop's
+//! index is a phi of its header (0 on entry, `i + 1` from the continue target).
 
 use std::sync::OnceLock;
 
 use spirv::{Scope, StorageClass};
 use tangle_ir::builder::FunctionBuilder;
 use tangle_ir::{
-    EntryPoint, ExecMode, Func, Global, GlobalData, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
+    EntryPoint, ExecMode, Func, Global, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
     Type, TypeData,
 };
 
-use crate::ast::{
-    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip,
-};
+use crate::ast::{block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -67,13 +65,6 @@ pub fn build_module(program: &Program) -> Module {
             tangle_ir::text::parse(&text).expect("the fuzz prelude parses")
         })
         .clone();
-    let loc = m.globals[Global::from_u32(4)].clone();
-    for l in 0..program.loops {
-        m.globals.push(GlobalData {
-            name: Some(format!("i{l}")),
-            ..loc.clone()
-        });
-    }
     let u32t = m.types.u32();
     let ptr_u32 = m.types.intern(TypeData::Pointer {
         storage: StorageClass::StorageBuffer,
@@ -91,13 +82,11 @@ pub fn build_module(program: &Program) -> Module {
         lane: Global::from_u32(3),
         loc: Global::from_u32(4),
         ballot: Global::from_u32(5),
-        indices: (0..program.loops)
-            .map(|l| Global::from_u32(6 + l))
-            .collect(),
         ptr_u32,
         private_u32,
         u32t,
         record_stride: program.local_size,
+        loops: program.loops,
     };
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
@@ -120,7 +109,7 @@ pub fn build_module(program: &Program) -> Module {
         e.b.ret(None);
     }
     let main = e.b.func;
-    let mut interface = vec![
+    let interface = vec![
         globals.out,
         globals.input,
         globals.inv,
@@ -128,7 +117,6 @@ pub fn build_module(program: &Program) -> Module {
         globals.loc,
         globals.ballot,
     ];
-    interface.extend(&globals.indices);
     m.entry_points.push(EntryPoint {
         model: spirv::ExecutionModel::GLCompute,
         name: "main".into(),
@@ -150,11 +138,11 @@ struct Globals {
     lane: Global,
     loc: Global,
     ballot: Global,
-    indices: Vec<Global>,
     ptr_u32: Type,
     private_u32: Type,
     u32t: Type,
     record_stride: u32,
+    loops: u32,
 }
 
 struct Emitter<'m, 'g> {
@@ -166,7 +154,9 @@ struct Emitter<'m, 'g> {
     u32t: Type,
     loc: Operand,
     ballot: Global,
-    indices: Vec<Operand>,
+    /// The index of each enclosing for-loop of this function (a phi of its header), by
+    /// loop id.
+    indices: Vec<Option<Operand>>,
     inv: Operand,
     lane: Operand,
     record_stride: u32,
@@ -199,7 +189,7 @@ impl<'m, 'g> Emitter<'m, 'g> {
             ballot: g.ballot,
             u32t: g.u32t,
             loc: Operand::Global(g.loc),
-            indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
+            indices: vec![None; g.loops as usize],
             inv: Operand::Value(inv),
             lane: Operand::Value(lane),
             record_stride: g.record_stride,
@@ -215,6 +205,11 @@ impl Emitter<'_, '_> {
         for s in stmts {
             self.stmt(s);
         }
+    }
+
+    /// The index of the enclosing for-loop `loop_id`.
+    fn index(&self, loop_id: u32) -> Operand {
+        self.indices[loop_id as usize].expect("a loop index inside its loop")
     }
 
     fn val(&mut self, op: PlainOp, args: &[Operand]) -> Operand {
@@ -293,7 +288,7 @@ impl Emitter<'_, '_> {
                 self.val(PlainOp::IEqual, &[w, v])
             }
             Cond::LoopIndexIsLane { loop_id } => {
-                let i = Operand::Value(self.b.load(self.indices[loop_id as usize]));
+                let i = self.index(loop_id);
                 let k3 = self.b.const_u32(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, i])
@@ -316,9 +311,7 @@ impl Emitter<'_, '_> {
                 let w = Operand::Value(self.b.load(p));
                 self.val(PlainOp::BitwiseAnd, &[w, k3])
             }
-            Selector::LoopIndex { loop_id } => {
-                Operand::Value(self.b.load(self.indices[loop_id as usize]))
-            }
+            Selector::LoopIndex { loop_id } => self.index(loop_id),
             Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
         }
     }
@@ -393,18 +386,29 @@ impl Emitter<'_, '_> {
                 trip,
                 body,
             } => {
-                let var = self.indices[*loop_id as usize];
+                // The index is a phi of the header: 0 from before the loop, `i + 1` from
+                // the continue target.
+                let before = self
+                    .b
+                    .current_block()
+                    .expect("a loop starts in an open block");
                 let zero = self.b.const_u32(0);
-                self.b.store(var, zero);
                 let l = self.b.begin_loop();
+                let (phi, i) =
+                    self.b
+                        .function_mut()
+                        .add_phi(l.header, self.u32t, &[(before, zero)]);
+                let i = Operand::Value(i);
+                self.indices[*loop_id as usize] = Some(i);
                 self.loops.push(l);
                 self.block(body);
                 let l = self.loops.pop().expect("pushed above");
+                self.indices[*loop_id as usize] = None;
                 self.b.begin_continue(&l);
-                let i = Operand::Value(self.b.load(var));
                 let one = self.b.const_u32(1);
                 let next = self.val(PlainOp::IAdd, &[i, one]);
-                self.b.store(var, next);
+                let cont = self.b.current_block().expect("in the continue target");
+                self.b.function_mut().set_phi_incoming(phi, cont, next);
                 let count = match trip {
                     Trip::Uniform(n) => self.b.const_u32(*n),
                     Trip::LaneBits(mask) => {
@@ -462,7 +466,7 @@ impl Emitter<'_, '_> {
             Stmt::Call { func, arg } => {
                 let callee = self.funcs[*func as usize].expect("callees are built first");
                 let a = match arg {
-                    Some(l) => Operand::Value(self.b.load(self.indices[*l as usize])),
+                    Some(l) => self.index(*l),
                     None => self.b.const_u32(1),
                 };
                 self.b
