@@ -164,6 +164,8 @@ struct Emitter<'m, 'g> {
     funcs: &'g [Option<Func>],
     /// The helper function's argument.
     arg: Option<Operand>,
+    /// The `u32` constants below 256 made so far, by value.
+    consts: Vec<Option<Operand>>,
     /// Enclosing loops, innermost last.
     loops: Vec<tangle_ir::builder::structured::Loop>,
 }
@@ -195,6 +197,7 @@ impl<'m, 'g> Emitter<'m, 'g> {
             record_stride: g.record_stride,
             funcs,
             arg,
+            consts: vec![None; 256],
             loops: Vec::new(),
         }
     }
@@ -204,6 +207,21 @@ impl Emitter<'_, '_> {
     fn block(&mut self, stmts: &[Stmt]) {
         for s in stmts {
             self.stmt(s);
+        }
+    }
+
+    /// The `u32` constant `n`. Small ones are remembered here: the builder finds an existing
+    /// constant by a search through the module's constants, which made up a tenth of
+    /// building.
+    fn k(&mut self, n: u32) -> Operand {
+        match self.consts.get(n as usize) {
+            Some(Some(c)) => *c,
+            Some(None) => {
+                let c = self.b.const_u32(n);
+                self.consts[n as usize] = Some(c);
+                c
+            }
+            None => self.b.const_u32(n),
         }
     }
 
@@ -217,7 +235,7 @@ impl Emitter<'_, '_> {
     }
 
     fn element(&mut self, buffer: Global, index: Operand) -> Operand {
-        let zero = self.b.const_u32(0);
+        let zero = self.k(0);
         let p = self.b.ins_typed(
             Op::Plain(PlainOp::AccessChain),
             &[Operand::Global(buffer), zero, index],
@@ -230,10 +248,10 @@ impl Emitter<'_, '_> {
     /// `loc` on by a workgroup's worth of records.
     fn record(&mut self, id: u32, words: [Operand; 4]) {
         let loc = Operand::Value(self.b.load(self.loc));
-        let zero = self.b.const_u32(0);
-        let tag = self.b.const_u32(id + 1);
+        let zero = self.k(0);
+        let tag = self.k(id + 1);
         for (k, w) in words.into_iter().chain([tag]).enumerate() {
-            let kk = self.b.const_u32(k as u32);
+            let kk = self.k(k as u32);
             let p = self.b.ins_typed(
                 Op::Plain(PlainOp::AccessChain),
                 &[Operand::Global(self.out), zero, loc, kk],
@@ -241,7 +259,7 @@ impl Emitter<'_, '_> {
             );
             self.b.store(Operand::Value(p), w);
         }
-        let stride = self.b.const_u32(self.record_stride);
+        let stride = self.k(self.record_stride);
         let next = self.val(PlainOp::IAdd, &[loc, stride]);
         self.b.store(self.loc, next);
     }
@@ -265,10 +283,10 @@ impl Emitter<'_, '_> {
     fn cond(&mut self, c: Cond) -> Operand {
         match c {
             Cond::LaneMask(mask) => {
-                let k31 = self.b.const_u32(31);
-                let one = self.b.const_u32(1);
-                let zero = self.b.const_u32(0);
-                let m = self.b.const_u32(mask);
+                let k31 = self.k(31);
+                let one = self.k(1);
+                let zero = self.k(0);
+                let m = self.k(mask);
                 let bit = self.val(PlainOp::BitwiseAnd, &[self.lane, k31]);
                 let shifted = self.val(PlainOp::ShiftRightLogical, &[m, bit]);
                 let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
@@ -276,25 +294,25 @@ impl Emitter<'_, '_> {
             }
             Cond::ArgIsLane => {
                 let arg = self.arg.expect("ArgIsLane only in helper functions");
-                let k3 = self.b.const_u32(3);
+                let k3 = self.k(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, arg])
             }
             Cond::Uniform { index, value } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
-                let v = self.b.const_u32(value);
+                let v = self.k(value);
                 self.val(PlainOp::IEqual, &[w, v])
             }
             Cond::LoopIndexIsLane { loop_id } => {
                 let i = self.index(loop_id);
-                let k3 = self.b.const_u32(3);
+                let k3 = self.k(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, i])
             }
             Cond::InvocationBelowInput { index } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
                 self.val(PlainOp::ULessThan, &[self.inv, w])
@@ -303,10 +321,10 @@ impl Emitter<'_, '_> {
     }
 
     fn selector(&mut self, s: Selector) -> Operand {
-        let k3 = self.b.const_u32(3);
+        let k3 = self.k(3);
         match s {
             Selector::Uniform { index } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
                 self.val(PlainOp::BitwiseAnd, &[w, k3])
@@ -325,7 +343,7 @@ impl Emitter<'_, '_> {
                 // composite extracts: the reference runs those on its fast paths.
                 self.b.store(Operand::Global(self.ballot), ballot);
                 let words = [0, 1, 2, 3].map(|k| {
-                    let kk = self.b.const_u32(k);
+                    let kk = self.k(k);
                     let p = self.b.ins_typed(
                         Op::Plain(PlainOp::AccessChain),
                         &[Operand::Global(self.ballot), kk],
@@ -337,8 +355,8 @@ impl Emitter<'_, '_> {
             }
             Stmt::Elect { id } => {
                 let e = self.group(GroupOp::Elect, &[]);
-                let one = self.b.const_u32(1);
-                let zero = self.b.const_u32(0);
+                let one = self.k(1);
+                let zero = self.k(0);
                 let w = Operand::Value(self.b.ins_typed(
                     Op::Plain(PlainOp::Select),
                     &[e, one, zero],
@@ -347,7 +365,7 @@ impl Emitter<'_, '_> {
                 self.record(*id, [w, zero, zero, zero]);
             }
             Stmt::Collective { id, op } => {
-                let one = self.b.const_u32(1);
+                let one = self.k(1);
                 let value = self.val(PlainOp::IAdd, &[self.inv, one]);
                 let (op, group) = match op {
                     Collective::Sum => (GroupOp::IAdd, Some(GroupOperation::Reduce)),
@@ -368,7 +386,7 @@ impl Emitter<'_, '_> {
                     )
                     .expect("collectives infer their types")
                     .expect("collectives have results");
-                let zero = self.b.const_u32(0);
+                let zero = self.k(0);
                 self.record(*id, [Operand::Value(r), zero, zero, zero]);
             }
             Stmt::If { cond, then, els } => {
@@ -392,7 +410,7 @@ impl Emitter<'_, '_> {
                     .b
                     .current_block()
                     .expect("a loop starts in an open block");
-                let zero = self.b.const_u32(0);
+                let zero = self.k(0);
                 let l = self.b.begin_loop();
                 let (phi, i) =
                     self.b
@@ -405,14 +423,14 @@ impl Emitter<'_, '_> {
                 let l = self.loops.pop().expect("pushed above");
                 self.indices[*loop_id as usize] = None;
                 self.b.begin_continue(&l);
-                let one = self.b.const_u32(1);
+                let one = self.k(1);
                 let next = self.val(PlainOp::IAdd, &[i, one]);
                 let cont = self.b.current_block().expect("in the continue target");
                 self.b.function_mut().set_phi_incoming(phi, cont, next);
                 let count = match trip {
-                    Trip::Uniform(n) => self.b.const_u32(*n),
+                    Trip::Uniform(n) => self.k(*n),
                     Trip::LaneBits(mask) => {
-                        let m = self.b.const_u32(*mask);
+                        let m = self.k(*mask);
                         let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, m]);
                         self.val(PlainOp::IAdd, &[bits, one])
                     }
@@ -467,7 +485,7 @@ impl Emitter<'_, '_> {
                 let callee = self.funcs[*func as usize].expect("callees are built first");
                 let a = match arg {
                     Some(l) => self.index(*l),
-                    None => self.b.const_u32(1),
+                    None => self.k(1),
                 };
                 self.b
                     .ins(Op::Call(callee), &[a])
