@@ -1,9 +1,16 @@
 //! A [`Program`] as an IR module, built with the IR builder's structured helpers.
 //!
 //! The module has one entry point `main` (GLCompute, `MaximallyReconvergesKHR`, local size
-//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0) and an input buffer
-//! (set 0, binding 1), both `rtarray<u32>`. Per-lane state (the record counter and the
-//! loop indices) lives in function variables.
+//! `local_size × 1 × 1`) with an output buffer (set 0, binding 0: a runtime array of
+//! five-word records, `RECORD_WORDS` u32s at stride 20, so record `r` of invocation `i` is
+//! record `r · local_size + i` of the array, the same bytes as the word layout of
+//! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
+//! lives in two Private variables: `loc`, the index in the array of the invocation's next
+//! record (so a record costs no arithmetic beyond its increment), and `ballot`, where a
+//! ballot's `u32x4` is stored so that its words are read with scalar loads. A for-loop's
+//! index is a phi of its header (0 on entry, `i + 1` from the continue target).
+
+use std::sync::OnceLock;
 
 use spirv::{Scope, StorageClass};
 use tangle_ir::builder::FunctionBuilder;
@@ -12,9 +19,7 @@ use tangle_ir::{
     Type, TypeData,
 };
 
-use crate::ast::{
-    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
-};
+use crate::ast::{block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -34,8 +39,11 @@ type t5 = struct "Buf" { t4 [offset 0, name "data"] } [block]
 type t6 = ptr<StorageBuffer, t5>
 type t7 = ptr<Input, u32>
 type t8 = ptr<StorageBuffer, u32>
+type t9 = struct "Record" { t1 [offset 0], t1 [offset 4], t1 [offset 8], t1 [offset 12], t1 [offset 16] }
+type t10 = rtarray<t9> [stride 20]
+type t11 = struct "Out" { t10 [offset 0, name "records"] } [block]
 
-global g0 ptr<StorageBuffer, t5> [set 0, binding 0, name "out"]
+global g0 ptr<StorageBuffer, t11> [set 0, binding 0, name "out"]
 global g1 ptr<StorageBuffer, t5> [set 0, binding 1, name "in"]
 global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
@@ -43,19 +51,27 @@ global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
-    // Per-lane state shared by every function: g4 the record counter, g5.. the loop indices.
-    let mut text = String::from(PRELUDE);
-    text.push_str("global g4 ptr<Private, u32> [name \"loc\"]\n");
-    for l in 0..program.loops {
-        text.push_str(&format!(
-            "global g{} ptr<Private, u32> [name \"i{l}\"]\n",
-            5 + l
-        ));
-    }
-    let mut m = tangle_ir::text::parse(&text).expect("the fuzz prelude parses");
+    // Per-lane state shared by every function: g4 the record counter, g5 the last ballot,
+    // g6.. the loop indices.
+    // The prelude is parsed once per process and cloned; the loop indices are copies of the
+    // counter's declaration under their own names.
+    static PARSED: OnceLock<Module> = OnceLock::new();
+    let mut m = PARSED
+        .get_or_init(|| {
+            let text = format!(
+                "{PRELUDE}global g4 ptr<Private, u32> [name \"loc\"]\n\
+                 global g5 ptr<Private, t3> [name \"ballot\"]\n"
+            );
+            tangle_ir::text::parse(&text).expect("the fuzz prelude parses")
+        })
+        .clone();
     let u32t = m.types.u32();
     let ptr_u32 = m.types.intern(TypeData::Pointer {
         storage: StorageClass::StorageBuffer,
+        pointee: u32t,
+    });
+    let private_u32 = m.types.intern(TypeData::Pointer {
+        storage: StorageClass::Private,
         pointee: u32t,
     });
     let void = m.types.void();
@@ -65,12 +81,12 @@ pub fn build_module(program: &Program) -> Module {
         inv: Global::from_u32(2),
         lane: Global::from_u32(3),
         loc: Global::from_u32(4),
-        indices: (0..program.loops)
-            .map(|l| Global::from_u32(5 + l))
-            .collect(),
+        ballot: Global::from_u32(5),
         ptr_u32,
+        private_u32,
         u32t,
-        record_stride: program.local_size * RECORD_WORDS,
+        record_stride: program.local_size,
+        loops: program.loops,
     };
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
@@ -86,21 +102,21 @@ pub fn build_module(program: &Program) -> Module {
     }
     let (b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
     let mut e = Emitter::start(b, &globals, &funcs, None);
-    let zero = e.b.const_u32(0);
-    e.b.store(Operand::Global(globals.loc), zero);
+    // The invocation's first record is record `inv` of the array.
+    e.b.store(Operand::Global(globals.loc), e.inv);
     e.block(&program.body);
     if e.b.is_open() {
         e.b.ret(None);
     }
     let main = e.b.func;
-    let mut interface = vec![
+    let interface = vec![
         globals.out,
         globals.input,
         globals.inv,
         globals.lane,
         globals.loc,
+        globals.ballot,
     ];
-    interface.extend(&globals.indices);
     m.entry_points.push(EntryPoint {
         model: spirv::ExecutionModel::GLCompute,
         name: "main".into(),
@@ -121,10 +137,12 @@ struct Globals {
     inv: Global,
     lane: Global,
     loc: Global,
-    indices: Vec<Global>,
+    ballot: Global,
     ptr_u32: Type,
+    private_u32: Type,
     u32t: Type,
     record_stride: u32,
+    loops: u32,
 }
 
 struct Emitter<'m, 'g> {
@@ -132,17 +150,22 @@ struct Emitter<'m, 'g> {
     out: Global,
     input: Global,
     ptr_u32: Type,
+    private_u32: Type,
     u32t: Type,
     loc: Operand,
-    indices: Vec<Operand>,
+    ballot: Global,
+    /// The index of each enclosing for-loop of this function (a phi of its header), by
+    /// loop id.
+    indices: Vec<Option<Operand>>,
     inv: Operand,
     lane: Operand,
-    inv_words: Operand,
     record_stride: u32,
     /// The helper functions built so far, by index.
     funcs: &'g [Option<Func>],
     /// The helper function's argument.
     arg: Option<Operand>,
+    /// The `u32` constants below 256 made so far, by value.
+    consts: Vec<Option<Operand>>,
     /// Enclosing loops, innermost last.
     loops: Vec<tangle_ir::builder::structured::Loop>,
 }
@@ -159,22 +182,22 @@ impl<'m, 'g> Emitter<'m, 'g> {
         b.switch_to_block(entry);
         let inv = b.load(Operand::Global(g.inv));
         let lane = b.load(Operand::Global(g.lane));
-        let rec = b.const_u32(RECORD_WORDS);
-        let inv_words = b.plain(PlainOp::IMul, &[Operand::Value(inv), rec]);
         Emitter {
             b,
             out: g.out,
             input: g.input,
             ptr_u32: g.ptr_u32,
+            private_u32: g.private_u32,
+            ballot: g.ballot,
             u32t: g.u32t,
             loc: Operand::Global(g.loc),
-            indices: g.indices.iter().map(|&i| Operand::Global(i)).collect(),
+            indices: vec![None; g.loops as usize],
             inv: Operand::Value(inv),
             lane: Operand::Value(lane),
-            inv_words: Operand::Value(inv_words),
             record_stride: g.record_stride,
             funcs,
             arg,
+            consts: vec![None; 256],
             loops: Vec::new(),
         }
     }
@@ -187,12 +210,32 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// The `u32` constant `n`. Small ones are remembered here: the builder finds an existing
+    /// constant by a search through the module's constants, which made up a tenth of
+    /// building.
+    fn k(&mut self, n: u32) -> Operand {
+        match self.consts.get(n as usize) {
+            Some(Some(c)) => *c,
+            Some(None) => {
+                let c = self.b.const_u32(n);
+                self.consts[n as usize] = Some(c);
+                c
+            }
+            None => self.b.const_u32(n),
+        }
+    }
+
+    /// The index of the enclosing for-loop `loop_id`.
+    fn index(&self, loop_id: u32) -> Operand {
+        self.indices[loop_id as usize].expect("a loop index inside its loop")
+    }
+
     fn val(&mut self, op: PlainOp, args: &[Operand]) -> Operand {
         Operand::Value(self.b.plain(op, args))
     }
 
     fn element(&mut self, buffer: Global, index: Operand) -> Operand {
-        let zero = self.b.const_u32(0);
+        let zero = self.k(0);
         let p = self.b.ins_typed(
             Op::Plain(PlainOp::AccessChain),
             &[Operand::Global(buffer), zero, index],
@@ -201,20 +244,23 @@ impl Emitter<'_, '_> {
         Operand::Value(p)
     }
 
+    /// Writes the invocation's next record (`out.records[loc]`, word by word) and moves
+    /// `loc` on by a workgroup's worth of records.
     fn record(&mut self, id: u32, words: [Operand; 4]) {
         let loc = Operand::Value(self.b.load(self.loc));
-        let stride = self.b.const_u32(self.record_stride);
-        let loc_words = self.val(PlainOp::IMul, &[loc, stride]);
-        let base = self.val(PlainOp::IAdd, &[loc_words, self.inv_words]);
-        let tag = self.b.const_u32(id + 1);
+        let zero = self.k(0);
+        let tag = self.k(id + 1);
         for (k, w) in words.into_iter().chain([tag]).enumerate() {
-            let kk = self.b.const_u32(k as u32);
-            let index = self.val(PlainOp::IAdd, &[base, kk]);
-            let p = self.element(self.out, index);
-            self.b.store(p, w);
+            let kk = self.k(k as u32);
+            let p = self.b.ins_typed(
+                Op::Plain(PlainOp::AccessChain),
+                &[Operand::Global(self.out), zero, loc, kk],
+                self.ptr_u32,
+            );
+            self.b.store(Operand::Value(p), w);
         }
-        let one = self.b.const_u32(1);
-        let next = self.val(PlainOp::IAdd, &[loc, one]);
+        let stride = self.k(self.record_stride);
+        let next = self.val(PlainOp::IAdd, &[loc, stride]);
         self.b.store(self.loc, next);
     }
 
@@ -237,10 +283,10 @@ impl Emitter<'_, '_> {
     fn cond(&mut self, c: Cond) -> Operand {
         match c {
             Cond::LaneMask(mask) => {
-                let k31 = self.b.const_u32(31);
-                let one = self.b.const_u32(1);
-                let zero = self.b.const_u32(0);
-                let m = self.b.const_u32(mask);
+                let k31 = self.k(31);
+                let one = self.k(1);
+                let zero = self.k(0);
+                let m = self.k(mask);
                 let bit = self.val(PlainOp::BitwiseAnd, &[self.lane, k31]);
                 let shifted = self.val(PlainOp::ShiftRightLogical, &[m, bit]);
                 let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
@@ -248,25 +294,25 @@ impl Emitter<'_, '_> {
             }
             Cond::ArgIsLane => {
                 let arg = self.arg.expect("ArgIsLane only in helper functions");
-                let k3 = self.b.const_u32(3);
+                let k3 = self.k(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, arg])
             }
             Cond::Uniform { index, value } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
-                let v = self.b.const_u32(value);
+                let v = self.k(value);
                 self.val(PlainOp::IEqual, &[w, v])
             }
             Cond::LoopIndexIsLane { loop_id } => {
-                let i = Operand::Value(self.b.load(self.indices[loop_id as usize]));
-                let k3 = self.b.const_u32(3);
+                let i = self.index(loop_id);
+                let k3 = self.k(3);
                 let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
                 self.val(PlainOp::IEqual, &[bits, i])
             }
             Cond::InvocationBelowInput { index } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
                 self.val(PlainOp::ULessThan, &[self.inv, w])
@@ -275,17 +321,15 @@ impl Emitter<'_, '_> {
     }
 
     fn selector(&mut self, s: Selector) -> Operand {
-        let k3 = self.b.const_u32(3);
+        let k3 = self.k(3);
         match s {
             Selector::Uniform { index } => {
-                let i = self.b.const_u32(index);
+                let i = self.k(index);
                 let p = self.element(self.input, i);
                 let w = Operand::Value(self.b.load(p));
                 self.val(PlainOp::BitwiseAnd, &[w, k3])
             }
-            Selector::LoopIndex { loop_id } => {
-                Operand::Value(self.b.load(self.indices[loop_id as usize]))
-            }
+            Selector::LoopIndex { loop_id } => self.index(loop_id),
             Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
         }
     }
@@ -295,20 +339,24 @@ impl Emitter<'_, '_> {
             Stmt::Ballot { id } => {
                 let t = self.b.const_bool(true);
                 let ballot = self.group(GroupOp::Ballot, &[t]);
+                // The words through a variable (a vector store and scalar loads) rather than
+                // composite extracts: the reference runs those on its fast paths.
+                self.b.store(Operand::Global(self.ballot), ballot);
                 let words = [0, 1, 2, 3].map(|k| {
-                    let v = self
-                        .b
-                        .ins(Op::CompositeExtract(vec![k]), &[ballot])
-                        .expect("a ballot's component")
-                        .expect("has a result");
-                    Operand::Value(v)
+                    let kk = self.k(k);
+                    let p = self.b.ins_typed(
+                        Op::Plain(PlainOp::AccessChain),
+                        &[Operand::Global(self.ballot), kk],
+                        self.private_u32,
+                    );
+                    Operand::Value(self.b.load(Operand::Value(p)))
                 });
                 self.record(*id, words);
             }
             Stmt::Elect { id } => {
                 let e = self.group(GroupOp::Elect, &[]);
-                let one = self.b.const_u32(1);
-                let zero = self.b.const_u32(0);
+                let one = self.k(1);
+                let zero = self.k(0);
                 let w = Operand::Value(self.b.ins_typed(
                     Op::Plain(PlainOp::Select),
                     &[e, one, zero],
@@ -317,7 +365,7 @@ impl Emitter<'_, '_> {
                 self.record(*id, [w, zero, zero, zero]);
             }
             Stmt::Collective { id, op } => {
-                let one = self.b.const_u32(1);
+                let one = self.k(1);
                 let value = self.val(PlainOp::IAdd, &[self.inv, one]);
                 let (op, group) = match op {
                     Collective::Sum => (GroupOp::IAdd, Some(GroupOperation::Reduce)),
@@ -338,7 +386,7 @@ impl Emitter<'_, '_> {
                     )
                     .expect("collectives infer their types")
                     .expect("collectives have results");
-                let zero = self.b.const_u32(0);
+                let zero = self.k(0);
                 self.record(*id, [Operand::Value(r), zero, zero, zero]);
             }
             Stmt::If { cond, then, els } => {
@@ -356,22 +404,33 @@ impl Emitter<'_, '_> {
                 trip,
                 body,
             } => {
-                let var = self.indices[*loop_id as usize];
-                let zero = self.b.const_u32(0);
-                self.b.store(var, zero);
+                // The index is a phi of the header: 0 from before the loop, `i + 1` from
+                // the continue target.
+                let before = self
+                    .b
+                    .current_block()
+                    .expect("a loop starts in an open block");
+                let zero = self.k(0);
                 let l = self.b.begin_loop();
+                let (phi, i) =
+                    self.b
+                        .function_mut()
+                        .add_phi(l.header, self.u32t, &[(before, zero)]);
+                let i = Operand::Value(i);
+                self.indices[*loop_id as usize] = Some(i);
                 self.loops.push(l);
                 self.block(body);
                 let l = self.loops.pop().expect("pushed above");
+                self.indices[*loop_id as usize] = None;
                 self.b.begin_continue(&l);
-                let i = Operand::Value(self.b.load(var));
-                let one = self.b.const_u32(1);
+                let one = self.k(1);
                 let next = self.val(PlainOp::IAdd, &[i, one]);
-                self.b.store(var, next);
+                let cont = self.b.current_block().expect("in the continue target");
+                self.b.function_mut().set_phi_incoming(phi, cont, next);
                 let count = match trip {
-                    Trip::Uniform(n) => self.b.const_u32(*n),
+                    Trip::Uniform(n) => self.k(*n),
                     Trip::LaneBits(mask) => {
-                        let m = self.b.const_u32(*mask);
+                        let m = self.k(*mask);
                         let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, m]);
                         self.val(PlainOp::IAdd, &[bits, one])
                     }
@@ -425,8 +484,8 @@ impl Emitter<'_, '_> {
             Stmt::Call { func, arg } => {
                 let callee = self.funcs[*func as usize].expect("callees are built first");
                 let a = match arg {
-                    Some(l) => Operand::Value(self.b.load(self.indices[*l as usize])),
-                    None => self.b.const_u32(1),
+                    Some(l) => self.index(*l),
+                    None => self.k(1),
                 };
                 self.b
                     .ins(Op::Call(callee), &[a])

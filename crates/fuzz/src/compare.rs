@@ -58,17 +58,8 @@ pub fn run_reference(
     words: usize,
     variant: Variant,
 ) -> Result<Vec<u32>, String> {
-    let config = Config {
-        subgroup_size,
-        record_trace: false,
-        variant,
-        ..Config::default()
-    };
-    let mut it = Interpreter::new(module, "main", config).map_err(|e| e.to_string())?;
-    it.bind_buffer(0, 0, vec![0; words.max(1) * 4]);
-    it.bind_buffer(0, 1, INPUT.iter().flat_map(|w| w.to_le_bytes()).collect());
-    let outcome = it.run().map_err(|e| e.to_string())?;
-    let bytes = &outcome.buffers[&(0, 0)];
+    let mut it = prepare(module, subgroup_size, variant)?;
+    let bytes = run_prepared(&mut it, subgroup_size, words)?;
     Ok(bytes
         .chunks(4)
         .take(words)
@@ -76,30 +67,71 @@ pub fn run_reference(
         .collect())
 }
 
-/// Builds `program`, runs it on the reference interpreter (under `variant`) and on the mask
-/// simulator at each subgroup size, and returns the first disagreement.
+/// The reference interpreter's dispatch of `module`'s `main` under `variant`, without the
+/// trace (prepared once per program: the subgroup size is set per run).
+fn prepare(
+    module: &Module,
+    subgroup_size: u32,
+    variant: Variant,
+) -> Result<Interpreter<'_>, String> {
+    let config = Config {
+        subgroup_size,
+        record_trace: false,
+        variant,
+        ..Config::default()
+    };
+    Interpreter::new(module, "main", config).map_err(|e| e.to_string())
+}
+
+/// Runs the prepared dispatch at `subgroup_size` with a zeroed output buffer of `words`
+/// words (at least one) and the input buffer; the output buffer's bytes afterwards.
+fn run_prepared(
+    it: &mut Interpreter<'_>,
+    subgroup_size: u32,
+    words: usize,
+) -> Result<Vec<u8>, String> {
+    it.set_subgroup_size(subgroup_size)
+        .map_err(|e| e.to_string())?;
+    it.bind_buffer(0, 0, vec![0; words.max(1) * 4]);
+    it.bind_buffer(0, 1, INPUT.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let mut outcome = it.run().map_err(|e| e.to_string())?;
+    Ok(outcome.buffers.remove(&(0, 0)).unwrap_or_default())
+}
+
+/// Builds `program`, runs it on the reference interpreter (under `variant`; prepared once,
+/// run at each size) and on the mask simulator at each subgroup size, and returns the first
+/// disagreement.
 pub fn compare(
     program: &Program,
     subgroup_sizes: &[u32],
     variant: Variant,
 ) -> Result<(), Mismatch> {
     let module = build_module(program);
+    let mut it = None;
     for &subgroup_size in subgroup_sizes {
+        let ref_error = |message| Mismatch::RefError {
+            subgroup_size,
+            message,
+        };
         let mask = simulate(program, subgroup_size);
-        let reference = run_reference(&module, subgroup_size, mask.words.len(), variant).map_err(
-            |message| Mismatch::RefError {
-                subgroup_size,
-                message,
-            },
-        )?;
-        if let Some(word) = (0..mask.words.len()).find(|&i| reference[i] != mask.words[i]) {
+        let it = match &mut it {
+            Some(it) => it,
+            None => it.insert(prepare(&module, subgroup_size, variant).map_err(ref_error)?),
+        };
+        let bytes = run_prepared(it, subgroup_size, mask.words.len()).map_err(ref_error)?;
+        let word_at = |i: usize| {
+            bytes
+                .get(4 * i..4 * i + 4)
+                .map_or(0, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        };
+        if let Some(word) = (0..mask.words.len()).find(|&i| word_at(i) != mask.words[i]) {
             let per_record = program.local_size as usize * crate::ast::RECORD_WORDS as usize;
             return Err(Mismatch::Words {
                 subgroup_size,
                 word,
                 record: word / per_record,
                 invocation: word % per_record / crate::ast::RECORD_WORDS as usize,
-                reference: reference[word],
+                reference: word_at(word),
                 mask: mask.words[word],
             });
         }
