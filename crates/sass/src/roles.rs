@@ -102,7 +102,7 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Ldg => (Global, Load),
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
-        Op::Lds => (Shared, Load),
+        Op::Lds | Op::Ldsm => (Shared, Load),
         Op::Sts => (Shared, Store),
         Op::Atoms => (Shared, Atomic),
         Op::Ldl => (Local, Load),
@@ -182,6 +182,16 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
         if op == Op::Sust && mods.starts_with(".P") {
             return 4;
         }
+    }
+    if op == Op::Ldsm && i == 0 {
+        // One register per 8x8 matrix: `.2` two, `.4` four.
+        return if mods.ends_with(".4") {
+            4
+        } else if mods.ends_with(".2") {
+            2
+        } else {
+            1
+        };
     }
     let sized = memory_effect(op).is_some();
     if sized {

@@ -239,3 +239,60 @@ pub(super) fn f2fp(v: &mut Vec<Form>) {
         );
     }
 }
+
+/// Cache control on an address (`prefetch.global.L1`, `applypriority`, `discard`):
+/// `CCTL.E.op [Ra+off]` (0x98f with bit 72, `.E`; the address as SM75's global ones, a
+/// signed 32-bit offset at 32) and `CCTLL.op [Ra+off]` (0x990, local: the address as a
+/// shared one). The operation is 87-90: 0 `.PF1`, 1 `.PF2`, 2 `.WB`, 3 `.IV`, 5 `.RS`,
+/// and from SM80 9 `.PML2`, 10 `.DML2`, 11 `.RML2` (CCTL only); other values are illegal.
+/// Bits 78-80 (`.U`, `.C`) are constants. Probed on SM75, SM86 and SM90.
+pub(super) fn cctl(v: &mut Vec<Form>) {
+    let ops: &[(u64, &str)] = &[(0, ".PF1"), (1, ".PF2"), (2, ".WB"), (3, ".IV"), (5, ".RS")];
+    let l2: &[(u64, &str)] = &[
+        (0, ".PF1"),
+        (1, ".PF2"),
+        (2, ".WB"),
+        (3, ".IV"),
+        (5, ".RS"),
+        (9, ".PML2"),
+        (10, ".DML2"),
+        (11, ".RML2"),
+    ];
+    for (arches, table) in [(&[Sm75][..], ops), (SM80UP, l2)] {
+        let mut addr = mem(MemFmt::Global, 0);
+        addr.offset = vec![(32, 32)];
+        v.push(
+            fs("CCTL", arches, 0x000000000200798f, 0x0000000000000100)
+                .no_sb()
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 4, table)
+                .o(addr),
+        );
+    }
+    v.push(
+        fs("CCTLL", ALL, 0x0000000002007990, 0x0000000000000000)
+            .no_sb()
+            .m(87, 3, ops)
+            .o(shared(None)),
+    );
+}
+
+/// LDSM.16.shape[.count] Rd, [Ra+off] (0x83b; `ldmatrix`): the shape 78-79 (`.M88`,
+/// `.MT88` transposed, `.M816`, `.M832`), the matrix count 72-73 (one, `.2`, `.4`; 3 prints
+/// `.INVALID3`) giving 1, 2 or 4 destination registers (odd ones accepted), the shared
+/// address as LDS's (bit 91, a uniform register added, is a constant 0). Probed on SM75,
+/// SM86 and SM90.
+pub(super) fn ldsm(v: &mut Vec<Form>) {
+    v.push(
+        fs("LDSM", ALL, 0x000000000004783b, 0x0000000000004100)
+            .m(0, 0, &[(0, ".16")])
+            .m(
+                78,
+                2,
+                &[(0, ".M88"), (1, ".MT88"), (2, ".M816"), (3, ".M832")],
+            )
+            .m(72, 2, &[(0, ""), (1, ".2"), (2, ".4")])
+            .o(r(16))
+            .o(shared(None)),
+    );
+}

@@ -139,6 +139,8 @@ fn build() -> Vec<Form> {
     generated::r2ur_or(&mut v);
     generated::i2f_imm(&mut v);
     generated::f2fp(&mut v);
+    generated::cctl(&mut v);
+    generated::ldsm(&mut v);
     surface::surfaces(&mut v);
     v
 }

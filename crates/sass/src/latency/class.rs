@@ -125,7 +125,7 @@ impl LatencyClass {
             | Op::Suld
             | Op::Sust
             | Op::Sured => GlobalMem,
-            Op::Lds | Op::Sts | Op::Atoms => SharedMem,
+            Op::Lds | Op::Ldsm | Op::Sts | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
             | Op::Brx
@@ -140,7 +140,13 @@ impl LatencyClass {
             | Op::Yield
             | Op::Nanosleep
             | Op::Bmov => Control,
-            Op::Bar | Op::Membar | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Depbar => Sync,
+            Op::Bar
+            | Op::Membar
+            | Op::Errbar
+            | Op::Cgaerrbar
+            | Op::Cctl
+            | Op::Cctll
+            | Op::Depbar => Sync,
             Op::Nop => Nop,
         }
     }
