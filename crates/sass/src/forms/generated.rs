@@ -280,19 +280,27 @@ pub(super) fn cctl(v: &mut Vec<Form>) {
 /// LDSM.16.shape[.count] Rd, [Ra+off] (0x83b; `ldmatrix`): the shape 78-79 (`.M88`,
 /// `.MT88` transposed, `.M816`, `.M832`), the matrix count 72-73 (one, `.2`, `.4`; 3 prints
 /// `.INVALID3`) giving 1, 2 or 4 destination registers (odd ones accepted), the shared
-/// address as LDS's (bit 91, a uniform register added, is a constant 0). Probed on SM75,
+/// address as LDS's, with or without a uniform register (bit 91). Probed on SM75,
 /// SM86 and SM90.
 pub(super) fn ldsm(v: &mut Vec<Form>) {
-    v.push(
-        fs("LDSM", ALL, 0x000000000004783b, 0x0000000000004100)
-            .m(0, 0, &[(0, ".16")])
-            .m(
-                78,
-                2,
-                &[(0, ".M88"), (1, ".MT88"), (2, ".M816"), (3, ".M832")],
+    // With bit 91 set a uniform register (32-37) is added to the address, `[R0+UR4]`
+    // (SM90's ptxas words). Modelled from SM80: SM75 prints the offset unsigned after a
+    // uniform register with an RZ base (`[UR29+0xfffff6]`; found by the random-field
+    // test), where SM80-SM90 print it signed.
+    let shapes: &[(u64, &str)] = &[(0, ".M88"), (1, ".MT88"), (2, ".M816"), (3, ".M832")];
+    for (arches, bit91, ureg) in [(ALL, 0u64, None), (SM80UP, 1 << 27, Some(32))] {
+        v.push(
+            fs(
+                "LDSM",
+                arches,
+                0x000000000004783b,
+                0x0000000000004100 | bit91,
             )
+            .m(0, 0, &[(0, ".16")])
+            .m(78, 2, shapes)
             .m(72, 2, &[(0, ""), (1, ".2"), (2, ".4")])
             .o(r(16))
-            .o(shared(None)),
-    );
+            .o(shared(ureg)),
+        );
+    }
 }
