@@ -195,7 +195,10 @@ fn ureg_name(v: u64) -> Option<String> {
 }
 
 pub(crate) fn sext(v: u64, width: u32) -> i64 {
-    if width >= 64 {
+    if width == 0 {
+        // A field of no bits (a memory operand without an offset).
+        0
+    } else if width >= 64 {
         v as i64
     } else {
         let s = 64 - width;
@@ -608,8 +611,12 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         t = &t[..len];
         swz_seen = true;
     }
-    // Text after the register follows the reuse flag (`R8.reuse.B1`).
-    t = t.strip_suffix(op.suffix)?;
+    // Text after the register follows the reuse flag (`R8.reuse.B1`) and stands inside
+    // the bars of an absolute value (`-|R0.H1|`, MUFU's half select).
+    let inside = !op.suffix.is_empty() && op.abs.is_some() && t.ends_with('|');
+    if !inside {
+        t = t.strip_suffix(op.suffix)?;
+    }
     if let Some(r) = t.strip_suffix(".reuse") {
         *reuse |= 1 << op.reuse?;
         t = r;
@@ -617,6 +624,13 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
     if let Some(b) = op.abs {
         if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
             w.set_bit(b as u32, true);
+            t = r;
+        }
+    }
+    if inside {
+        t = t.strip_suffix(op.suffix)?;
+        if let Some(r) = t.strip_suffix(".reuse") {
+            *reuse |= 1 << op.reuse?;
             t = r;
         }
     }

@@ -102,7 +102,7 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Ldg => (Global, Load),
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
-        Op::Lds => (Shared, Load),
+        Op::Lds | Op::Ldsm => (Shared, Load),
         Op::Sts => (Shared, Store),
         Op::Atoms => (Shared, Atomic),
         Op::Ldl => (Local, Load),
@@ -111,6 +111,10 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Ld => (Generic, Load),
         Op::St => (Generic, Store),
         Op::Atom => (Generic, Atomic),
+        // Surfaces are global memory reached through a descriptor (the handle).
+        Op::Suld => (Global, Load),
+        Op::Sust => (Global, Store),
+        Op::Sured => (Global, Atomic),
         _ => return None,
     })
 }
@@ -144,6 +148,17 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
         return 2;
     }
     if let OpndKind::Mem(fmt) = o.kind {
+        if matches!(op, Op::Suld | Op::Sust | Op::Sured) {
+            // A surface's coordinates: x; array index and x; x and y; index, x and y;
+            // x, y and z.
+            return if mods.contains(".3D") || mods.contains(".2D_ARRAY") {
+                3
+            } else if mods.contains(".2D") || mods.contains(".1D_ARRAY") {
+                2
+            } else {
+                1
+            };
+        }
         return match fmt {
             MemFmt::Global
             | MemFmt::Global64
@@ -155,6 +170,28 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     }
     if !matches!(o.kind, OpndKind::Reg | OpndKind::UReg) {
         return 1;
+    }
+    if matches!(op, Op::Suld | Op::Sust | Op::Sured) {
+        // Only the data register (16 of loads, 32 of stores and reductions) is sized;
+        // the handle is one register. SUST.P stores four components (its mask is all
+        // four).
+        let data = o.kind == OpndKind::Reg && o.pieces[0].0 == if op == Op::Suld { 16 } else { 32 };
+        if !data {
+            return 1;
+        }
+        if op == Op::Sust && mods.starts_with(".P") {
+            return 4;
+        }
+    }
+    if op == Op::Ldsm && i == 0 {
+        // One register per 8x8 matrix: `.2` two, `.4` four.
+        return if mods.ends_with(".4") {
+            4
+        } else if mods.ends_with(".2") {
+            2
+        } else {
+            1
+        };
     }
     let sized = memory_effect(op).is_some();
     if sized {

@@ -24,7 +24,7 @@ use tangle_sass::{cubin, decode, encode, Arch, Control, Word};
 
 /// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
 /// are modelled).
-const EXACT_FLOOR: f64 = 0.87;
+const EXACT_FLOOR: f64 = 0.95;
 
 /// The refusal list: `key -> reason`.
 fn refusal_list() -> BTreeMap<String, String> {
@@ -97,6 +97,21 @@ fn check_arch(arch: Arch, ptxas: &Oracle, nvdisasm: &Oracle) -> classify::WordTa
     }
     let mut tally = classify::WordTally::default();
     classify::check_words(arch, &words, &theirs, &mut tally);
+    if let Some(dump) = std::env::var_os("TANGLE_GENERATED_REFUSED") {
+        // Every refused word with its key and nvdisasm's text, one file per SM, for
+        // probing the forms still missing (`docs/sass-ptx-coverage.md`).
+        let mut out = String::new();
+        for (i, (w, t)) in words.iter().zip(&theirs).enumerate() {
+            let addr = 16 * i as u64;
+            if !decode(arch, *w, addr).is_ok_and(|d| d.text() == *t)
+                || !encode(arch, t, Control::decode(*w), addr).is_ok_and(|b| b == *w)
+            {
+                out.push_str(&format!("{}\t{w}\t{t}\n", classify::key(*w, t)));
+            }
+        }
+        let path = Path::new(&dump).join(format!("refused-{arch}.tsv"));
+        std::fs::write(&path, out).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
     tally
 }
 

@@ -104,10 +104,21 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                     };
                     w.set(u.0 as u32, u.1 as u32, v);
                 }
+                let base = if op.rz_ok {
+                    REGS[j % REGS.len()]
+                } else {
+                    [4, 16, 0][j % 3]
+                };
                 let ow: u32 = op.offset.iter().map(|p| p.1 as u32).sum();
                 if ow > 0 {
-                    // Negative offsets are refused for uniform-register addresses.
-                    let n = if fmt == MemFmt::UrAddr { 3 } else { 4 };
+                    // Negative offsets are refused for uniform-register addresses and for
+                    // SM75's absolute global addresses (`[RZ+off]`, printed unsigned).
+                    let absolute = fmt == MemFmt::Global && base == 255;
+                    let n = if fmt == MemFmt::UrAddr || absolute {
+                        3
+                    } else {
+                        4
+                    };
                     let off = [0x10u64, 0, 0x8, u64::MAX - 0xf][j % n];
                     set_pieces(&mut w, &op.offset, off & ((1u64 << ow) - 1));
                 }
@@ -122,11 +133,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                     // Not with an RZ base (REGS[1]), which nvdisasm prints alike.
                     w.set_bit(b as u32, j % 3 == 1 && j % REGS.len() != 1);
                 }
-                if op.rz_ok {
-                    REGS[j % REGS.len()]
-                } else {
-                    [4, 16, 0][j % 3]
-                }
+                base
             }
         };
         let v = match op.hide {

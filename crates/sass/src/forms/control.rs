@@ -59,7 +59,12 @@ pub(super) fn control_flow(v: &mut Vec<Form>) {
             0x0000000000000000,
         )
         .no_sb()
-        .m(32, 2, &bra_mods)
+        // SM90: bit 84 prints `.ANY` after `.U` (`BRA.U.ANY`, a warp-uniform vote
+        // branch), and is ignored with the other values (so those words are refused).
+        .m_pieces(
+            &[(32, 2), (84, 1)],
+            &[(0, ""), (1, ".U"), (2, ".DIV"), (3, ".CONV"), (5, ".U.ANY")],
+        )
         .o(p(87).not(90).hide(7))
         .o(target(&[(16, 8), (34, 48)])),
     );

@@ -74,18 +74,40 @@ pub(super) fn float(v: &mut Vec<Form>) {
                 .o(p(87).not(90)),
         );
     }
-    // FMNMX Rd, A, B, Pp (Pp selects min or max).
+    // FMNMX Rd, A, B, Pp (Pp selects min or max). From SM80, bit 81 is `.NAN`
+    // (`min.NaN`) and from SM86 bit 82 `.XORSIGN` (`min.xorsign.abs`), printed after
+    // `.FTZ` in that order; SM75 ignores both bits and SM80 bit 82 (constants there).
+    // Probed on every SM (SM80's ignored bit 82 found by the from-scratch test).
     for (lo, hi) in [
         (0x0000000203047209u64, 0x000fcc0007800000u64),
         (0x42c8000005057809, 0x000fe40003800000),
     ] {
-        let b = if lo & 0x800 != 0 { f32i(32) } else { fb() };
+        let b = || if lo & 0x800 != 0 { f32i(32) } else { fb() };
         v.push(
-            fs("FMNMX", ALL, lo, hi)
+            fs("FMNMX", &[Sm75], lo, hi)
                 .m(80, 1, &ftz)
                 .o(r(16))
                 .o(fa())
-                .o(b)
+                .o(b())
+                .o(p(87).not(90)),
+        );
+        v.push(
+            fs("FMNMX", &[Sm80], lo, hi)
+                .m(80, 1, &ftz)
+                .m(81, 1, &[(0, ""), (1, ".NAN")])
+                .o(r(16))
+                .o(fa())
+                .o(b())
+                .o(p(87).not(90)),
+        );
+        v.push(
+            fs("FMNMX", &[Sm86, Sm89, Sm90], lo, hi)
+                .m(80, 1, &ftz)
+                .m(81, 1, &[(0, ""), (1, ".NAN")])
+                .m(82, 1, &[(0, ""), (1, ".XORSIGN")])
+                .o(r(16))
+                .o(fa())
+                .o(b())
                 .o(p(87).not(90)),
         );
     }
@@ -105,6 +127,7 @@ pub(super) fn float(v: &mut Vec<Form>) {
                     (6, ".RCP64H"),
                     (7, ".RSQ64H"),
                     (8, ".SQRT"),
+                    (9, ".TANH"),
                 ],
             )
             .o(r(16))
@@ -210,7 +233,8 @@ pub(super) fn conversions(v: &mut Vec<Form>) {
         // `.INVALIDn` (the directed modes go through I2F).
         .m(78, 2, &[(0, ""), (3, ".RZ")])
         .o(r(16))
-        .o(r(32)),
+        // B's reuse flag is slot 1 (`R0.reuse`, SM86-SM90; generated corpus).
+        .o(r(32).reuse(1)),
     );
 }
 

@@ -222,27 +222,6 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
             .o(data(r(64))),
         );
     }
-    // ATOMG.E.CAS.64.STRONG.GPU Pd, Rd, [Ra+off], B, C (0x3a9 with bit 74: 64-bit
-    // `atomicCAS`), register pairs; constant bits as the 32-bit form's per SM.
-    for (arches, hi) in [
-        (&[Sm75][..], 0x00000000001f4506u64),
-        (SM80UP, 0x00000000001ee506),
-    ] {
-        v.push(
-            fs("ATOMG", arches, 0x0000000408ff73a9, hi)
-                .m(0, 0, &[(0, ".E.CAS.64.STRONG.GPU")])
-                .o(p(81))
-                .o(r(16).pair())
-                .o(Opnd {
-                    rz_ok: false,
-                    ..mem(MemFmt::Global, 0)
-                })
-                // SM75 prints a B of RZ as `???255` (as for the 32-bit form): refused there.
-                .o(Opnd {
-                    rz_ok: arches != [Sm75],
-                    ..r(32).pair()
-                })
-                .o(r(64).pair()),
-        );
-    }
+    // ATOMG.E.CAS.64 (0x3a9 with bit 74: 64-bit `atomicCAS`) is a value of the CAS
+    // forms' type field (`memory.rs`), with every memory order.
 }

@@ -240,6 +240,8 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
         (0xfffffffe05057419, 0x000fd40000010e02),
         (0x00005c00030b7619, 0x000fe40000010e09),
         (0x00005c00ff077a19, 0x000fe20000011e03),
+        // B a uniform register (0xc19; `shf` by a kernel parameter, every SM).
+        (0x0000000804067c19, 0x0000000008001205),
     ] {
         let sel = ((lo >> 8) & 0xe) as u16;
         let [a, b, c] = abc(sel, uimm(32, 32), false);
@@ -374,6 +376,18 @@ pub(super) fn lea(v: &mut Vec<Form>) {
     }
 }
 
+/// PRMT's byte-permute mode, bits 72-74 (`prmt.b32.f4e` ..; every SM, every operand form;
+/// 7 prints `.INVALID7`).
+pub(super) const PRMT_MODES: &[(u64, &str)] = &[
+    (0, ""),
+    (1, ".F4E"),
+    (2, ".B4E"),
+    (3, ".RC8"),
+    (4, ".ECL"),
+    (5, ".ECR"),
+    (6, ".RC16"),
+];
+
 pub(super) fn iabs_prmt(v: &mut Vec<Form>) {
     // IABS Rd, B: B at 32 (reuse slot 1).
     v.push(
@@ -388,24 +402,37 @@ pub(super) fn iabs_prmt(v: &mut Vec<Form>) {
     ] {
         let sel = ((lo >> 8) & 0xe) as u16;
         let [a, b, c] = abc(sel, uimm(32, 32), false);
-        v.push(fs("PRMT", ALL, lo, hi).o(r(16)).o(a).o(b).o(c));
+        v.push(
+            fs("PRMT", ALL, lo, hi)
+                .m(72, 3, PRMT_MODES)
+                .o(r(16))
+                .o(a)
+                .o(b)
+                .o(c),
+        );
     }
 }
 
 pub(super) fn vimnmx(v: &mut Vec<Form>) {
-    // VIMNMX[.U32] Rd, A, B, Pp (SM90): bit 72 = 1 signed; B register 32 or immediate.
+    // VIMNMX[.type][.RELU] Rd, A, B, Pp (SM90): the type is 72-73 (0 `.U32`, 1 S32,
+    // printed as nothing, 2 `.U16x2`, 3 `.S16x2`; `min.u16x2` ..), `.RELU` bit 76
+    // (`max.relu`), printed after the type. B a register at 32 (0x248), a signed immediate
+    // (0x848) or a uniform register (0xc48). Probed on SM90.
+    let types: &[(u64, &str)] = &[(1, ""), (0, ".U32"), (2, ".U16x2"), (3, ".S16x2")];
     for (lo, hi) in [
         (0x0000000903027248u64, 0x0000000007fe0100u64),
         (0xfffffffd07007848, 0x0000000007fe0100),
+        (0x0000000400057c48, 0x000000000bfe0000),
     ] {
-        let b = if lo & 0x800 != 0 {
-            simm(32, 32)
-        } else {
-            r(32).reuse(1)
+        let b = match lo & 0xe00 {
+            0x800 => simm(32, 32),
+            0xc00 => ur(32),
+            _ => r(32).reuse(1),
         };
         v.push(
             fs("VIMNMX", &[Sm90], lo, hi)
-                .m(72, 1, &[(1, ""), (0, ".U32")])
+                .m(72, 2, types)
+                .m(76, 1, &[(0, ""), (1, ".RELU")])
                 .o(r(16))
                 .o(r(24).reuse(0))
                 .o(b)

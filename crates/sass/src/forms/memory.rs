@@ -16,14 +16,105 @@ const ATOM_OPS: &[(u64, &str)] = &[
     (8, ".EXCH"),
 ];
 
+/// Global cache operation, bits 84-86 of LDG/STG (and LDL/STL): 1, ptxas's default, prints
+/// nothing; 6 and 7 print `.INVALIDn`. Probed on SM75, SM80 and SM90.
+pub(super) const CACHE_OPS: &[(u64, &str)] = &[
+    (0, ".EF"),
+    (1, ""),
+    (2, ".EL"),
+    (3, ".LU"),
+    (4, ".EU"),
+    (5, ".NA"),
+];
+
+/// LDG's L2 prefetch size, bits 68-69 (`ld.global.L2::64B` ..; SM80-SM90).
+const LTC: &[(u64, &str)] = &[(0, ""), (1, ".LTC64B"), (2, ".LTC128B"), (3, ".LTC256B")];
+
+/// SM75 global memory order (79-80: 0 `.CONSTANT`, 1 weak, 2 `.STRONG`, 3 `.MMIO`) and
+/// scope (77-78: CTA, SM, GPU, SYS) of LDG, one field 77-80; every value prints. ptxas's
+/// default is 7, `.SYS`.
+pub(super) const SM75_LD_ORDER: &[(u64, &str)] = &[
+    (0, ".CONSTANT.CTA"),
+    (1, ".CONSTANT.SM"),
+    (2, ".CONSTANT.GPU"),
+    (3, ".CONSTANT.SYS"),
+    (4, ".CTA"),
+    (5, ".SM"),
+    (6, ".GPU"),
+    (7, ".SYS"),
+    (8, ".STRONG.CTA"),
+    (9, ".STRONG.SM"),
+    (10, ".STRONG.GPU"),
+    (11, ".STRONG.SYS"),
+    (12, ".MMIO.CTA"),
+    (13, ".MMIO.SM"),
+    (14, ".MMIO.GPU"),
+    (15, ".MMIO.SYS"),
+];
+
+/// SM80-SM90 memory order and scope of LDG, bits 77-80: the table of RED/ATOMG/STG
+/// ([`MEM_ORDER`]) except that 4 prints `.CONSTANT` (`ld.global.nc`).
+pub(super) const LD_ORDER: &[(u64, &str)] = &[
+    (0, ""),
+    (1, ".CONSTANT.PRIVATE"),
+    (2, ".CONSTANT.CTA"),
+    (3, ".CONSTANT.CTA.PRIVATE"),
+    (4, ".CONSTANT"),
+    (5, ".STRONG.SM"),
+    (6, ".STRONG.GPU.PRIVATE"),
+    (7, ".STRONG.GPU"),
+    (8, ".MMIO.GPU"),
+    (9, ".CONSTANT.SM"),
+    (10, ".STRONG.SYS"),
+    (11, ".CONSTANT.SM.PRIVATE"),
+    (12, ".MMIO.SYS"),
+    (13, ".CONSTANT.VC"),
+    (14, ".CONSTANT.VC.PRIVATE"),
+    (15, ".CONSTANT.GPU"),
+];
+
+/// SM80-SM90 memory order and scope, bits 77-80, of STG, RED/REDG and ATOMG (probed on
+/// SM80, SM86 and SM90 on every value).
+pub(super) const MEM_ORDER: &[(u64, &str)] = &[
+    (0, ""),
+    (1, ".CONSTANT.PRIVATE"),
+    (2, ".CONSTANT.CTA"),
+    (3, ".CONSTANT.CTA.PRIVATE"),
+    (4, ".STRONG.SM.PRIVATE"),
+    (5, ".STRONG.SM"),
+    (6, ".STRONG.GPU.PRIVATE"),
+    (7, ".STRONG.GPU"),
+    (8, ".MMIO.GPU"),
+    (9, ".CONSTANT.SM"),
+    (10, ".STRONG.SYS"),
+    (11, ".CONSTANT.SM.PRIVATE"),
+    (12, ".MMIO.SYS"),
+    (13, ".CONSTANT.VC"),
+    (14, ".CONSTANT.VC.PRIVATE"),
+    (15, ".CONSTANT.GPU"),
+];
+
+/// SM75's L2 prefetch sizes: 3 prints `.INVALID3` there (found by the from-scratch test).
+const SM75_LTC: &[(u64, &str)] = &[(0, ""), (1, ".LTC64B"), (2, ".LTC128B")];
+
 pub(super) fn memory(v: &mut Vec<Form>) {
-    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (below); address register 24-31, signed byte offset 40-63. Cache, scope and
-    // predicate fields are constants (ptxas's defaults). SM75 prints `.SYS` and the address
-    // without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that nvdisasm does
-    // not print (constant UR4 here); SM90 prints it as `desc[URx]`. The descriptor register
-    // is in bits 32-37 for loads and 64-69 for stores (whose data register is at 32).
-    type Global = (&'static [Arch], u16, u16, u64, u64, MemFmt, &'static str);
-    let globals: [Global; 6] = [
+    // Global loads and stores. Bit 72 is .E (64-bit address), size 73-75 (below); address
+    // register 24-31, signed byte offset 40-63; cache operation 84-86 ([`CACHE_OPS`]), LDG's
+    // L2 prefetch 68-69 ([`LTC`]), memory order and scope 77-80 (per SM, loads and stores
+    // apart). Printed in that order: `LDG.E.EF.LTC64B.S8.CONSTANT.SYS`. The predicate
+    // fields (81-83, 64-67, 87) are constants. SM75 prints the scope (`.SYS`) and the
+    // address without `.64`; SM80-SM89 carry a descriptor register in bits 32-37 that
+    // nvdisasm does not print (constant UR4 here) unless bit 101 is set, which prints it:
+    // `desc[UR4][R2.64+0x8]` (a form of its own); SM90 always prints it. The descriptor
+    // register is in bits 32-37 for loads and 64-69 for stores (whose data register is at
+    // 32). SM75 stores print order values 0-3 as `.INVALID0` (no constant stores).
+    type Orders = (
+        &'static [(u64, &'static str)],
+        &'static [(u64, &'static str)],
+    );
+    type Global = (&'static [Arch], u16, u16, u64, u64, MemFmt, Orders);
+    let sm75_st: &'static [(u64, &'static str)] = &SM75_LD_ORDER[4..];
+    let globals: [Global; 4] = [
         (
             &[Sm75],
             0x381,
@@ -31,7 +122,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             0x00000000001ee900,
             0x000000000010e900,
             MemFmt::Global,
-            ".SYS",
+            (SM75_LD_ORDER, sm75_st),
         ),
         (
             SM80_89,
@@ -40,7 +131,16 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             0x000000000c1e1900,
             0x000000000c101904,
             MemFmt::Global64,
-            "",
+            (LD_ORDER, MEM_ORDER),
+        ),
+        (
+            SM80_89,
+            0x981,
+            0x986,
+            0x000000200c1e1900,
+            0x000000200c101904,
+            MemFmt::GlobalDesc,
+            (LD_ORDER, MEM_ORDER),
         ),
         (
             &[Sm90],
@@ -49,16 +149,10 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             0x000000000c1e1900,
             0x000000000c101904,
             MemFmt::GlobalDesc,
-            "",
+            (LD_ORDER, MEM_ORDER),
         ),
-        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
-        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
-        (&[], 0, 0, 0, 0, MemFmt::Global, ""),
     ];
-    for (arches, ld, st, ld_hi, st_hi, fmt, scope) in globals {
-        if arches.is_empty() {
-            continue;
-        }
+    for (arches, ld, st, ld_hi, st_hi, fmt, (ld_order, st_order)) in globals {
         let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
         // Sizes 73-75 (probed on SM75, SM86 and SM90, loads and stores alike): 0 .U8, 1 .S8,
         // 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128 (7 prints .INVALID7, or .U.128 on SM75).
@@ -76,8 +170,10 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             v.push(
                 Form::new("LDG", ld, arches, ld as u64 | 0x7000 | ur, size_bits(ld_hi))
                     .m(0, 0, &[(0, ".E")])
+                    .m(84, 3, CACHE_OPS)
+                    .m(68, 2, if arches == [Sm75] { SM75_LTC } else { LTC })
                     .m(0, 0, &[(0, sfx)])
-                    .m(0, 0, &[(0, scope)])
+                    .m(77, 4, ld_order)
                     .o(data(r(16)))
                     .o(mem(fmt, 32)),
             );
@@ -85,8 +181,9 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 Form::new("STG", st, arches, st as u64 | 0x7000 | ur, size_bits(st_hi))
                     .no_write_sb()
                     .m(0, 0, &[(0, ".E")])
+                    .m(84, 3, CACHE_OPS)
                     .m(0, 0, &[(0, sfx)])
-                    .m(0, 0, &[(0, scope)])
+                    .m(77, 4, st_order)
                     .o(mem(fmt, 64))
                     .o(data(r(32))),
             );
@@ -96,7 +193,8 @@ pub(super) fn memory(v: &mut Vec<Form>) {
     // plain 0x381): `LDG.E.SYS Rd, [Ra.U32+URb+off]`, `[Ra.64+URb+off]` with bit 90 set,
     // `[URb+off]` with an RZ base (bit 90 then prints nothing; ptxas sets it, so a clear
     // bit is refused there); UR
-    // 32-37, signed offset 40-63; sizes as above. Probed with nvdisasm on ptxas words.
+    // 32-37, signed offset 40-63; sizes, cache, L2 prefetch and order as above. Probed
+    // with nvdisasm on ptxas words.
     for (size, sfx) in [
         (4u64, ""),
         (5, ".64"),
@@ -120,8 +218,10 @@ pub(super) fn memory(v: &mut Vec<Form>) {
                 (0x00000000081ee900 & !(7 << 9)) | size << 9,
             )
             .m(0, 0, &[(0, ".E")])
+            .m(84, 3, CACHE_OPS)
+            .m(68, 2, SM75_LTC)
             .m(0, 0, &[(0, sfx)])
-            .m(0, 0, &[(0, ".SYS")])
+            .m(77, 4, SM75_LD_ORDER)
             .o(data)
             .o(addr),
         );
@@ -302,25 +402,8 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
         (6, ".OR"),
         (7, ".XOR"),
     ];
-    // Memory order and scope, bits 77-80 (probed on SM86 and SM90, RED and ATOMG alike).
-    const SCOPES: &[(u64, &str)] = &[
-        (0, ""),
-        (1, ".CONSTANT.PRIVATE"),
-        (2, ".CONSTANT.CTA"),
-        (3, ".CONSTANT.CTA.PRIVATE"),
-        (4, ".STRONG.SM.PRIVATE"),
-        (5, ".STRONG.SM"),
-        (6, ".STRONG.GPU.PRIVATE"),
-        (7, ".STRONG.GPU"),
-        (8, ".MMIO.GPU"),
-        (9, ".CONSTANT.SM"),
-        (10, ".STRONG.SYS"),
-        (11, ".CONSTANT.SM.PRIVATE"),
-        (12, ".MMIO.SYS"),
-        (13, ".CONSTANT.VC"),
-        (14, ".CONSTANT.VC.PRIVATE"),
-        (15, ".CONSTANT.GPU"),
-    ];
+    // Memory order and scope, bits 77-80: [`MEM_ORDER`] (RED and ATOMG alike).
+    const SCOPES: &[(u64, &str)] = MEM_ORDER;
     // Operand types, bits 73-76 on SM80-SM89 (7-15 print .INVALIDn) and 73-75 on SM90
     // (bit 76 ignored; 4 is ATOMG's .128, not modelled): 32-bit types and 64-bit types,
     // whose data registers are pairs.
@@ -353,13 +436,25 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
         u8,
         &'static [(u64, &'static str)],
     );
-    let families: [Family; 3] = [
+    let families: [Family; 4] = [
         (
             SM80_89,
             "RED",
             MemFmt::Global64,
             (0x000004090400098e, 0x000000000c10e184),
             (0x00000003040f89a8, 0x00000000081ee1c4),
+            sm80_types,
+            4,
+            SCOPES,
+        ),
+        // SM80-SM89 with bit 101 set: the descriptor is printed, `desc[UR6][R2.64+0x8]`
+        // (as LDG's; found by the generated PTX corpus).
+        (
+            SM80_89,
+            "RED",
+            MemFmt::GlobalDesc,
+            (0x000004090400098e, 0x000000200c10e184),
+            (0x00000003040f89a8, 0x00000020081ee1c4),
             sm80_types,
             4,
             SCOPES,
@@ -563,29 +658,40 @@ pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
         .o(addr.clone())
         .o(r(32)),
     );
-    // ATOMG.E.CAS.STRONG.GPU Pd, Rd, [Ra+off], B, C (0x3a9, 32-bit): nvdisasm prints the
-    // address without `.64` on every SM; B 32-39, C 64-71; the constant bits differ
-    // between SM75 and SM80+.
-    for (arches, hi) in [
-        (&[Sm75][..], 0x00000000001f4103u64),
-        (SM80UP, 0x00000000001ee103),
+    // ATOMG.E.CAS[.type].order Pd, Rd, [Ra+off], B, C (0x3a9): nvdisasm prints the
+    // address without `.64` on every SM; B 32-39, C 64-71; type 73-75 (0 nothing, 1
+    // `.S32`, 2 `.64` with register pairs; SM90's 4 `.128` not modelled), memory order and
+    // scope 77-80 as ATOMG's (SM75: `.CTA` .. `.STRONG.SYS`); the other constant bits
+    // differ between SM75 and SM80+.
+    let sm75_order: &'static [(u64, &'static str)] = &SM75_LD_ORDER[4..12];
+    for (arches, hi, orders) in [
+        (&[Sm75][..], 0x00000000001f4103u64, sm75_order),
+        (SM80UP, 0x00000000001ee103, MEM_ORDER),
     ] {
-        v.push(
-            fs("ATOMG", arches, 0x00000c02061173a9, hi)
-                .m(0, 0, &[(0, ".E.CAS.STRONG.GPU")])
-                .o(p(81))
-                .o(r(16))
-                .o(Opnd {
-                    rz_ok: false,
-                    ..mem(MemFmt::Global, 0)
-                })
-                // SM75 prints a B of RZ as `???255`: refused there.
-                .o(Opnd {
-                    rz_ok: arches != [Sm75],
-                    ..r(32)
-                })
-                .o(r(64)),
-        );
+        for (types, pair) in [
+            (&[(0u64, ""), (1, ".S32")][..], false),
+            (&[(2, ".64")][..], true),
+        ] {
+            let data = |o: Opnd| if pair { o.pair() } else { o };
+            v.push(
+                fs("ATOMG", arches, 0x00000c02061173a9, hi)
+                    .m(0, 0, &[(0, ".E.CAS")])
+                    .m(73, 3, types)
+                    .m(77, 4, orders)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(MemFmt::Global, 0)
+                    })
+                    // SM75 prints a B of RZ as `???255`: refused there.
+                    .o(Opnd {
+                        rz_ok: arches != [Sm75],
+                        ..data(r(32))
+                    })
+                    .o(data(r(64))),
+            );
+        }
     }
     // SM75 ATOMS: as on SM80+, but ptxas leaves bits 64-71 at 0xff.
     v.push(

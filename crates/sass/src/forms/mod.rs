@@ -79,10 +79,12 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 mod control;
 mod float;
 mod gaps;
+mod generated;
 mod half;
 mod integer;
 mod memory;
 mod moves;
+mod surface;
 mod uniform;
 mod variants;
 mod warp;
@@ -131,6 +133,15 @@ fn build() -> Vec<Form> {
     memory::generic(&mut v);
     gaps::sim_gaps(&mut v);
     half::half(&mut v);
+    generated::generated(&mut v);
+    generated::plop3_sign(&mut v);
+    generated::bar_variants(&mut v);
+    generated::r2ur_or(&mut v);
+    generated::i2f_imm(&mut v);
+    generated::f2fp(&mut v);
+    generated::cctl(&mut v);
+    generated::ldsm(&mut v);
+    surface::surfaces(&mut v);
     v
 }
 

@@ -80,6 +80,8 @@ pub(super) fn float_variants(v: &mut Vec<Form>) {
         )
         .m(0, 0, &[(0, ".F32")])
         .m(74, 1, &[(1, ".S32"), (0, ".U32")])
+        // Rounding 78-79 as in the register form (`.RZ`; found by the generated corpus).
+        .m(78, 2, &[(0, ""), (3, ".RZ")])
         .o(r(16))
         .o(ur(32)),
     );
@@ -96,6 +98,7 @@ pub(super) fn integer_variants(v: &mut Vec<Form>) {
     let [a, b, c] = abc(0x8, uimm(32, 32), false);
     v.push(
         fs("PRMT", ALL, 0x000077101b1b7816, 0x000fc800000000ff)
+            .m(72, 3, super::integer::PRMT_MODES)
             .o(r(16))
             .o(a)
             .o(b)

@@ -83,7 +83,8 @@ impl LatencyClass {
             | Op::Sgxt
             | Op::Bmsk
             | Op::Mov => IntAlu,
-            Op::Imad => IntMad,
+            // IDP (dp4a/dp2a) is put with IMAD by assumption, not measured.
+            Op::Imad | Op::Idp => IntMad,
             Op::Isetp => IntCompare,
             Op::Popc | Op::Brev | Op::Flo => BitCount,
             Op::Fadd | Op::Fmul | Op::Ffma | Op::Fmnmx | Op::Fsel => Fp32,
@@ -92,7 +93,9 @@ impl LatencyClass {
             Op::Hadd2 | Op::Hmul2 | Op::Hfma2 | Op::Hmnmx2 | Op::Hset2 | Op::Hsetp2 => Fp16,
             Op::Dadd | Op::Dfma | Op::Dmul | Op::Dsetp => Fp64,
             Op::Mufu => Transcendental,
-            Op::F2i | Op::I2f | Op::I2fp | Op::F2f | Op::Frnd | Op::I2i => Conversion,
+            Op::F2i | Op::I2f | Op::I2fp | Op::F2f | Op::F2fp | Op::Frnd | Op::I2i | Op::I2ip => {
+                Conversion
+            }
             Op::Plop3 | Op::P2r | Op::R2p => PredLogic,
             Op::Uiadd3
             | Op::Ulop3
@@ -111,10 +114,18 @@ impl LatencyClass {
             Op::S2r | Op::Cs2r | Op::S2ur => SpecialReg,
             Op::Shfl | Op::Vote | Op::Match => Warp,
             Op::Ldc | Op::Uldc => ConstLoad,
-            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atom | Op::Red | Op::Redg | Op::Atomg => {
-                GlobalMem
-            }
-            Op::Lds | Op::Sts | Op::Atoms => SharedMem,
+            Op::Ldg
+            | Op::Stg
+            | Op::Ld
+            | Op::St
+            | Op::Atom
+            | Op::Red
+            | Op::Redg
+            | Op::Atomg
+            | Op::Suld
+            | Op::Sust
+            | Op::Sured => GlobalMem,
+            Op::Lds | Op::Ldsm | Op::Sts | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
             | Op::Brx
@@ -129,7 +140,13 @@ impl LatencyClass {
             | Op::Yield
             | Op::Nanosleep
             | Op::Bmov => Control,
-            Op::Bar | Op::Membar | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Depbar => Sync,
+            Op::Bar
+            | Op::Membar
+            | Op::Errbar
+            | Op::Cgaerrbar
+            | Op::Cctl
+            | Op::Cctll
+            | Op::Depbar => Sync,
             Op::Nop => Nop,
         }
     }

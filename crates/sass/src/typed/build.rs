@@ -114,20 +114,35 @@ impl Builder {
                 mods.push(0);
                 continue;
             }
-            // The value whose components are all wanted, the most specific first; between
-            // values with the same components (F2F's `.F16.F32` and `.F32.F16`) the one
-            // given in that order.
+            // The value whose components are all wanted, the ones no earlier modifier took
+            // first (IDP's `.4A.S8.U8` names U8 and S8 for two fields), then the most
+            // specific; between values with the same components (F2F's `.F16.F32` and
+            // `.F32.F16`) the one given in that order.
+            let unused = |t: &str| {
+                let mut taken = used.clone();
+                comps(t).all(|c| {
+                    let k = (0..wanted.len()).find(|&k| wanted[k] == c && !taken[k]);
+                    k.map(|k| taken[k] = true).is_some()
+                })
+            };
             let pick = m
                 .values
                 .iter()
                 .filter(|(_, t)| !t.is_empty() && comps(t).all(|c| wanted.contains(&c)))
-                .max_by_key(|(_, t)| (comps(t).count(), given.contains(t)));
+                .max_by_key(|(_, t)| (unused(t), comps(t).count(), given.contains(t)));
             let v = match pick {
                 Some(&(v, t)) => {
                     for c in comps(t) {
-                        for (k, w) in wanted.iter().enumerate() {
-                            if *w == c {
-                                used[k] = true;
+                        // The first unused copy of the component, else every copy (as
+                        // before: a component two fields print is taken by both).
+                        match (0..wanted.len()).find(|&k| wanted[k] == c && !used[k]) {
+                            Some(k) => used[k] = true,
+                            None => {
+                                for (k, w) in wanted.iter().enumerate() {
+                                    if *w == c {
+                                        used[k] = true;
+                                    }
+                                }
                             }
                         }
                     }
@@ -139,7 +154,16 @@ impl Builder {
                         implied += 1;
                         m.values[0].0
                     }
-                    None => return Err(format!("modifier {i} needs one of its values")),
+                    // A field with no silent value (SM75's global memory scope, `.SYS`
+                    // from ptxas): the value of the form's sample, ptxas's own choice.
+                    None => {
+                        let v = crate::form::get_pieces(form.sample, &m.pieces);
+                        if !m.values.iter().any(|&(x, _)| x == v) {
+                            return Err(format!("modifier {i} needs one of its values"));
+                        }
+                        implied += 1;
+                        v
+                    }
                 },
             };
             mods.push(v);
