@@ -18,6 +18,7 @@ mod glsl;
 mod intdiv;
 mod memory;
 mod ops;
+mod resources;
 mod subgroup;
 mod wide;
 
@@ -96,6 +97,8 @@ pub struct Isel<'m> {
     /// Whether a workgroup variable is initialized at the entry (then a `BAR.SYNC` ends the
     /// entry's set-up).
     pub(crate) shared_init: bool,
+    /// Where the region of the explicitly laid out workgroup blocks starts, once placed.
+    pub(crate) block_base: Option<u32>,
     /// The frame slots of `Private` variables (and the shared slots of `Workgroup` ones).
     pub(crate) privates: HashMap<tangle_ir::Global, Ptr>,
     /// Phis whose sources are filled once every block is selected.
@@ -154,6 +157,7 @@ impl<'m> Isel<'m> {
             privates: HashMap::new(),
             shared_bytes: 0,
             shared_init: false,
+            block_base: None,
             pending_phis: Vec::new(),
             at: Position {
                 func: entry.to_string(),
