@@ -1,7 +1,9 @@
 //! The kernel's parameters: how a Vulkan compute shader's resources become CUDA-style
 //! kernel parameters in constant bank 0, as ptxas lays them out (`docs/sim.md`): every
-//! storage buffer binding a 64-bit pointer, in (set, binding) order, then the push-constant
-//! bytes as 32-bit words. The first parameter is at 0x160 (SM75-SM89) or 0x210 (SM90).
+//! storage buffer binding a 64-bit pointer (a descriptor array one per element, in element
+//! order), in (set, binding) order, then the sizes of the buffers that end in a runtime
+//! array, then the push-constant bytes as 32-bit words. The first parameter is at 0x160
+//! (SM75-SM89) or 0x210 (SM90).
 
 use spirv::StorageClass;
 use tangle_ir::{Global, Module};
@@ -10,20 +12,25 @@ use tangle_sass::Arch;
 /// One kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
-    /// The device address of the buffer bound at (set, binding): 8 bytes.
+    /// The device address of the buffer bound at (set, binding), element `element` of a
+    /// descriptor array (0 for a single buffer): 8 bytes.
     Buffer {
         /// Descriptor set.
         set: u32,
         /// Binding.
         binding: u32,
+        /// The element of a descriptor array; 0 for a single buffer.
+        element: u32,
     },
-    /// The size in bytes of the buffer bound at (set, binding), for `array_length` of a
-    /// runtime array: 4 bytes.
+    /// The size in bytes of the buffer bound at (set, binding) (element `element` of a
+    /// descriptor array), for `array_length` of a runtime array: 4 bytes.
     BufferBytes {
         /// Descriptor set.
         set: u32,
         /// Binding.
         binding: u32,
+        /// The element of a descriptor array; 0 for a single buffer.
+        element: u32,
     },
     /// Four bytes of the push constants, from this byte offset.
     PushWord(u32),
@@ -61,28 +68,43 @@ pub fn param_base(arch: Arch) -> u32 {
 impl Abi {
     /// The layout for `module`'s storage buffers and `push_bytes` bytes of push constants.
     pub fn new(module: &Module, arch: Arch, push_bytes: u32) -> Abi {
-        let mut sized: Vec<(u32, u32)> = module
-            .globals
-            .iter()
-            .filter(|(g, _)| is_storage_buffer(module, *g) && ends_in_runtime_array(module, *g))
-            .filter_map(|(_, d)| Some((d.decorations.set?, d.decorations.binding?)))
-            .collect();
-        sized.sort();
-        sized.dedup();
-        let mut bindings: Vec<(u32, u32)> = module
+        // (set, binding, elements, ends in a runtime array) of each buffer variable.
+        let mut bindings: Vec<(u32, u32, u32, bool)> = module
             .globals
             .iter()
             .filter(|(g, _)| is_storage_buffer(module, *g))
-            .filter_map(|(_, d)| Some((d.decorations.set?, d.decorations.binding?)))
+            .filter_map(|(g, d)| {
+                let (block, elements) = descriptor_elements(module, g);
+                Some((
+                    d.decorations.set?,
+                    d.decorations.binding?,
+                    elements,
+                    ends_in_runtime_array(module, block),
+                ))
+            })
             .collect();
         bindings.sort();
         bindings.dedup();
-        let mut params: Vec<Param> = bindings
-            .into_iter()
-            .map(|(set, binding)| Param::Buffer { set, binding })
-            .collect();
-        for (set, binding) in sized {
-            params.push(Param::BufferBytes { set, binding });
+        let mut params: Vec<Param> = Vec::new();
+        for &(set, binding, elements, _) in &bindings {
+            for element in 0..elements {
+                params.push(Param::Buffer {
+                    set,
+                    binding,
+                    element,
+                });
+            }
+        }
+        for &(set, binding, elements, sized) in &bindings {
+            for element in 0..elements {
+                if sized {
+                    params.push(Param::BufferBytes {
+                        set,
+                        binding,
+                        element,
+                    });
+                }
+            }
         }
         for w in 0..push_bytes.div_ceil(4) {
             params.push(Param::PushWord(4 * w));
@@ -102,11 +124,18 @@ impl Abi {
         }
     }
 
-    /// The constant-bank-0 offset of the pointer of buffer (set, binding).
+    /// The constant-bank-0 offset of the pointer of buffer (set, binding) (of its element
+    /// 0 when it is a descriptor array: the others follow 8 bytes apart).
     pub fn buffer_offset(&self, set: u32, binding: u32) -> Option<u32> {
         self.params
             .iter()
-            .position(|p| *p == Param::Buffer { set, binding })
+            .position(|p| {
+                *p == Param::Buffer {
+                    set,
+                    binding,
+                    element: 0,
+                }
+            })
             .map(|i| self.base + self.offsets[i])
     }
 
@@ -114,12 +143,23 @@ impl Abi {
     /// offset `pointer` (see [`Abi::buffer_offset`]).
     pub fn size_offset(&self, pointer: u32) -> Option<u32> {
         let i = (0..self.params.len()).find(|&i| self.base + self.offsets[i] == pointer)?;
-        let Param::Buffer { set, binding } = self.params[i] else {
+        let Param::Buffer {
+            set,
+            binding,
+            element,
+        } = self.params[i]
+        else {
             return None;
         };
         self.params
             .iter()
-            .position(|p| *p == Param::BufferBytes { set, binding })
+            .position(|p| {
+                *p == Param::BufferBytes {
+                    set,
+                    binding,
+                    element,
+                }
+            })
             .map(|k| self.base + self.offsets[k])
     }
 
@@ -147,13 +187,30 @@ pub fn is_storage_buffer(module: &Module, g: Global) -> bool {
     )
 }
 
-/// Whether the block of buffer `g` ends in a runtime array (so `array_length` needs its
-/// size).
-fn ends_in_runtime_array(module: &Module, g: Global) -> bool {
-    let Some((_, pointee)) = module.types.pointer(module.globals[g].ty) else {
+/// The block type of buffer variable `g` and how many buffers it binds: the element type
+/// and length of a descriptor array (`array<Block, N>`), else its pointee and 1.
+pub fn descriptor_elements(module: &Module, g: Global) -> (Option<tangle_ir::Type>, u32) {
+    let types = &module.types;
+    let Some((_, pointee)) = types.pointer(module.globals[g].ty) else {
+        return (None, 1);
+    };
+    match types.get(pointee) {
+        tangle_ir::TypeData::Array { elem, len, .. }
+            if tangle_lanes::descriptors::is_descriptor_array(types, pointee) =>
+        {
+            (Some(*elem), *len)
+        }
+        _ => (Some(pointee), 1),
+    }
+}
+
+/// Whether `block` (a buffer's block type) ends in a runtime array (so `array_length`
+/// needs its size).
+fn ends_in_runtime_array(module: &Module, block: Option<tangle_ir::Type>) -> bool {
+    let Some(block) = block else {
         return false;
     };
-    match module.types.get(pointee) {
+    match module.types.get(block) {
         tangle_ir::TypeData::Struct { members, .. } => members.last().is_some_and(|m| {
             matches!(
                 module.types.get(m.ty),

@@ -286,13 +286,19 @@ impl Compiled {
     /// The kernel as a cubin (`tangle-cubin`): its code, its parameters, its local frame
     /// and its workgroup size as the required block size.
     pub fn cubin(&self) -> Result<Vec<u8>, CompileError> {
+        tangle_cubin::write(self.arch, &[self.cubin_kernel()])
+            .map_err(|e| CompileError::Internal(format!("the cubin writer refused: {e}")))
+    }
+
+    /// The kernel as the cubin writer takes it (several may share one cubin, given
+    /// distinct names).
+    pub fn cubin_kernel(&self) -> tangle_cubin::Kernel {
         let mut k = tangle_cubin::Kernel::new(self.name.clone(), self.code.words.clone())
             .with_param_sizes(&self.abi.sizes());
         k.local_frame = self.local_bytes.div_ceil(8) * 8;
         k.shared_bytes = self.shared_bytes;
         k.reqntid = Some(self.workgroup_size);
-        tangle_cubin::write(self.arch, &[k])
-            .map_err(|e| CompileError::Internal(format!("the cubin writer refused: {e}")))
+        k
     }
 }
 

@@ -40,12 +40,11 @@ fn wide_scripts_agree_with_the_reference_on_every_sm() {
         let script = tangle_amber::parse(&text).unwrap();
         let options = ScriptOptions {
             base_dir: path.parent().unwrap().to_path_buf(),
-            sass: Some(SassEngine {
-                arches: Arch::ALL.to_vec(),
-                scheme: Scheme::Scopes,
-                policies: policies.clone(),
-                gpu: None,
-            }),
+            sass: Some(SassEngine::new(
+                Arch::ALL.to_vec(),
+                Scheme::Scopes,
+                policies.clone(),
+            )),
             ..ScriptOptions::default()
         };
         let report =

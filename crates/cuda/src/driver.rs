@@ -108,33 +108,52 @@ impl Context {
         let function = unsafe { result::module::get_function(module, name) }
             .map_err(fail("cuModuleGetFunction"))?;
 
-        // Buffers: allocate, fill; every other argument is its little-endian bytes.
-        let mut storage: Vec<[u8; 8]> = Vec::with_capacity(launch.args.len());
+        // Buffers: allocate, fill; every other argument is its little-endian bytes. Views
+        // point into the buffers, so those are allocated first.
         let mut device_buffers: Vec<Option<(sys::CUdeviceptr, usize)>> = Vec::new();
         for arg in &launch.args {
+            let init = match arg {
+                Arg::Buffer(init) | Arg::BufferAt(init, _) => init,
+                _ => {
+                    device_buffers.push(None);
+                    continue;
+                }
+            };
+            // SAFETY: a plain allocation, freed by `resources`.
+            let ptr =
+                unsafe { result::malloc_sync(init.len().max(4)) }.map_err(fail("cuMemAlloc"))?;
+            resources.pointers.push(ptr);
+            if !init.is_empty() {
+                // SAFETY: `ptr` holds at least `init.len()` bytes.
+                unsafe { result::memcpy_htod_sync(ptr, init) }.map_err(fail("cuMemcpyHtoD"))?;
+            }
+            device_buffers.push(Some((ptr, init.len())));
+        }
+        let mut storage: Vec<[u8; 8]> = Vec::with_capacity(launch.args.len());
+        for (i, arg) in launch.args.iter().enumerate() {
             let mut bytes = [0u8; 8];
             match arg {
                 Arg::U32(v) => bytes[..4].copy_from_slice(&v.to_le_bytes()),
                 Arg::I32(v) => bytes[..4].copy_from_slice(&v.to_le_bytes()),
                 Arg::F32(v) => bytes[..4].copy_from_slice(&v.to_bits().to_le_bytes()),
                 Arg::U64(v) => bytes.copy_from_slice(&v.to_le_bytes()),
-                Arg::Buffer(init) => {
-                    // SAFETY: a plain allocation, freed by `resources`.
-                    let ptr = unsafe { result::malloc_sync(init.len().max(4)) }
-                        .map_err(fail("cuMemAlloc"))?;
-                    resources.pointers.push(ptr);
-                    if !init.is_empty() {
-                        // SAFETY: `ptr` holds at least `init.len()` bytes.
-                        unsafe { result::memcpy_htod_sync(ptr, init) }
-                            .map_err(fail("cuMemcpyHtoD"))?;
-                    }
-                    bytes.copy_from_slice(&ptr.to_le_bytes());
-                    device_buffers.push(Some((ptr, init.len())));
-                    storage.push(bytes);
-                    continue;
+                Arg::Buffer(_) | Arg::BufferAt(..) => {
+                    let offset = match arg {
+                        Arg::BufferAt(_, o) => *o,
+                        _ => 0,
+                    };
+                    let (ptr, _) = device_buffers[i].expect("allocated above");
+                    bytes.copy_from_slice(&(ptr + offset).to_le_bytes());
                 }
+                Arg::View { arg, offset } => match device_buffers.get(*arg) {
+                    Some(Some((ptr, _))) => bytes.copy_from_slice(&(ptr + offset).to_le_bytes()),
+                    _ => {
+                        return Err(GpuError::BadLaunch(format!(
+                            "argument {i} views argument {arg}, which is not a buffer"
+                        )))
+                    }
+                },
             }
-            device_buffers.push(None);
             storage.push(bytes);
         }
         let mut params: Vec<*mut c_void> = storage

@@ -290,11 +290,13 @@ pub fn load_compiled(c: &Compiled, want_bytes: usize) -> Result<Loaded, SassMism
             Param::PushWord(_) => Arg::U32(0),
         })
         .collect();
-    let out_index = c
-        .abi
-        .params
-        .iter()
-        .position(|p| *p == Param::Buffer { set: 0, binding: 0 });
+    let out_index = c.abi.params.iter().position(|p| {
+        *p == Param::Buffer {
+            set: 0,
+            binding: 0,
+            element: 0,
+        }
+    });
     let [x, y, z] = c.workgroup_size;
     let launch = Launch {
         grid: Dim3::new(1, 1, 1),

@@ -26,6 +26,63 @@ pub struct SassEngine {
     /// Run on this GPU through the CUDA driver instead of the simulator: one run per
     /// dispatch, for the GPU's own SM (`tangle run --engine gpu`).
     pub gpu: Option<std::rc::Rc<tangle_cuda::Gpu>>,
+    /// Policies for particular SMs, in place of `policies` on those (so that a bounded run
+    /// can give every policy to one SM and one policy to the others).
+    pub policies_for: Vec<(Arch, Vec<Policy>)>,
+    /// Buffers left out of the comparison, each for a named reason (see [`Unordered`]).
+    pub unordered: Vec<Unordered>,
+    /// Where every kernel compiled is also kept, with the pipeline's name, for checks by
+    /// other tools (nvdisasm, cuobjdump).
+    pub kernels: Option<Kept>,
+    /// A change made to every compiled kernel before it runs: tests break the back end's
+    /// output on purpose with it, to show that the comparison catches a broken back end.
+    pub mutate: Option<fn(&mut tangle_backend::Compiled)>,
+}
+
+impl SassEngine {
+    /// The engine on `arches` under `policies`, simulated, with nothing left out.
+    pub fn new(arches: Vec<Arch>, scheme: Scheme, policies: Vec<Policy>) -> SassEngine {
+        SassEngine {
+            arches,
+            scheme,
+            policies,
+            gpu: None,
+            policies_for: Vec::new(),
+            unordered: Vec::new(),
+            kernels: None,
+            mutate: None,
+        }
+    }
+
+    /// The policies `arch` runs under.
+    fn policies_of(&self, arch: Arch) -> &[Policy] {
+        self.policies_for
+            .iter()
+            .find(|(a, _)| *a == arch)
+            .map_or(&self.policies, |(_, p)| p)
+    }
+}
+
+/// The compiled kernels an engine keeps: the pipeline's name and the kernel.
+pub type Kept = std::sync::Arc<std::sync::Mutex<Vec<(String, tangle_backend::Compiled)>>>;
+
+/// A buffer of one pipeline whose final bytes the SASS engine does not compare: its
+/// contents depend on the order in which racing atomics of different invocations land
+/// (an `atomicExchange` chain on one address whose returned values are used), which
+/// SPIR-V leaves open, so the reference's order and the simulator's may both be right and
+/// differ. Every other buffer of the dispatch is compared, and the script's `EXPECT`s
+/// still hold on the reference. Keyed narrowly, by pipeline and binding, with the reason
+/// (`docs/backend.md`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unordered {
+    /// The pipeline's name.
+    pub pipeline: String,
+    /// The buffer's descriptor set.
+    pub set: u32,
+    /// The buffer's binding.
+    pub binding: u32,
+    /// Why its order is open.
+    pub reason: String,
 }
 
 /// Why a dispatch was not run on the SASS engine (not a failure: the back end's subset
@@ -39,19 +96,12 @@ pub struct Refused(pub String);
 pub fn check(
     module: &Module,
     entry: &str,
+    pipeline: &str,
     config: &Config,
     dispatch: &Dispatch,
     reference: &Outcome,
     engine: &SassEngine,
 ) -> Result<Result<usize, Refused>, LoweredMismatch> {
-    if !dispatch.views.is_empty() {
-        // The simulator's kernels take one buffer per (set, binding) parameter.
-        return Ok(Err(Refused(
-            "descriptor arrays and buffers seen through several descriptors are not supported \
-             by the SASS engine"
-                .into(),
-        )));
-    }
     let mut runs = 0;
     for &arch in &engine.arches {
         let name = format!("sass {arch} ({})", engine.scheme);
@@ -70,13 +120,16 @@ pub fn check(
             subgroup_size: config.subgroup_size,
             ..CompileOptions::new(arch)
         };
-        let compiled = match compile(module, entry, &opts) {
+        let mut compiled = match compile(module, entry, &opts) {
             Ok(c) => c,
             Err(e @ tangle_backend::CompileError::Internal(_)) => {
                 return Err(mismatch("-".into(), e.to_string()))
             }
             Err(e) => return Ok(Err(Refused(e.to_string()))),
         };
+        if let Some(mutate) = engine.mutate {
+            mutate(&mut compiled);
+        }
         // Through the cubin, as a driver would load it: the writer's layout is checked too.
         let kernel = compiled
             .cubin()
@@ -86,34 +139,23 @@ pub fn check(
                 })
             })
             .map_err(|e| mismatch("-".into(), e.to_string()))?;
-        let args: Vec<Arg> = compiled
-            .abi
-            .params
-            .iter()
-            .map(|p| match *p {
-                Param::Buffer { set, binding } => Arg::Buffer(
-                    dispatch
-                        .buffers
-                        .get(&(set, binding))
-                        .map(|(b, _)| b.clone())
-                        .unwrap_or_default(),
-                ),
-                Param::BufferBytes { set, binding } => Arg::U32(
-                    dispatch
-                        .buffers
-                        .get(&(set, binding))
-                        .map_or(0, |(b, _)| b.len() as u32),
-                ),
-                Param::PushWord(off) => {
-                    let bytes = dispatch.push_constants.as_deref().unwrap_or(&[]);
-                    let mut w = [0u8; 4];
-                    for (k, x) in w.iter_mut().enumerate() {
-                        *x = bytes.get(off as usize + k).copied().unwrap_or(0);
-                    }
-                    Arg::U32(u32::from_le_bytes(w))
-                }
-            })
-            .collect();
+        let (args, mut memories) =
+            arguments(&compiled.abi.params, dispatch).map_err(|m| mismatch("-".into(), m))?;
+        memories.retain(|(key, _)| {
+            !engine
+                .unordered
+                .iter()
+                .any(|u| u.pipeline == pipeline && (u.set, u.binding) == *key)
+        });
+        if let Some(kept) = &engine.kernels {
+            // The passes' texts are not needed there and are large.
+            let mut c = compiled.clone();
+            c.stages.clear();
+            c.notes = None;
+            kept.lock()
+                .expect("no panic while holding it")
+                .push((pipeline.to_string(), c));
+        }
         let [bx, by, bz] = compiled.workgroup_size;
         let [gx, gy, gz] = config.workgroups;
         let launch = Launch {
@@ -130,12 +172,12 @@ pub fn check(
             let out = gpu
                 .run(&bytes, &compiled.name, &launch, GPU_TIME_LIMIT)
                 .map_err(|e| mismatch(device.clone(), e.to_string()))?;
-            compare(&compiled.abi.params, reference, &out.buffers, "on the GPU")
+            compare(&memories, reference, &out.buffers, "on the GPU")
                 .map_err(|m| mismatch(device, m))?;
             runs += 1;
             continue;
         }
-        for &policy in &engine.policies {
+        for &policy in engine.policies_of(arch) {
             let mut o = Options::new(policy);
             o.hazards = true;
             o.step_budget = config.step_budget.max(1_000_000);
@@ -150,7 +192,7 @@ pub fn check(
                     ),
                 ));
             }
-            compare(&compiled.abi.params, reference, &out.buffers, "simulated")
+            compare(&memories, reference, &out.buffers, "simulated")
                 .map_err(|m| mismatch(policy.to_string(), m))?;
             runs += 1;
         }
@@ -158,26 +200,137 @@ pub fn check(
     Ok(Ok(runs))
 }
 
+/// Why a SASS run that differs is not counted as a failure after a branch on an undefined
+/// value (see [`reconcile_sides`]); the start of the [`crate::Event::SassRefused`] text.
+pub const OTHER_SIDE: &str =
+    "the compiled code took the other side of a branch on an undefined value";
+
+/// Judges the SASS engine's runs of a script that branched on an undefined value, which
+/// the runner ran twice (`taken`: every such lane took the true side, `not_taken`: the
+/// false side) with the reference and the engines following that choice. Compiled code
+/// cannot follow it: its branch reads whatever the register holds, so it takes one of the
+/// sides SPIR-V allows, and it is right when its every dispatch agrees with the run of one
+/// side. When one side's SASS runs all agree, the other side's differences become
+/// [`crate::Event::SassRefused`] naming [`OTHER_SIDE`]; when neither side's do, both stay
+/// failures.
+pub fn reconcile_sides(taken: &mut crate::Report, not_taken: &mut crate::Report) {
+    use crate::Event;
+    let agrees = |r: &crate::Report| {
+        !r.events
+            .iter()
+            .any(|e| matches!(e, Event::SassDiffers { .. }))
+    };
+    let other = match (agrees(taken), agrees(not_taken)) {
+        (true, false) => not_taken,
+        (false, true) => taken,
+        _ => return,
+    };
+    for e in &mut other.events {
+        if let Event::SassDiffers {
+            pos,
+            pipeline,
+            mismatch,
+        } = e
+        {
+            *e = Event::SassRefused {
+                pos: *pos,
+                pipeline: std::mem::take(pipeline),
+                why: format!("{OTHER_SIDE} (here: {mismatch})"),
+            };
+        }
+    }
+}
+
 /// How long a dispatch may run on the GPU before it counts as a hang.
 const GPU_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Compares the buffers a run left (in parameter order) with the reference's; bytes the
-/// reference leaves undefined are wildcards.
+/// Per bound memory (by its key in `Dispatch::buffers`), the argument that holds it.
+type Holders = Vec<((u32, u32), usize)>;
+
+/// The kernel's arguments for `dispatch`, and per bound memory (by its key in
+/// `dispatch.buffers`) the argument that holds it. A buffer bound at one plain descriptor
+/// is its parameter's own [`Arg::Buffer`]; a buffer that descriptors view (one buffer at
+/// several bindings, the elements of a descriptor array) is held once, by the first
+/// parameter that views it ([`Arg::BufferAt`] at that view's offset), and every other view
+/// of it is an [`Arg::View`] into it, so that all share one memory as on a device.
+fn arguments(params: &[Param], dispatch: &Dispatch) -> Result<(Vec<Arg>, Holders), String> {
+    let mut args = Vec::with_capacity(params.len());
+    let mut holders: Holders = Vec::new();
+    // The memory a descriptor sees and the offset its window starts at.
+    let view = |set: u32, binding: u32, element: u32| -> Option<((u32, u32), u64)> {
+        match dispatch.views.get(&(set, binding)) {
+            Some(elements) => elements.get(element as usize).copied(),
+            None if element == 0 => Some(((set, binding), 0)),
+            None => None,
+        }
+    };
+    for (i, p) in params.iter().enumerate() {
+        args.push(match *p {
+            Param::Buffer {
+                set,
+                binding,
+                element,
+            } => {
+                let Some((key, offset)) = view(set, binding, element) else {
+                    return Err(format!(
+                        "element {element} of the descriptor array at set {set} binding \
+                         {binding} is not bound"
+                    ));
+                };
+                let bytes = dispatch.buffers.get(&key).map(|(b, _)| b.clone());
+                match holders.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, holder)) => Arg::View {
+                        arg: holder,
+                        offset,
+                    },
+                    None => {
+                        holders.push((key, i));
+                        match offset {
+                            0 => Arg::Buffer(bytes.unwrap_or_default()),
+                            o => Arg::BufferAt(bytes.unwrap_or_default(), o),
+                        }
+                    }
+                }
+            }
+            Param::BufferBytes {
+                set,
+                binding,
+                element,
+            } => Arg::U32(view(set, binding, element).map_or(0, |(key, offset)| {
+                // A view sees its buffer from its window's start to the end.
+                dispatch
+                    .buffers
+                    .get(&key)
+                    .map_or(0, |(b, _)| (b.len() as u64).saturating_sub(offset) as u32)
+            })),
+            Param::PushWord(off) => {
+                let bytes = dispatch.push_constants.as_deref().unwrap_or(&[]);
+                let mut w = [0u8; 4];
+                for (k, x) in w.iter_mut().enumerate() {
+                    *x = bytes.get(off as usize + k).copied().unwrap_or(0);
+                }
+                Arg::U32(u32::from_le_bytes(w))
+            }
+        });
+    }
+    Ok((args, holders))
+}
+
+/// Compares the memories a run left (`buffers`, in argument order; `memories` says which
+/// argument holds each) with the reference's; bytes the reference leaves undefined are
+/// wildcards.
 fn compare(
-    params: &[Param],
+    memories: &[((u32, u32), usize)],
     reference: &Outcome,
     buffers: &[Option<Vec<u8>>],
     what: &str,
 ) -> Result<(), String> {
-    for (i, p) in params.iter().enumerate() {
-        let Param::Buffer { set, binding } = *p else {
-            continue;
-        };
-        let Some(want) = reference.buffers.get(&(set, binding)) else {
+    for &(key, i) in memories {
+        let Some(want) = reference.buffers.get(&key) else {
             continue;
         };
         let got = buffers.get(i).and_then(|b| b.as_deref()).unwrap_or(&[]);
-        let wild = reference.undefined.get(&(set, binding));
+        let wild = reference.undefined.get(&key);
         for (k, w) in want.iter().enumerate() {
             if wild.is_some_and(|m| m[k]) {
                 continue;
@@ -185,7 +338,8 @@ fn compare(
             let g = got.get(k).copied();
             if g != Some(*w) {
                 return Err(format!(
-                    "set {set} binding {binding} byte {k} (word {}): reference {w:#04x}, {what} {}",
+                    "{} byte {k} (word {}): reference {w:#04x}, {what} {}",
+                    memory_name(key),
                     k / 4,
                     g.map_or("missing".to_string(), |g| format!("{g:#04x}"))
                 ));
@@ -193,4 +347,14 @@ fn compare(
         }
     }
     Ok(())
+}
+
+/// How a message names a memory: `set S binding B`, or for one that descriptors view
+/// (keyed `(u32::MAX, n)` by the runner) `shared buffer n`.
+fn memory_name((set, binding): (u32, u32)) -> String {
+    if set == u32::MAX {
+        format!("shared buffer {binding}")
+    } else {
+        format!("set {set} binding {binding}")
+    }
 }

@@ -167,7 +167,7 @@ pub(crate) fn run_scripted(
             .args
             .iter()
             .map(|a| match a {
-                Arg::Buffer(b) => Some(b.clone()),
+                Arg::Buffer(b) | Arg::BufferAt(b, _) => Some(b.clone()),
                 _ => None,
             })
             .collect(),

@@ -40,6 +40,18 @@ pub enum Arg {
     F32(f32),
     /// A global buffer with these initial contents; its device address is passed.
     Buffer(Vec<u8>),
+    /// A global buffer with these initial contents; the device address `offset` bytes into
+    /// it is passed (a Vulkan descriptor whose window starts inside its buffer).
+    BufferAt(Vec<u8>, u64),
+    /// The device address `offset` bytes into the buffer of argument `arg` (an
+    /// [`Arg::Buffer`] or [`Arg::BufferAt`]): one buffer seen through several parameters,
+    /// which share its memory.
+    View {
+        /// The argument that holds the buffer.
+        arg: usize,
+        /// Bytes from the buffer's start.
+        offset: u64,
+    },
 }
 
 impl Arg {
@@ -47,7 +59,7 @@ impl Arg {
     pub fn size(&self) -> u32 {
         match self {
             Arg::U32(_) | Arg::I32(_) | Arg::F32(_) => 4,
-            Arg::U64(_) | Arg::Buffer(_) => 8,
+            Arg::U64(_) | Arg::Buffer(_) | Arg::BufferAt(..) | Arg::View { .. } => 8,
         }
     }
 }
@@ -126,9 +138,63 @@ impl Launch {
                 Arg::F32(v) => v.to_bits().to_le_bytes().to_vec(),
                 Arg::U64(v) => v.to_le_bytes().to_vec(),
                 Arg::Buffer(_) => buffer_address(i).to_le_bytes().to_vec(),
+                Arg::BufferAt(_, offset) => (buffer_address(i) + offset).to_le_bytes().to_vec(),
+                Arg::View { arg, offset } => match self.args.get(*arg) {
+                    Some(Arg::Buffer(_) | Arg::BufferAt(..)) => {
+                        (buffer_address(*arg) + offset).to_le_bytes().to_vec()
+                    }
+                    _ => {
+                        return bad(format!(
+                            "argument {i} views argument {arg}, which is not a buffer"
+                        ))
+                    }
+                },
             };
             put(&mut cb, k.param_base + p.offset, &bytes);
         }
         Ok(cb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tangle_sass::Arch;
+
+    fn word(cb: &[u8], off: u32) -> u64 {
+        u64::from_le_bytes(cb[off as usize..off as usize + 8].try_into().unwrap())
+    }
+
+    #[test]
+    fn views_point_into_the_buffer_of_another_argument() {
+        let k = Kernel::from_words(Arch::Sm86, "k", &[], &[8, 8, 8, 8]);
+        let launch = Launch {
+            grid: Dim3::new(1, 1, 1),
+            block: Dim3::new(32, 1, 1),
+            dynamic_shared: 0,
+            args: vec![
+                Arg::Buffer(vec![0; 64]),
+                Arg::BufferAt(vec![0; 512], 256),
+                Arg::View { arg: 1, offset: 16 },
+                Arg::View { arg: 0, offset: 0 },
+            ],
+        };
+        let cb = launch.constant_bank0(&k).unwrap();
+        let at = |i: u32| word(&cb, k.param_base + k.params[i as usize].offset);
+        assert_eq!(at(0), buffer_address(0));
+        assert_eq!(at(1), buffer_address(1) + 256);
+        assert_eq!(at(2), buffer_address(1) + 16);
+        assert_eq!(at(3), buffer_address(0));
+        let bad = Launch {
+            args: vec![
+                Arg::U64(7),
+                Arg::View { arg: 0, offset: 0 },
+                Arg::View { arg: 9, offset: 0 },
+                Arg::U64(0),
+            ],
+            ..launch
+        };
+        let err = bad.constant_bank0(&k).unwrap_err().to_string();
+        assert!(err.contains("argument 1 views argument 0"), "{err}");
     }
 }

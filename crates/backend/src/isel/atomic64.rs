@@ -23,12 +23,12 @@ impl Isel<'_> {
         args: &[Operand],
         frame: &Frame,
     ) -> Result<Option<MVal>, CompileError> {
-        let Mem::Buffer(cb) = p.mem else {
+        if !matches!(p.mem, Mem::Buffer(_) | Mem::Global(_)) {
             return Err(
                 self.unsupported(format!("{} on a 64-bit value in shared memory", op.name()))
             );
-        };
-        let a = self.global_addr(cb, p.dyn_off);
+        }
+        let a = self.global_addr(p.mem, p.dyn_off);
         let mem = MOpnd::Mem {
             base: Some(a),
             offset: p.off as i64,

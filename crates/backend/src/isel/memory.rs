@@ -17,6 +17,12 @@ use crate::mir::{MInst, MOpnd, RegClass, VReg};
 pub enum Mem {
     /// A buffer whose 64-bit base is at this constant-bank-0 offset.
     Buffer(u32),
+    /// A descriptor array whose element 0's base is at this constant-bank-0 offset (the
+    /// others follow 8 bytes apart); an access chain's first index picks the element.
+    Buffers(u32),
+    /// A buffer whose 64-bit base is in this register pair (an element of a descriptor
+    /// array picked by a dynamic index).
+    Global(VReg),
     /// The push constants.
     Push,
     /// An input built-in.
@@ -25,6 +31,9 @@ pub enum Mem {
     Local,
     /// Workgroup (shared) memory.
     Shared,
+    /// Explicitly laid out workgroup memory (`Workgroup` variables of `Block` type, which
+    /// alias one region): shared memory with the buffers' explicit layout.
+    SharedBlock,
 }
 
 /// One scalar of a value in memory.
@@ -71,7 +80,7 @@ impl Isel<'_> {
                     .abi
                     .buffer_offset(set, binding)
                     .ok_or_else(|| CompileError::Internal(format!("no parameter for {g}")))?;
-                Mem::Buffer(off)
+                self.buffer_mem(off, ty)?
             }
             StorageClass::PushConstant => Mem::Push,
             StorageClass::Input => match d.decorations.builtin {
@@ -123,11 +132,8 @@ impl Isel<'_> {
             return Ok(*p);
         }
         if tangle_lanes::memory::is_block(&self.module.types, ty) {
-            // Explicitly laid out blocks alias one another from offset 0; the slots here are
-            // packed per scalar, one variable after another.
-            return Err(self.unsupported(
-                "a Workgroup block (WorkgroupMemoryExplicitLayoutKHR: blocks that alias)",
-            ));
+            // Explicitly laid out blocks alias one another from one region's start.
+            return self.workgroup_block(ty);
         }
         let size = 4 * self.scalar_kinds(ty)?.len() as u32;
         let p = Ptr {
@@ -183,7 +189,10 @@ impl Isel<'_> {
     /// Whether a memory has explicit layout (offsets and strides from decorations) rather
     /// than tangle's own (every scalar 4 bytes, in order).
     fn explicit(mem: Mem) -> bool {
-        matches!(mem, Mem::Buffer(_) | Mem::Push)
+        matches!(
+            mem,
+            Mem::Buffer(_) | Mem::Buffers(_) | Mem::Global(_) | Mem::Push | Mem::SharedBlock
+        )
     }
 
     /// `OpAccessChain`.
@@ -196,6 +205,11 @@ impl Isel<'_> {
         let mut p = self.ptr(args[0], frame)?;
         for a in &args[1..] {
             let idx = self.scalar(*a, frame)?;
+            if let Mem::Buffers(cb) = p.mem {
+                // A descriptor array's index picks the buffer.
+                p = self.descriptor_element(cb, p.ty, idx)?;
+                continue;
+            }
             let types = &self.module.types;
             let (stride, next) = match types.get(p.ty).clone() {
                 TypeData::Struct { members, .. } => {
@@ -354,9 +368,14 @@ impl Isel<'_> {
         v
     }
 
-    /// The address register and constant offset of a buffer access.
-    pub(crate) fn global_addr(&mut self, cb: u32, dyn_off: Option<VReg>) -> VReg {
-        let base = self.buffer_base(cb);
+    /// The address register of an access to buffer memory `mem` (a [`Mem::Buffer`] or a
+    /// [`Mem::Global`]).
+    pub(crate) fn global_addr(&mut self, mem: Mem, dyn_off: Option<VReg>) -> VReg {
+        let base = match mem {
+            Mem::Global(base) => base,
+            Mem::Buffer(cb) => self.buffer_base(cb),
+            other => unreachable!("{other:?} is not a buffer"),
+        };
         match dyn_off {
             None => base,
             Some(d) => {
@@ -393,8 +412,8 @@ impl Isel<'_> {
         let leaves = self.leaves(p.mem, ty)?;
         let mut out = Vec::new();
         match p.mem {
-            Mem::Buffer(cb) => {
-                let a = self.global_addr(cb, p.dyn_off);
+            Mem::Buffer(_) | Mem::Global(_) => {
+                let a = self.global_addr(p.mem, p.dyn_off);
                 for l in leaves {
                     let d = self.r();
                     // 8- and 16-bit loads zero-extend, the form narrow integers live in.
@@ -417,18 +436,21 @@ impl Isel<'_> {
                     out.push(Sc::R(self.push_load(byte, l.size, p.dyn_off)?));
                 }
             }
-            Mem::Local | Mem::Shared => {
+            Mem::Local | Mem::Shared | Mem::SharedBlock => {
                 let (a, op) = match p.mem {
                     Mem::Local => (self.local_addr(p.dyn_off), Op::Ldl),
                     _ => (p.dyn_off, Op::Lds),
                 };
                 for Leaf {
-                    off: o, class: k, ..
+                    off: o,
+                    class: k,
+                    size,
                 } in leaves
                 {
                     let d = self.r();
                     let at = self.frame_mem(p.mem, a, p.off + o);
-                    self.emit(MInst::new(op).d(d).o(at));
+                    // Sub-word scalars (explicit layout only) load zero-extended.
+                    self.emit(sized(MInst::new(op), size).d(d).o(at));
                     if k == RegClass::P {
                         let pd = self.p();
                         self.emit(
@@ -449,6 +471,7 @@ impl Isel<'_> {
                 }
             }
             Mem::Builtin(_) => unreachable!("handled above"),
+            Mem::Buffers(_) => return Err(self.unsupported("a load of a whole descriptor array")),
         }
         Ok(MVal::Scalars(out))
     }
@@ -520,8 +543,8 @@ impl Isel<'_> {
             )));
         }
         match p.mem {
-            Mem::Buffer(cb) => {
-                let a = self.global_addr(cb, p.dyn_off);
+            Mem::Buffer(_) | Mem::Global(_) => {
+                let a = self.global_addr(p.mem, p.dyn_off);
                 for (l, s) in leaves.into_iter().zip(v) {
                     let x = self.reg(*s)?;
                     let o = l.off;
@@ -540,14 +563,16 @@ impl Isel<'_> {
                     );
                 }
             }
-            Mem::Local | Mem::Shared => {
+            Mem::Local | Mem::Shared | Mem::SharedBlock => {
                 let (a, op) = match p.mem {
                     Mem::Local => (self.local_addr(p.dyn_off), Op::Stl),
                     _ => (p.dyn_off, Op::Sts),
                 };
                 for (
                     Leaf {
-                        off: o, class: k, ..
+                        off: o,
+                        class: k,
+                        size,
                     },
                     s,
                 ) in leaves.into_iter().zip(v)
@@ -562,7 +587,7 @@ impl Isel<'_> {
                         self.reg(*s)?
                     };
                     let at = self.frame_mem(p.mem, a, p.off + o);
-                    self.emit(MInst::new(op).o(at).u(x));
+                    self.emit(sized(MInst::new(op), size).o(at).u(x));
                 }
             }
             _ => return Err(self.unsupported("a store to read-only memory")),
@@ -579,7 +604,10 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<Option<MVal>, CompileError> {
         let p = self.ptr(args[0], frame)?;
-        if !matches!(p.mem, Mem::Buffer(_) | Mem::Shared) {
+        if !matches!(
+            p.mem,
+            Mem::Buffer(_) | Mem::Global(_) | Mem::Shared | Mem::SharedBlock
+        ) {
             return Err(
                 self.unsupported(format!("{} outside a buffer or shared memory", op.name()))
             );
@@ -603,8 +631,8 @@ impl Isel<'_> {
         }
         let d = self.r();
         let (mem, base, scope) = match p.mem {
-            Mem::Buffer(cb) => {
-                let a = self.global_addr(cb, p.dyn_off);
+            Mem::Buffer(_) | Mem::Global(_) => {
+                let a = self.global_addr(p.mem, p.dyn_off);
                 let mem = MOpnd::Mem {
                     base: Some(a),
                     offset: p.off as i64,
@@ -612,7 +640,7 @@ impl Isel<'_> {
                 (mem, MInst::new(Op::Atomg).m(".E"), Some(".STRONG.GPU"))
             }
             _ => (
-                self.frame_mem(Mem::Shared, p.dyn_off, p.off),
+                self.frame_mem(p.mem, p.dyn_off, p.off),
                 MInst::new(Op::Atoms),
                 None,
             ),
@@ -713,7 +741,7 @@ impl Isel<'_> {
     /// after the 0x400 bytes it reserves).
     fn frame_mem(&self, mem: Mem, a: Option<VReg>, off: u32) -> MOpnd {
         let off = match (mem, self.opts.arch) {
-            (Mem::Shared, Arch::Sm90) => off + SM90_SHARED_BASE,
+            (Mem::Shared | Mem::SharedBlock, Arch::Sm90) => off + SM90_SHARED_BASE,
             _ => off,
         };
         match (a, mem) {
@@ -727,6 +755,15 @@ impl Isel<'_> {
                 offset: off as i64,
             },
         }
+    }
+}
+
+/// A shared or local load or store of a `size`-byte scalar: `.U8`/`.U16` below a word.
+fn sized(i: MInst, size: u32) -> MInst {
+    match size {
+        1 => i.m(".U8"),
+        2 => i.m(".U16"),
+        _ => i,
     }
 }
 

@@ -27,6 +27,7 @@ mod memory;
 mod ops;
 #[cfg(test)]
 mod refine_tests;
+mod resources;
 mod sqrt;
 mod subgroup;
 mod wide;
@@ -106,6 +107,8 @@ pub struct Isel<'m> {
     /// Whether a workgroup variable is initialized at the entry (then a `BAR.SYNC` ends the
     /// entry's set-up).
     pub(crate) shared_init: bool,
+    /// Where the region of the explicitly laid out workgroup blocks starts, once placed.
+    pub(crate) block_base: Option<u32>,
     /// The frame slots of `Private` variables (and the shared slots of `Workgroup` ones).
     pub(crate) privates: HashMap<tangle_ir::Global, Ptr>,
     /// Phis whose sources are filled once every block is selected.
@@ -164,6 +167,7 @@ impl<'m> Isel<'m> {
             privates: HashMap::new(),
             shared_bytes: 0,
             shared_init: false,
+            block_base: None,
             pending_phis: Vec::new(),
             at: Position {
                 func: entry.to_string(),

@@ -66,7 +66,13 @@ pub fn buffer(c: &Compiled, out: &RunOutput, binding: u32) -> Vec<u8> {
         .abi
         .params
         .iter()
-        .position(|p| *p == Param::Buffer { set: 0, binding })
+        .position(|p| {
+            *p == Param::Buffer {
+                set: 0,
+                binding,
+                element: 0,
+            }
+        })
         .expect("binding");
     out.buffers[i].clone().unwrap_or_default()
 }

@@ -273,10 +273,8 @@ impl RunArgs {
                 )
             })?;
             return Ok(Some(SassEngine {
-                arches: vec![arch],
-                scheme,
-                policies: Vec::new(),
                 gpu: Some(std::rc::Rc::new(gpu)),
+                ..SassEngine::new(vec![arch], scheme, Vec::new())
             }));
         }
         if self.engine_kind != EngineKind::Sass {
@@ -294,12 +292,7 @@ impl RunArgs {
                 .map(|a| a.parse::<Arch>().map_err(|e| format!("--arch: {e}")))
                 .collect::<Result<Vec<_>, _>>()?
         };
-        Ok(Some(SassEngine {
-            arches,
-            scheme,
-            policies,
-            gpu: None,
-        }))
+        Ok(Some(SassEngine::new(arches, scheme, policies)))
     }
 }
 

@@ -123,6 +123,7 @@ impl Runner<'_> {
                         match crate::sass::check(
                             module,
                             &attach.entry_point,
+                            name,
                             config,
                             &dispatch,
                             &outcome,

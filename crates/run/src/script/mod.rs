@@ -69,7 +69,9 @@ impl Default for ScriptOptions {
 /// the whole script run again twice, every such lane taking the true side, then the false
 /// side (unless `options.engine.undefined_branch` already chooses one): the report is the
 /// first of the two that fails, or the true side's when both pass, and starts with an
-/// [`Event::UndefinedBranch`] that says which it is.
+/// [`Event::UndefinedBranch`] that says which it is. Compiled code cannot be made to take
+/// a side: under the SASS engine, [`crate::sass::reconcile_sides`] judges its runs by the
+/// side its code took.
 pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, ScriptError> {
     let report = run_once(script, options)?;
     let branched = report.events.iter().find_map(|e| match e {
@@ -88,7 +90,10 @@ pub fn run_script(script: &Script, options: &ScriptOptions) -> Result<Report, Sc
         o.engine.undefined_branch = Some(side);
         run_once(script, &o)
     };
-    let (taken, not_taken) = (side(true)?, side(false)?);
+    let (mut taken, mut not_taken) = (side(true)?, side(false)?);
+    if options.sass.is_some() {
+        crate::sass::reconcile_sides(&mut taken, &mut not_taken);
+    }
     let (mut shown, side, other_passed) = if taken.passed() {
         let other = not_taken.passed();
         if other {
