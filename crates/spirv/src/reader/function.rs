@@ -278,7 +278,15 @@ fn origin(inst: &Instruction, line: Option<u32>) -> super::Origin {
                 None => format!("OpExtInst {n}"),
             }
         }
-        _ => format!("Op{op:?}"),
+        // The grammar's name (the variant's, as `Debug` prints it) without the formatting
+        // machinery: this runs for every instruction read.
+        _ => {
+            let name = inst.class.opname;
+            let mut s = String::with_capacity(2 + name.len());
+            s.push_str("Op");
+            s.push_str(name);
+            s
+        }
     };
     super::Origin {
         id: inst.result_id,
@@ -666,5 +674,21 @@ fn relayout_access_chain(cx: &mut Ctx<'_>, f: &mut FnCtx, v: Value, args: &[Oper
             f.func.values[v].ty = ty;
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Origins name an instruction by the grammar's name after `Op`, which must be how the
+    /// opcode prints (what the messages said when they were formatted from the opcode), for
+    /// every core instruction of the grammar.
+    #[test]
+    fn grammar_names_are_the_opcode_names() {
+        let mut n = 0;
+        for inst in rspirv::grammar::INSTRUCTION_TABLE.iter() {
+            assert_eq!(inst.opname, format!("{:?}", inst.opcode));
+            n += 1;
+        }
+        assert!(n > 300, "only {n} instructions in the grammar");
     }
 }
