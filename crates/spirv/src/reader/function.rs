@@ -81,8 +81,14 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
         _ => return malformed(pos, "OpFunction needs a function control"),
     };
     let fn_ty = cx.ty(id_at(&head.inst, 1, pos)?, pos)?;
+    // Sized for every instruction up to the function's end (at most one local each), so
+    // the map does not grow while it is filled.
+    let len = raw.insts[start..]
+        .iter()
+        .position(|l| l.inst.class.opcode == SpvOp::FunctionEnd)
+        .unwrap_or(raw.insts.len() - start);
     let mut f = FnCtx {
-        locals: HashMap::default(),
+        locals: HashMap::with_capacity_and_hasher(len, Default::default()),
         func: Function::new(cx.names.get(&fid).cloned(), ret),
     };
     f.func.control = control;
