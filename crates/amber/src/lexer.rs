@@ -78,6 +78,45 @@ static HEX_DIGIT: [u8; 256] = {
     t
 };
 
+/// The plain number starting at `at` (see [`Lexer::number_run`]): whether it is
+/// hexadecimal, its value and where it ends; `None` when none starts there or it does not
+/// end at a blank, a line end or the end of the text.
+#[inline(always)]
+fn plain_number(bytes: &[u8], start: usize) -> Option<(bool, u64, usize)> {
+    let len = bytes.len();
+    let mut at = start;
+    let mut v = 0u64;
+    let hex = at + 1 < len && bytes[at] == b'0' && bytes[at + 1] | 0x20 == b'x';
+    if hex {
+        let digits = at + 2;
+        at = digits;
+        while at < len && at - digits < 16 {
+            let d = HEX_DIGIT[bytes[at] as usize];
+            if d == NOT_DIGIT {
+                break;
+            }
+            v = v << 4 | u64::from(d);
+            at += 1;
+        }
+        if at == digits {
+            return None;
+        }
+    } else {
+        while at < len && at - start < 19 {
+            let d = bytes[at].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + u64::from(d);
+            at += 1;
+        }
+        if at == start {
+            return None;
+        }
+    }
+    (at == len || is_separator(bytes[at])).then_some((hex, v, at))
+}
+
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     at: usize,
@@ -190,45 +229,49 @@ impl<'a> Lexer<'a> {
         // the position lives in a local and is written back once (with the blanks before
         // the first value not taken, which `next` would skip too).
         let bytes = self.src.as_bytes();
-        let len = bytes.len();
         let mut at = self.at;
         loop {
-            while at < len && is_blank(bytes[at]) {
+            while at < bytes.len() && is_blank(bytes[at]) {
                 at += 1;
             }
-            let start = at;
-            let mut v = 0u64;
-            let literal = if at + 1 < len && bytes[at] == b'0' && bytes[at + 1] | 0x20 == b'x' {
-                let digits = at + 2;
-                at = digits;
-                while at < len && at - digits < 16 {
-                    let d = HEX_DIGIT[bytes[at] as usize];
-                    if d == NOT_DIGIT {
-                        break;
-                    }
-                    v = v << 4 | u64::from(d);
-                    at += 1;
-                }
-                if at == digits {
-                    at = start;
-                    break;
-                }
+            let Some((hex, v, end)) = plain_number(bytes, at) else {
+                break;
+            };
+            let literal = if hex {
                 Literal::Hex(v)
             } else {
-                while at < len && at - start < 19 {
-                    let d = bytes[at].wrapping_sub(b'0');
-                    if d > 9 {
-                        break;
-                    }
-                    v = v * 10 + u64::from(d);
-                    at += 1;
-                }
                 Literal::Int(i128::from(v))
             };
-            let ends = at == len || is_separator(bytes[at]);
-            if at == start || !ends || !take(literal) {
-                at = start;
+            if !take(literal) {
                 break;
+            }
+            at = end;
+        }
+        self.col += (at - self.at) as u32;
+        self.at = at;
+    }
+
+    /// [`Self::number_run`] for an integer type of value mask `mask`: each plain number
+    /// whose value has no bit outside `mask` is pushed to `out` as its bit pattern (what
+    /// [`crate::model::Scalar::encode_expected`] gives a non-negative decimal or a
+    /// hexadecimal that fits); the first that does not fit is left unread, like everything
+    /// `number_run` leaves.
+    pub fn bits_run(&mut self, mask: u64, out: &mut Vec<u64>) {
+        if self.peeked.is_some() {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        let mut at = self.at;
+        loop {
+            while at < bytes.len() && is_blank(bytes[at]) {
+                at += 1;
+            }
+            match plain_number(bytes, at) {
+                Some((_, v, end)) if v & !mask == 0 => {
+                    out.push(v);
+                    at = end;
+                }
+                _ => break,
             }
         }
         self.col += (at - self.at) as u32;
@@ -458,6 +501,33 @@ mod tests {
             let mut src = String::new();
             for _ in 0..next(40) {
                 src.push_str(pieces[next(pieces.len())]);
+            }
+            // `bits_run` reads what `number_run` does with a taker that keeps the values
+            // that fit `mask`, and stops at the same place.
+            for mask in [0xff, 0xffff_ffff, u64::MAX] {
+                let (mut a, mut b) = (Lexer::new(&src), Lexer::new(&src));
+                loop {
+                    let mut bits = Vec::new();
+                    a.bits_run(mask, &mut bits);
+                    let mut taken = Vec::new();
+                    b.number_run(|l| {
+                        let v = match l {
+                            Literal::Int(v) => v as u64,
+                            Literal::Hex(v) => v,
+                            Literal::Float(_) => return false,
+                        };
+                        taken.push(v);
+                        v & !mask == 0
+                    });
+                    taken.retain(|v| v & !mask == 0);
+                    assert_eq!(bits, taken, "{src:?}");
+                    assert_eq!((a.at, a.line, a.col), (b.at, b.line, b.col), "{src:?}");
+                    let (ta, tb) = (a.next(), b.next());
+                    assert_eq!((ta.text, ta.kind, ta.pos), (tb.text, tb.kind, tb.pos));
+                    if ta.kind == TokKind::Eof {
+                        break;
+                    }
+                }
             }
             let slow = tokens(&src, false);
             let fast = tokens(&src, true);
