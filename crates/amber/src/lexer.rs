@@ -347,7 +347,8 @@ impl<'a> Lexer<'a> {
     /// header. `opener` names the block and is where a missing `END` is reported.
     pub fn raw_block(&mut self, what: &str, opener: Pos) -> Result<(String, Pos), AmberError> {
         debug_assert!(self.peeked.is_none());
-        let mut text = String::new();
+        // The block's text is the source from here to its `END` line, taken at once.
+        let start = self.at;
         // The first line whose first word looks like a misspelt `END` (`ENDD`, `EDN`).
         let mut near_end: Option<(Pos, &str)> = None;
         loop {
@@ -399,6 +400,7 @@ impl<'a> Lexer<'a> {
             }
             if let Some(after) = trimmed.strip_prefix("END") {
                 if after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || c == '#') {
+                    let text = self.src[start..self.at].to_string();
                     let indent = line.len() - trimmed.len();
                     for c in line[..indent + 3].chars() {
                         self.bump(c);
@@ -407,9 +409,13 @@ impl<'a> Lexer<'a> {
                     return Ok((text, end_pos));
                 }
             }
-            text.push_str(line);
-            for c in line.chars() {
-                self.bump(c);
+            // The whole line at once: only its last character can be a line end.
+            self.at += line.len();
+            if line.ends_with('\n') {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += line.chars().count() as u32;
             }
         }
     }
@@ -537,6 +543,46 @@ mod tests {
             for t in fast.iter().filter(|t| t.2 != 0) {
                 assert!(slow.contains(t), "{t:?} not among {slow:?} in {src:?}");
             }
+        }
+    }
+
+    /// A raw block's text and the positions after it on generated blocks (ASCII and
+    /// multi-byte characters, tabs, carriage returns, indented `END`s): the text is the
+    /// lines before `END` and the next token is where counting characters puts it.
+    #[test]
+    fn raw_blocks_keep_text_and_positions_on_generated_text() {
+        let pieces = [
+            "a", " ", "\t", "\r", "\u{e9}", "\u{3000}", "%1 = OpX", ";", "ENDX",
+        ];
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for _ in 0..500 {
+            let mut body = String::new();
+            for _ in 0..next(6) {
+                for _ in 0..next(8) {
+                    body.push_str(pieces[next(pieces.len())]);
+                }
+                body.push('\n');
+            }
+            let indent = " ".repeat(next(3));
+            let src = format!("{body}{indent}END next\n");
+            let mut lx = Lexer::new(&src);
+            let (text, end) = lx.raw_block("SHADER", Pos::new(1, 1)).unwrap();
+            assert_eq!(text, body, "{src:?}");
+            let line = 1 + body.matches('\n').count() as u32;
+            let col = 1 + indent.len() as u32;
+            assert_eq!(end, Pos::new(line, col), "{src:?}");
+            let t = lx.next();
+            assert_eq!(
+                (t.text, t.pos),
+                ("next", Pos::new(line, col + 4)),
+                "{src:?}"
+            );
         }
     }
 
