@@ -195,6 +195,7 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            bound: Vec::new(),
             descriptors: Default::default(),
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
@@ -219,6 +220,7 @@ impl<'m> Interpreter<'m> {
             None => run.mems.extend(self.bindings.values().cloned()),
         }
         run.mems.push(Region::defined(self.push_constants.clone()));
+        run.bound.clone_from(&keys);
         run.descriptors = tangle_lanes::descriptors::DescriptorTable::new(&keys, &self.views);
         let [gx, gy, gz] = self.config.workgroups;
         for z in 0..gz {
