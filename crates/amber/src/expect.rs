@@ -335,6 +335,15 @@ fn integers_equal(data: &[u8], offset: usize, format: &ElementFormat, values: &[
     };
     if format.ty.values_per_element() == 1 {
         let stride = format.stride();
+        if (s, stride) == (4, 4) {
+            // Tightly packed 32-bit values (the common `uint32` list) word by word.
+            let Some(words) = data.get(offset..offset + 4 * values.len()) else {
+                return false;
+            };
+            return words.chunks_exact(4).zip(values).all(|(w, &bits)| {
+                (u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) ^ bits) & m == 0
+            });
+        }
         values
             .iter()
             .enumerate()

@@ -45,6 +45,78 @@ fn continues_line(rest: &str) -> bool {
     rest.contains('\n') && line.trim_end_matches('\r').trim().is_empty()
 }
 
+/// A blank inside a line: what `char::is_whitespace` accepts in ASCII, less the line end.
+#[inline(always)]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || (b != b'\n' && b.wrapping_sub(b'\t') < 5)
+}
+
+/// What may end a plain number: a blank or the line end (`\t` `\n` `\x0B` `\x0C` `\r` are
+/// 9..=13).
+#[inline(always)]
+fn is_separator(b: u8) -> bool {
+    b == b' ' || b.wrapping_sub(b'\t') < 5
+}
+
+/// Not a hexadecimal digit, in [`HEX_DIGIT`].
+const NOT_DIGIT: u8 = 0xff;
+
+/// The value of each byte as a hexadecimal digit, or [`NOT_DIGIT`].
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [NOT_DIGIT; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The plain number starting at `at` (see [`Lexer::number_run`]): whether it is
+/// hexadecimal, its value and where it ends; `None` when none starts there or it does not
+/// end at a blank, a line end or the end of the text.
+#[inline(always)]
+fn plain_number(bytes: &[u8], start: usize) -> Option<(bool, u64, usize)> {
+    let len = bytes.len();
+    let mut at = start;
+    let mut v = 0u64;
+    let hex = at + 1 < len && bytes[at] == b'0' && bytes[at + 1] | 0x20 == b'x';
+    if hex {
+        let digits = at + 2;
+        at = digits;
+        while at < len && at - digits < 16 {
+            let d = HEX_DIGIT[bytes[at] as usize];
+            if d == NOT_DIGIT {
+                break;
+            }
+            v = v << 4 | u64::from(d);
+            at += 1;
+        }
+        if at == digits {
+            return None;
+        }
+    } else {
+        while at < len && at - start < 19 {
+            let d = bytes[at].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + u64::from(d);
+            at += 1;
+        }
+        if at == start {
+            return None;
+        }
+    }
+    (at == len || is_separator(bytes[at])).then_some((hex, v, at))
+}
+
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     at: usize,
@@ -153,49 +225,57 @@ impl<'a> Lexer<'a> {
         if self.peeked.is_some() {
             return;
         }
+        // Everything read here is ASCII on one line, so the column moves by the bytes read:
+        // the position lives in a local and is written back once (with the blanks before
+        // the first value not taken, which `next` would skip too).
         let bytes = self.src.as_bytes();
-        let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C');
+        let mut at = self.at;
         loop {
-            while self.at < bytes.len() && blank(bytes[self.at]) {
-                self.at += 1;
-                self.col += 1;
+            while at < bytes.len() && is_blank(bytes[at]) {
+                at += 1;
             }
-            let start = self.at;
-            let mut at = start;
-            let hex =
-                bytes.get(at) == Some(&b'0') && matches!(bytes.get(at + 1), Some(b'x' | b'X'));
-            let mut v = 0u64;
+            let Some((hex, v, end)) = plain_number(bytes, at) else {
+                break;
+            };
             let literal = if hex {
-                at += 2;
-                let digits = at;
-                while at < bytes.len() && at - digits < 16 {
-                    let d = match bytes[at] {
-                        b @ b'0'..=b'9' => b - b'0',
-                        b @ b'a'..=b'f' => b - b'a' + 10,
-                        b @ b'A'..=b'F' => b - b'A' + 10,
-                        _ => break,
-                    };
-                    v = v << 4 | u64::from(d);
-                    at += 1;
-                }
-                if at == digits {
-                    return;
-                }
                 Literal::Hex(v)
             } else {
-                while at < bytes.len() && at - start < 19 && bytes[at].is_ascii_digit() {
-                    v = v * 10 + u64::from(bytes[at] - b'0');
-                    at += 1;
-                }
                 Literal::Int(i128::from(v))
             };
-            let ends = at == bytes.len() || blank(bytes[at]) || bytes[at] == b'\n';
-            if at == start || !ends || !take(literal) {
-                return;
+            if !take(literal) {
+                break;
             }
-            self.col += (at - start) as u32;
-            self.at = at;
+            at = end;
         }
+        self.col += (at - self.at) as u32;
+        self.at = at;
+    }
+
+    /// [`Self::number_run`] for an integer type of value mask `mask`: each plain number
+    /// whose value has no bit outside `mask` is pushed to `out` as its bit pattern (what
+    /// [`crate::model::Scalar::encode_expected`] gives a non-negative decimal or a
+    /// hexadecimal that fits); the first that does not fit is left unread, like everything
+    /// `number_run` leaves.
+    pub fn bits_run(&mut self, mask: u64, out: &mut Vec<u64>) {
+        if self.peeked.is_some() {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        let mut at = self.at;
+        loop {
+            while at < bytes.len() && is_blank(bytes[at]) {
+                at += 1;
+            }
+            match plain_number(bytes, at) {
+                Some((_, v, end)) if v & !mask == 0 => {
+                    out.push(v);
+                    at = end;
+                }
+                _ => break,
+            }
+        }
+        self.col += (at - self.at) as u32;
+        self.at = at;
     }
 
     /// Skips a comment up to (not including) the line end.
@@ -267,7 +347,8 @@ impl<'a> Lexer<'a> {
     /// header. `opener` names the block and is where a missing `END` is reported.
     pub fn raw_block(&mut self, what: &str, opener: Pos) -> Result<(String, Pos), AmberError> {
         debug_assert!(self.peeked.is_none());
-        let mut text = String::new();
+        // The block's text is the source from here to its `END` line, taken at once.
+        let start = self.at;
         // The first line whose first word looks like a misspelt `END` (`ENDD`, `EDN`).
         let mut near_end: Option<(Pos, &str)> = None;
         loop {
@@ -319,6 +400,7 @@ impl<'a> Lexer<'a> {
             }
             if let Some(after) = trimmed.strip_prefix("END") {
                 if after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || c == '#') {
+                    let text = self.src[start..self.at].to_string();
                     let indent = line.len() - trimmed.len();
                     for c in line[..indent + 3].chars() {
                         self.bump(c);
@@ -327,9 +409,13 @@ impl<'a> Lexer<'a> {
                     return Ok((text, end_pos));
                 }
             }
-            text.push_str(line);
-            for c in line.chars() {
-                self.bump(c);
+            // The whole line at once: only its last character can be a line end.
+            self.at += line.len();
+            if line.ends_with('\n') {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += line.chars().count() as u32;
             }
         }
     }
@@ -371,6 +457,132 @@ mod tests {
             if t.kind == TokKind::Eof {
                 return out;
             }
+        }
+    }
+
+    /// The same on generated text: runs of numbers, near-numbers (too many digits, `0x`
+    /// without digits, signs, letters) and every blank, line end and comment character, in
+    /// random order (a fixed xorshift seed, so a failure repeats).
+    #[test]
+    fn number_runs_read_what_tokens_would_on_generated_text() {
+        let pieces = [
+            "0",
+            "7",
+            "42",
+            "0x",
+            "0X",
+            "0x1f",
+            "0XAb",
+            "ffff",
+            "g",
+            "x",
+            "-",
+            "+",
+            ".",
+            "#",
+            " ",
+            " ",
+            " ",
+            "\t",
+            "\r",
+            "\x0B",
+            "\x0C",
+            "\n",
+            "99",
+            "1234567890123456789",
+            "12345678901234567890",
+            "0x0123456789abcdef",
+            "0x0123456789abcdef0",
+            "EQ",
+            "\u{e9}",
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for _ in 0..2000 {
+            let mut src = String::new();
+            for _ in 0..next(40) {
+                src.push_str(pieces[next(pieces.len())]);
+            }
+            // `bits_run` reads what `number_run` does with a taker that keeps the values
+            // that fit `mask`, and stops at the same place.
+            for mask in [0xff, 0xffff_ffff, u64::MAX] {
+                let (mut a, mut b) = (Lexer::new(&src), Lexer::new(&src));
+                loop {
+                    let mut bits = Vec::new();
+                    a.bits_run(mask, &mut bits);
+                    let mut taken = Vec::new();
+                    b.number_run(|l| {
+                        let v = match l {
+                            Literal::Int(v) => v as u64,
+                            Literal::Hex(v) => v,
+                            Literal::Float(_) => return false,
+                        };
+                        taken.push(v);
+                        v & !mask == 0
+                    });
+                    taken.retain(|v| v & !mask == 0);
+                    assert_eq!(bits, taken, "{src:?}");
+                    assert_eq!((a.at, a.line, a.col), (b.at, b.line, b.col), "{src:?}");
+                    let (ta, tb) = (a.next(), b.next());
+                    assert_eq!((ta.text, ta.kind, ta.pos), (tb.text, tb.kind, tb.pos));
+                    if ta.kind == TokKind::Eof {
+                        break;
+                    }
+                }
+            }
+            let slow = tokens(&src, false);
+            let fast = tokens(&src, true);
+            let texts =
+                |v: &[(String, u32, u32)]| v.iter().map(|t| t.0.clone()).collect::<Vec<_>>();
+            assert_eq!(texts(&slow), texts(&fast), "{src:?}");
+            for t in fast.iter().filter(|t| t.2 != 0) {
+                assert!(slow.contains(t), "{t:?} not among {slow:?} in {src:?}");
+            }
+        }
+    }
+
+    /// A raw block's text and the positions after it on generated blocks (ASCII and
+    /// multi-byte characters, tabs, carriage returns, indented `END`s): the text is the
+    /// lines before `END` and the next token is where counting characters puts it.
+    #[test]
+    fn raw_blocks_keep_text_and_positions_on_generated_text() {
+        let pieces = [
+            "a", " ", "\t", "\r", "\u{e9}", "\u{3000}", "%1 = OpX", ";", "ENDX",
+        ];
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for _ in 0..500 {
+            let mut body = String::new();
+            for _ in 0..next(6) {
+                for _ in 0..next(8) {
+                    body.push_str(pieces[next(pieces.len())]);
+                }
+                body.push('\n');
+            }
+            let indent = " ".repeat(next(3));
+            let src = format!("{body}{indent}END next\n");
+            let mut lx = Lexer::new(&src);
+            let (text, end) = lx.raw_block("SHADER", Pos::new(1, 1)).unwrap();
+            assert_eq!(text, body, "{src:?}");
+            let line = 1 + body.matches('\n').count() as u32;
+            let col = 1 + indent.len() as u32;
+            assert_eq!(end, Pos::new(line, col), "{src:?}");
+            let t = lx.next();
+            assert_eq!(
+                (t.text, t.pos),
+                ("next", Pos::new(line, col + 4)),
+                "{src:?}"
+            );
         }
     }
 

@@ -166,9 +166,27 @@ impl<'m> Interpreter<'m> {
         self.run_with(Some(observer))
     }
 
+    /// Runs the dispatch like [`Interpreter::run`], consuming the prepared dispatch: the
+    /// bound buffers move into the run instead of being copied (a runner that prepares a
+    /// dispatch per run copies each buffer once less).
+    pub fn run_once(mut self) -> R<Outcome> {
+        let bindings = std::mem::take(&mut self.bindings);
+        self.run_inner(None, Some(bindings))
+    }
+
     fn run_with<'s>(
         &'s self,
         observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
+    ) -> R<Outcome> {
+        self.run_inner(observer, None)
+    }
+
+    /// Runs the dispatch on `bindings` when given (moved in), else on copies of the bound
+    /// buffers.
+    fn run_inner<'s>(
+        &'s self,
+        observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
+        bindings: Option<BTreeMap<(u32, u32), Region>>,
     ) -> R<Outcome> {
         let seed = match self.config.schedule_policy {
             SchedulePolicy::Random(s) => s | 1,
@@ -177,6 +195,7 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            bound: Vec::new(),
             descriptors: Default::default(),
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
@@ -192,11 +211,16 @@ impl<'m> Interpreter<'m> {
             observer,
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
-        let keys: Vec<(u32, u32)> = self.bindings.keys().copied().collect();
-        for k in &keys {
-            run.mems.push(self.bindings[k].clone());
+        let keys: Vec<(u32, u32)> = match &bindings {
+            Some(b) => b.keys().copied().collect(),
+            None => self.bindings.keys().copied().collect(),
+        };
+        match bindings {
+            Some(b) => run.mems.extend(b.into_values()),
+            None => run.mems.extend(self.bindings.values().cloned()),
         }
         run.mems.push(Region::defined(self.push_constants.clone()));
+        run.bound.clone_from(&keys);
         run.descriptors = tangle_lanes::descriptors::DescriptorTable::new(&keys, &self.views);
         let [gx, gy, gz] = self.config.workgroups;
         for z in 0..gz {
@@ -206,18 +230,20 @@ impl<'m> Interpreter<'m> {
                 }
             }
         }
-        let buffers = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| (*k, run.mems[i].bytes.clone()))
-            .collect();
         let undefined = keys
             .iter()
             .enumerate()
             .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
             .collect();
+        let memory_bytes = run.mems.iter().map(|r| r.len() as u64).sum();
+        // The run ends here: its buffers' bytes move into the outcome.
+        let buffers = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (*k, std::mem::take(&mut run.mems[i].bytes)))
+            .collect();
         Ok(Outcome {
-            memory_bytes: run.mems.iter().map(|r| r.len() as u64).sum(),
+            memory_bytes,
             buffers,
             undefined,
             trace: run.trace,

@@ -455,10 +455,10 @@ impl Run<'_, '_> {
     /// A region's name for messages.
     fn region_name(&self, mem: u32) -> String {
         let size = self.mems.get(mem as usize).map_or(0, |r| r.len());
-        let bound = self.it.bindings.len();
+        let bound = self.bound.len();
         match (mem as usize).cmp(&bound) {
             std::cmp::Ordering::Less => {
-                let (set, binding) = self.it.bindings.keys().nth(mem as usize).expect("bound");
+                let (set, binding) = self.bound[mem as usize];
                 format!("the buffer at set {set} binding {binding} ({size} bytes)")
             }
             std::cmp::Ordering::Equal => format!("the push constants ({size} bytes)"),

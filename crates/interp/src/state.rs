@@ -299,6 +299,9 @@ fn no_memory(g: u32) -> InterpError {
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
+    /// The (set, binding) of each bound buffer, in region order: regions `0..n` (for
+    /// messages; `run_once` has moved the buffers themselves out of the interpreter).
+    pub(crate) bound: Vec<(u32, u32)>,
     /// The bound buffers' views and descriptor arrays (`tangle_lanes::descriptors`).
     pub(crate) descriptors: tangle_lanes::descriptors::DescriptorTable,
     /// The region of each (subgroup, lane, function, variable instruction): reused by the

@@ -63,6 +63,28 @@ fn subgroup_sizes_and_partial_last_subgroup() {
     }
 }
 
+/// `run_once` (bound buffers moved into the run) gives what `run` gives, and `run` leaves
+/// the prepared dispatch's buffers as bound, so running it again gives the same again.
+#[test]
+fn run_once_is_run() {
+    let m = module(&sizes_text());
+    for s in [4u32, 32] {
+        let mut it = tangle_interp::Interpreter::new(&m, "main", cfg(s)).unwrap();
+        it.bind_buffer(0, 0, vec![7; 3 * LOCAL as usize * 4]);
+        it.bind_buffer(0, 1, vec![0; 4]);
+        let first = it.run().unwrap();
+        let again = it.run().unwrap();
+        let once = it.run_once().unwrap();
+        for o in [&again, &once] {
+            assert_eq!(o.buffers, first.buffers, "size {s}");
+            assert_eq!(o.undefined, first.undefined, "size {s}");
+            assert_eq!((o.steps, o.lane_steps), (first.steps, first.lane_steps));
+            assert_eq!(o.memory_bytes, first.memory_bytes);
+        }
+        assert_eq!(out_words(&first)[0], s.min(LOCAL), "size {s}");
+    }
+}
+
 #[test]
 fn bad_subgroup_size_is_refused() {
     let m = module(&sizes_text());

@@ -251,6 +251,10 @@ impl<'a> Parser<'a> {
         // the loop below.
         let scalar = format.ty.scalar;
         let (float, mask) = (scalar.is_float(), scalar.mask());
+        if !float {
+            // An integer type: the bit patterns straight into the list.
+            self.lx.bits_run(mask, &mut values);
+        }
         self.lx.number_run(|literal| {
             // A non-negative decimal for an integer type is its own bit pattern when it fits
             // (what `encode` gives); hexadecimals and floats go through `encode`.

@@ -473,9 +473,17 @@ fn read_seq(
 fn read_bits(mem: &[u8], off: u64, n: u64) -> Option<u64> {
     let end = off.checked_add(n)?;
     let bytes = mem.get(off as usize..end as usize)?;
-    let mut b = [0u8; 8];
-    b[..n as usize].copy_from_slice(bytes);
-    Some(u64::from_le_bytes(b))
+    // The common widths as fixed-size reads (a copy of a run-time length is a `memcpy`
+    // call per access).
+    Some(match *bytes {
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => {
+            let mut b = [0u8; 8];
+            b[..n as usize].copy_from_slice(bytes);
+            u64::from_le_bytes(b)
+        }
+    })
 }
 
 /// Writes a scalar's `n` bytes, or marks them undefined (zero underneath) for poison.
@@ -485,7 +493,12 @@ fn write_bits(mem: &mut Region, off: u64, n: u64, v: Result<u64, &Arc<Poison>>) 
     let dst = mem.bytes.get_mut(off as usize..end as usize)?;
     match v {
         Ok(v) => {
-            dst.copy_from_slice(&v.to_le_bytes()[..n as usize]);
+            // The common widths as fixed-size writes (see `read_bits`).
+            match dst.len() {
+                4 => dst.copy_from_slice(&(v as u32).to_le_bytes()),
+                8 => dst.copy_from_slice(&v.to_le_bytes()),
+                _ => dst.copy_from_slice(&v.to_le_bytes()[..n as usize]),
+            }
             mem.mark(off, n, None);
         }
         Err(p) => {

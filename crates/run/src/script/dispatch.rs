@@ -92,7 +92,7 @@ impl Runner<'_> {
             interp.set_push_constants(self.buffers[pc].clone());
             dispatch.push_constants = Some(self.buffers[pc].clone());
         }
-        match interp.run() {
+        match interp.run_once() {
             Ok(outcome) => {
                 let lowered_event = match (&self.options.lowered, &lowered_config) {
                     (Some(engine), Some(config)) => Some(

@@ -81,8 +81,14 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
         _ => return malformed(pos, "OpFunction needs a function control"),
     };
     let fn_ty = cx.ty(id_at(&head.inst, 1, pos)?, pos)?;
+    // Sized for every instruction up to the function's end (at most one local each), so
+    // the map does not grow while it is filled.
+    let len = raw.insts[start..]
+        .iter()
+        .position(|l| l.inst.class.opcode == SpvOp::FunctionEnd)
+        .unwrap_or(raw.insts.len() - start);
     let mut f = FnCtx {
-        locals: HashMap::default(),
+        locals: HashMap::with_capacity_and_hasher(len, Default::default()),
         func: Function::new(cx.names.get(&fid).cloned(), ret),
     };
     f.func.control = control;
@@ -278,7 +284,15 @@ fn origin(inst: &Instruction, line: Option<u32>) -> super::Origin {
                 None => format!("OpExtInst {n}"),
             }
         }
-        _ => format!("Op{op:?}"),
+        // The grammar's name (the variant's, as `Debug` prints it) without the formatting
+        // machinery: this runs for every instruction read.
+        _ => {
+            let name = inst.class.opname;
+            let mut s = String::with_capacity(2 + name.len());
+            s.push_str("Op");
+            s.push_str(name);
+            s
+        }
     };
     super::Origin {
         id: inst.result_id,
@@ -666,5 +680,21 @@ fn relayout_access_chain(cx: &mut Ctx<'_>, f: &mut FnCtx, v: Value, args: &[Oper
             f.func.values[v].ty = ty;
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Origins name an instruction by the grammar's name after `Op`, which must be how the
+    /// opcode prints (what the messages said when they were formatted from the opcode), for
+    /// every core instruction of the grammar.
+    #[test]
+    fn grammar_names_are_the_opcode_names() {
+        let mut n = 0;
+        for inst in rspirv::grammar::INSTRUCTION_TABLE.iter() {
+            assert_eq!(inst.opname, format!("{:?}", inst.opcode));
+            n += 1;
+        }
+        assert!(n > 300, "only {n} instructions in the grammar");
     }
 }
