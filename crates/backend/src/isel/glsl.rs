@@ -114,6 +114,14 @@ impl Isel<'_> {
                     );
                     Sc::R(d)
                 }
+                // FFMA rounds once, as `fma` does in the reference (f32 `mul_add`); f16
+                // through an f32 FFMA would round twice, so it stays refused.
+                GlslOp::Fma if bits == 32 => {
+                    let (x, y, z) = (self.reg(a[0])?, self.reg(a[1])?, self.reg(a[2])?);
+                    let d = self.r();
+                    self.emit(MInst::new(Op::Ffma).d(d).u(x).u(y).u(z));
+                    Sc::R(d)
+                }
                 GlslOp::FAbs => {
                     let x = self.reg(a[0])?;
                     // The sign bit of an f32, or of an f16 in its register's low half.
