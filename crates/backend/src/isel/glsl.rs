@@ -114,13 +114,26 @@ impl Isel<'_> {
                     );
                     Sc::R(d)
                 }
-                // FFMA rounds once, as `fma` does in the reference (f32 `mul_add`); f16
-                // through an f32 FFMA would round twice, so it stays refused.
+                // FFMA rounds once, as `fma` does in the reference (f32 `mul_add`).
                 GlslOp::Fma if bits == 32 => {
                     let (x, y, z) = (self.reg(a[0])?, self.reg(a[1])?, self.reg(a[2])?);
                     let d = self.r();
                     self.emit(MInst::new(Op::Ffma).d(d).u(x).u(y).u(z));
                     Sc::R(d)
+                }
+                // f16: DFMA on the widened operands, then one F2F.F16.F64. The product of
+                // two f16 values (22 bits) is exact in f64, and the f64 sum can only land
+                // on an f16 rounding midpoint it was not exactly at if the exact sum needs
+                // more than 53 bits, i.e. the addends lie over 30 binades apart, where the
+                // smaller cannot move the f16 result: so this rounds as the reference's
+                // round-to-odd sum does. (Through an f32 FFMA it would round twice.)
+                GlslOp::Fma if bits == 16 => {
+                    let x = self.widen64(&a[0..1], 16)?;
+                    let y = self.widen64(&a[1..2], 16)?;
+                    let z = self.widen64(&a[2..3], 16)?;
+                    let d = self.mf.vreg(crate::mir::RegClass::R, 2);
+                    self.emit(MInst::new(Op::Dfma).d(d).u(x).u(y).u(z));
+                    self.narrow64(d, 16)?[0]
                 }
                 GlslOp::FAbs => {
                     let x = self.reg(a[0])?;
@@ -187,7 +200,7 @@ impl Isel<'_> {
                 }
                 other => return Err(self.unsupported(format!("glsl {}", other.name()))),
             };
-            let is_int = !matches!(g, GlslOp::FAbs);
+            let is_int = !matches!(g, GlslOp::FAbs | GlslOp::Fma);
             let s = if narrow && is_int && (2..32).contains(&out_bits) {
                 self.mask(s, out_bits)?
             } else {
