@@ -11,7 +11,7 @@ use tangle_ir::{Func, Operand};
 use tangle_sass::Op;
 
 use super::ops::LUT_AND;
-use super::{Frame, Isel, MVal, Sc};
+use super::{Frame, Isel, MVal};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
@@ -51,15 +51,7 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use GlslOp as G;
-        let bits = self.operand_bits(func, args[0]);
-        if !matches!(bits, 16 | 32 | 64) {
-            return Err(self.unsupported(format!("glsl {} on {bits}-bit values", g.name())));
-        }
-        let w = if bits == 64 { 2 } else { 1 };
-        let cols: Vec<Vec<Sc>> = args
-            .iter()
-            .map(|a| self.scalars(*a, frame))
-            .collect::<Result<_, _>>()?;
+        let (bits, w, cols) = self.float_columns(g, args, func, frame)?;
         let mut vecs: Vec<Vec<VReg>> = Vec::new();
         for c in &cols {
             let v = c

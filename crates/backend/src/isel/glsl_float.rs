@@ -48,15 +48,7 @@ impl Isel<'_> {
         frame: &Frame,
     ) -> Result<MVal, CompileError> {
         use GlslOp as G;
-        let bits = self.operand_bits(func, args[0]);
-        if !matches!(bits, 16 | 32 | 64) {
-            return Err(self.unsupported(format!("glsl {} on {bits}-bit values", g.name())));
-        }
-        let w = if bits == 64 { 2 } else { 1 };
-        let cols: Vec<Vec<Sc>> = args
-            .iter()
-            .map(|a| self.scalars(*a, frame))
-            .collect::<Result<_, _>>()?;
+        let (bits, w, cols) = self.float_columns(g, args, func, frame)?;
         let elems: Vec<Vec<&[Sc]>> = cols.iter().map(|c| c.chunks(w).collect()).collect();
         let n = elems[0].len();
         let mut out = Vec::new();
@@ -185,6 +177,26 @@ impl Isel<'_> {
         let d = self.r();
         self.emit(MInst::new(Op::F2f).m(".F16").m(".F32").d(d).u(x));
         Ok(vec![Sc::R(d)])
+    }
+
+    /// The operands of a float GLSL function, component words per operand, with their
+    /// width (16, 32 or 64 bits; others refused) and the words per component.
+    pub(crate) fn float_columns(
+        &mut self,
+        g: GlslOp,
+        args: &[Operand],
+        func: Func,
+        frame: &Frame,
+    ) -> Result<(u32, usize, Vec<Vec<Sc>>), CompileError> {
+        let bits = self.operand_bits(func, args[0]);
+        if !matches!(bits, 16 | 32 | 64) {
+            return Err(self.unsupported(format!("glsl {} on {bits}-bit values", g.name())));
+        }
+        let cols = args
+            .iter()
+            .map(|a| self.scalars(*a, frame))
+            .collect::<Result<_, _>>()?;
+        Ok((bits, if bits == 64 { 2 } else { 1 }, cols))
     }
 
     /// A float element of width `bits` as an f64 pair (`F2F.F64`, exact).
