@@ -10,6 +10,7 @@ mod function;
 pub mod fuzz;
 mod module;
 pub mod origins;
+mod types;
 
 pub use origins::{Origin, Origins};
 
