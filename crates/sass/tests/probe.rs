@@ -5,7 +5,7 @@
 use tangle_oracle::{require, Tool};
 use tangle_sass::probe::{
     self, shifted_operand_mutant, summary, tokens::CorpusTokens, ArchProbe, BitClass, Nvdisasm,
-    Seed, ALL_BITS, FIRST_CONTROL_BIT, OPCODE_BITS,
+    RawDisassembler, RawText, Seed, ALL_BITS, FIRST_CONTROL_BIT, OPCODE_BITS,
 };
 use tangle_sass::{decode_as, forms, Arch, Form, OpndKind};
 
@@ -32,7 +32,10 @@ fn run(seeds: &[Seed], predict: probe::Predict<'_>) -> Option<ArchProbe> {
     let nv = require(Tool::Nvdisasm, "probe")?;
     let dir = tangle_oracle::scratch_dir();
     let mut dis = Nvdisasm::new(&nv.path, dir.path());
-    Some(probe::probe_arch(ARCH, seeds, &mut dis, predict).expect("nvdisasm runs"))
+    let p = probe::probe_arch(ARCH, seeds, &mut dis, predict).expect("nvdisasm runs");
+    // One batch: the cubin screen finds every rejected word, raw mode prints the rest.
+    assert_eq!(p.calls, 2, "nvdisasm runs for one batch");
+    Some(p)
 }
 
 #[test]
@@ -149,7 +152,7 @@ fn a_form_with_a_shifted_field_is_caught() {
             .map(|i| i.text())
             .ok_or_else(|| "refused".to_string())
     };
-    let p = run(&real, &predict_real).unwrap();
+    let p = run(&real, &predict_real).expect("nvdisasm was found above");
     let f = &p.forms[0];
     assert!(
         (0..128).all(|b| f.bits[b].name() != "wrong"),
@@ -157,4 +160,59 @@ fn a_form_with_a_shifted_field_is_caught() {
         f.bits
     );
     assert!((32..40).all(|b| f.bits[b] == BitClass::Explained));
+}
+
+#[test]
+fn the_cubin_screen_rejects_exactly_the_words_raw_mode_rejects() {
+    let Some(nv) = require(Tool::Nvdisasm, "probe") else {
+        return;
+    };
+    // The opcode, guard and control bits of two forms: most of the words nvdisasm rejects
+    // are among them (another opcode, an illegal control code).
+    let flip = 0xffff | !((1u128 << FIRST_CONTROL_BIT) - 1);
+    let seeds: Vec<Seed> = chosen()[..2]
+        .iter()
+        .map(|&form| Seed {
+            form,
+            word: probe::neutral_control(form.sample),
+            flip,
+        })
+        .collect();
+    let words: Vec<tangle_sass::Word> = seeds
+        .iter()
+        .flat_map(|s| (0..128).map(move |b| tangle_sass::Word(s.word.0 ^ (s.flip >> b & 1) << b)))
+        .collect();
+    let dir = tangle_oracle::scratch_dir();
+    let mut screened = Nvdisasm::new(&nv.path, dir.path());
+    let mut raw = Nvdisasm::new(&nv.path, dir.path());
+    raw.screen = false;
+    let a = screened.disassemble(ARCH, &words).expect("nvdisasm runs");
+    let b = raw.disassemble(ARCH, &words).expect("nvdisasm runs");
+    let rejected = a
+        .iter()
+        .filter(|t| matches!(t, RawText::Rejected(_)))
+        .count();
+    eprintln!(
+        "{} words, {rejected} rejected; nvdisasm runs: screened {}, raw alone {}",
+        words.len(),
+        screened.calls(),
+        raw.calls()
+    );
+    assert!(
+        rejected >= 5,
+        "too few rejected words to compare: {rejected}"
+    );
+    // The texts and the rejections agree (the addresses differ: each run places the words
+    // anew, and none of these texts depends on its address).
+    let text = |t: &RawText| match t {
+        RawText::Text { text, .. } => Some(text.clone()),
+        RawText::Rejected(_) => None,
+    };
+    let differ: Vec<String> = (0..words.len())
+        .filter(|&k| text(&a[k]) != text(&b[k]))
+        .map(|k| format!("{}: {:?} / {:?}", words[k], a[k], b[k]))
+        .collect();
+    assert!(differ.is_empty(), "screened / raw alone: {differ:#?}");
+    assert_eq!(screened.calls(), 2);
+    assert!(raw.calls() > rejected);
 }

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tangle_sass::probe::{self, summary, tokens::CorpusTokens, Nvdisasm};
+use tangle_sass::probe::{self, markdown, summary, tokens::CorpusTokens, Nvdisasm};
 use tangle_sass::Arch;
 
 struct Args {
@@ -144,6 +144,7 @@ fn run() -> Result<(), String> {
     let mut probes = Vec::new();
     let mut corpora = Vec::new();
     for &arch in &args.arches {
+        let corpus = corpus_tokens(arch, args.refused_dir.as_deref())?;
         let mut seen = std::collections::HashSet::new();
         let seeds = probe::seeds(
             arch,
@@ -153,13 +154,13 @@ fn run() -> Result<(), String> {
                     && (!args.per_opcode || seen.insert(f.opcode))
             },
             !args.all_bits,
+            &corpus.words,
         );
         let start = Instant::now();
         let mut dis = Nvdisasm::new(&exe, &args.out);
         dis.workers = args.workers;
         let p = probe::probe_arch(arch, &seeds, &mut dis, &probe::table_decoder(arch))?;
         let secs = start.elapsed().as_secs_f64();
-        let corpus = corpus_tokens(arch, args.refused_dir.as_deref())?;
         eprintln!(
             "{arch}: {} forms, {} words, {} nvdisasm calls, {secs:.1} s",
             p.forms.len(),
@@ -176,7 +177,7 @@ fn run() -> Result<(), String> {
         probes.push((p, secs));
         corpora.push(corpus);
     }
-    let md = summary::summary_md(&probes, &corpora);
+    let md = markdown::summary_md(&probes, &corpora);
     write("summary.md".to_string(), &md)?;
     print!("{md}");
     Ok(())

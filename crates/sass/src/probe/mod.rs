@@ -14,8 +14,10 @@
 //! The control-code bits (105-127) are flipped too but reported apart: their meaning is
 //! known (stall, yield, scoreboards, wait mask, reuse) and their probe checks that tangle
 //! accepts and refuses the same control codes nvdisasm does. [`summary`] writes the results
-//! as TSV and markdown.
+//! as TSV, [`markdown`] as the docs' summary.
 
+pub mod elf;
+pub mod markdown;
 pub mod nvdisasm;
 pub mod summary;
 pub mod tokens;
@@ -109,12 +111,41 @@ pub const OPCODE_BITS: u128 = 0x1ff;
 /// flipped once per opcode, on its first form, by [`seeds`] with `once_per_opcode`.
 pub const PER_OPCODE_BITS: u128 = 0xe00 | !OP_BITS;
 
-/// The seeds of `arch`: every form on it that `keep` selects, with its sample word (under
-/// [`neutral_control`]) and
-/// every bit to flip; with `once_per_opcode`, bits 0-8 are not flipped and
-/// [`PER_OPCODE_BITS`] only on the first form of each opcode (in decode priority). Every
-/// nvdisasm rejection costs one more nvdisasm start, and those bits make most rejections.
-pub fn seeds(arch: Arch, mut keep: impl FnMut(&Form) -> bool, once_per_opcode: bool) -> Vec<Seed> {
+/// The seed word of `form` on `arch`, under [`neutral_control`]: its sample where tangle
+/// decodes that to `form` itself, else the first word of `corpus` that tangle decodes to
+/// `form`, else the first such word one bit (12-104) away from the sample, else the
+/// sample. (A few samples print under another form of the same text, or are refused: an
+/// odd register pair, a NaN payload tangle prints otherwise.)
+pub fn seed_word(arch: Arch, form: &'static Form, corpus: &[Word]) -> Word {
+    let decodes_to_form = |w: Word| {
+        decode(arch, w, 0)
+            .ok()
+            .is_some_and(|i| std::ptr::eq(i.form, form))
+    };
+    let sample = neutral_control(form.sample);
+    if decodes_to_form(sample) {
+        return sample;
+    }
+    let neighbours = (12..FIRST_CONTROL_BIT).map(|b| Word(sample.0 ^ 1u128 << b));
+    corpus
+        .iter()
+        .map(|&w| neutral_control(w))
+        .chain(neighbours)
+        .find(|&w| decodes_to_form(w))
+        .unwrap_or(sample)
+}
+
+/// The seeds of `arch`: every form on it that `keep` selects, with its [`seed_word`]
+/// (`corpus`: words to seed from where a sample does not serve) and every bit to flip;
+/// with `once_per_opcode`, bits 0-8 are not flipped and [`PER_OPCODE_BITS`] only on the
+/// first form of each opcode (in decode priority): nvdisasm rejects most of those words,
+/// and they name other operations or another operand form, each probed as its own seed.
+pub fn seeds(
+    arch: Arch,
+    mut keep: impl FnMut(&Form) -> bool,
+    once_per_opcode: bool,
+    corpus: &[Word],
+) -> Vec<Seed> {
     let mut seen = std::collections::HashSet::new();
     forms::all()
         .iter()
@@ -128,7 +159,7 @@ pub fn seeds(arch: Arch, mut keep: impl FnMut(&Form) -> bool, once_per_opcode: b
             };
             Seed {
                 form,
-                word: neutral_control(form.sample),
+                word: seed_word(arch, form, corpus),
                 flip,
             }
         })
@@ -183,6 +214,9 @@ pub struct ArchProbe {
     /// Times the disassembler was started.
     pub calls: usize,
 }
+
+/// The token of a bit whose flip leaves nvdisasm's text unchanged but not tangle's.
+pub const UNCHANGED_TOKEN: &str = "(nvdisasm text unchanged)";
 
 /// What tangle prints for a word at an address, or why it refuses it.
 pub type Predict<'a> = &'a dyn Fn(Word, u64) -> Result<String, String>;
@@ -307,9 +341,13 @@ fn classify_bit(
         _ => BitClass::Unexplained {
             nv: text.clone(),
             tangle: tangle.ok(),
-            tokens: reference
-                .as_deref()
-                .map_or_else(|| vec![text.clone()], |r| tokens::new_tokens(text, r)),
+            // nvdisasm's text unchanged while tangle's differs: tangle models a field
+            // nvdisasm ignores (or masks), so there is no new token to name.
+            tokens: match reference.as_deref() {
+                _ if unchanged => vec![UNCHANGED_TOKEN.to_string()],
+                Some(r) => tokens::new_tokens(text, r),
+                None => vec![text.clone()],
+            },
         },
     }
 }
@@ -375,7 +413,7 @@ mod tests {
     #[test]
     fn classes_follow_the_disassembler_and_the_decoder() {
         let arch = Arch::Sm86;
-        let seeds = seeds(arch, |f| f.name == "IADD3" && f.opcode == 0x210, false);
+        let seeds = seeds(arch, |f| f.name == "IADD3" && f.opcode == 0x210, false, &[]);
         assert!(!seeds.is_empty());
         // Bit 100 is a constant of IADD3's form: with the stand-in it prints `.NEW`.
         let mut dis = Echo {
@@ -414,7 +452,7 @@ mod tests {
     #[test]
     fn a_shifted_field_mispredicts() {
         let arch = Arch::Sm86;
-        let form = seeds(arch, |f| f.name == "IADD3" && f.opcode == 0x210, false)[0].form;
+        let form = seeds(arch, |f| f.name == "IADD3" && f.opcode == 0x210, false, &[])[0].form;
         // Operand 4 is B (bits 32-39): Rd, the two carry-outs, A, B, C.
         assert_eq!(form.ops[4].pieces[0], (32, 8));
         let mutant = shifted_operand_mutant(form, 4).unwrap();

@@ -1,11 +1,15 @@
 //! Running nvdisasm on raw words as a black box, many words per call.
 //!
 //! `nvdisasm -b SMxx file` disassembles a file of raw 128-bit words, but stops at the first
-//! word it rejects ("... at address 0x00000020") and prints nothing else. So a batch is run
-//! whole first; on a failure the rejected word is recorded, the words before it are known
-//! to be accepted (their text is fetched later, together), and the rest is run again. The
-//! words after a rejection are run in chunks, so that a batch with many rejected words does
-//! not disassemble its tail again for every one of them.
+//! word it rejects ("... at address 0x00000020") and prints nothing else; given a cubin it
+//! names every word it rejects but prints no text at all. So a batch is first *screened*:
+//! all its words go into one cubin ([`super::elf`]) and every rejected word is recorded
+//! from one run. The rest are then printed in raw mode, split among the workers. Should raw
+//! mode still reject a word, the words before it are known to be accepted (their text is
+//! fetched later, together) and the rest is run again, in chunks, so that a batch with
+//! many rejected words does not disassemble its tail again for every one of them; without
+//! screening ([`Nvdisasm::screen`] false) that restart is the whole method, one nvdisasm
+//! start per rejected word.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -46,6 +50,8 @@ pub struct Nvdisasm {
     /// How many nvdisasm processes run at once, each on its own contiguous part of a batch
     /// (1: the batch goes whole to one process first).
     pub workers: usize,
+    /// Whether a batch is screened in a cubin first (the module's doc); true by default.
+    pub screen: bool,
 }
 
 /// The address of a run's first word ([`RawText::Text`]'s `addr` includes it). High enough
@@ -68,6 +74,7 @@ impl Nvdisasm {
             calls: AtomicUsize::new(0),
             chunk: 256,
             workers: 1,
+            screen: true,
         }
     }
 
@@ -105,12 +112,9 @@ impl Nvdisasm {
             return Ok(Run::Texts(texts));
         }
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        let first = err.lines().next().unwrap_or("").trim().to_string();
-        let at = err.split("address 0x").nth(1).and_then(|s| {
-            let hex: String = s.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
-            u64::from_str_radix(&hex, 16).ok()
-        });
-        let k = at.map(|a| (a.wrapping_sub(BASE_ADDRESS) / 16) as usize);
+        let first = err.lines().next().unwrap_or("");
+        let k = rejected_address(first).map(|a| (a.wrapping_sub(BASE_ADDRESS) / 16) as usize);
+        let first = rejection_message(first);
         match k {
             Some(k) if k < words.len() => Ok(Run::RejectedAt(k, first)),
             // No address: a lone word is rejected; a longer batch cannot be bisected by
@@ -121,7 +125,70 @@ impl Nvdisasm {
     }
 }
 
+/// The address an nvdisasm error line names (`... at address 0x00000020`).
+fn rejected_address(line: &str) -> Option<u64> {
+    let hex: String = line
+        .split("at address 0x")
+        .nth(1)?
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    u64::from_str_radix(&hex, 16).ok()
+}
+
+/// An nvdisasm error line without its prefix and address, so that equal rejections read
+/// alike wherever the word was: `Unrecognized operation for functional unit 'uC'`.
+fn rejection_message(line: &str) -> String {
+    let line = line.trim();
+    let line = line.strip_prefix("nvdisasm error").map_or(line, |r| {
+        r.trim_start().trim_start_matches(':').trim_start()
+    });
+    line.split(" at address 0x")
+        .next()
+        .unwrap_or(line)
+        .to_string()
+}
+
 impl Nvdisasm {
+    /// Screens `words` in one cubin: the message of every word nvdisasm rejects, by index.
+    /// `None` when nvdisasm fails without naming the words (the caller then runs raw mode
+    /// alone).
+    fn screen_cubin(
+        &self,
+        arch: Arch,
+        words: &[Word],
+    ) -> Result<Option<Vec<Option<String>>>, String> {
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let file = self.dir.join("probe-screen.cubin");
+        std::fs::write(&file, super::elf::code_cubin(arch, &code))
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        let out = Command::new(&self.exe)
+            .arg("-c")
+            .arg(&file)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", self.exe.display()))?;
+        let mut rejected = vec![None; words.len()];
+        if out.status.success() {
+            return Ok(Some(rejected));
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        let mut named = 0;
+        for line in err.lines().filter(|l| l.contains("error")) {
+            match rejected_address(line).map(|a| (a / 16) as usize) {
+                Some(k) if k < words.len() => {
+                    rejected[k].get_or_insert_with(|| rejection_message(line));
+                    named += 1;
+                }
+                Some(_) => return Ok(None),
+                // The closing "Illegal instruction found" names no word.
+                None => {}
+            }
+        }
+        Ok((named > 0).then_some(rejected))
+    }
+
     /// The whole batch first, then after each rejection the rest in chunks.
     fn run_part(&self, arch: Arch, words: &[Word], file: &Path) -> Result<Vec<RawText>, String> {
         let mut out: Vec<Option<RawText>> = vec![None; words.len()];
@@ -171,9 +238,39 @@ impl Nvdisasm {
 
 impl RawDisassembler for Nvdisasm {
     fn disassemble(&mut self, arch: Arch, words: &[Word]) -> Result<Vec<RawText>, String> {
+        let screened = match self.screen && !words.is_empty() {
+            true => self.screen_cubin(arch, words)?,
+            false => None,
+        };
+        let Some(rejected) = screened else {
+            return self.print_raw(arch, words);
+        };
+        // Raw mode prints the words the screen let through.
+        let kept: Vec<Word> = (0..words.len())
+            .filter(|&k| rejected[k].is_none())
+            .map(|k| words[k])
+            .collect();
+        let mut printed = self.print_raw(arch, &kept)?.into_iter();
+        Ok(rejected
+            .into_iter()
+            .map(|r| match r {
+                Some(why) => RawText::Rejected(why),
+                None => printed.next().expect("one text per word kept"),
+            })
+            .collect())
+    }
+
+    fn calls(&self) -> usize {
+        self.calls.load(Ordering::Relaxed)
+    }
+}
+
+impl Nvdisasm {
+    /// Raw mode on `words`, split among the workers.
+    fn print_raw(&self, arch: Arch, words: &[Word]) -> Result<Vec<RawText>, String> {
         let workers = self.workers.max(1);
         let part = words.len().div_ceil(workers).max(1);
-        let this = &*self;
+        let this = self;
         let results: Vec<Result<Vec<RawText>, String>> = std::thread::scope(|s| {
             let handles: Vec<_> = words
                 .chunks(part)
@@ -196,9 +293,5 @@ impl RawDisassembler for Nvdisasm {
             all.extend(r?);
         }
         Ok(all)
-    }
-
-    fn calls(&self) -> usize {
-        self.calls.load(Ordering::Relaxed)
     }
 }

@@ -1,12 +1,13 @@
-//! The probe's reports: per SM, the opcodes and forms probed, the bits of each class per
-//! opcode, and the unexplained modifiers and operands (deduplicated by the token nvdisasm
-//! printed), each marked with whether some corpus text has it.
+//! The probe's TSV reports, one set per SM: the forms probed with the classes of their
+//! bits, the bits per opcode, every bit that is not explained or ignored, and the
+//! unexplained modifiers and operands (deduplicated by the token nvdisasm printed), each
+//! marked with whether some corpus text has it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::tokens::{base_name, CorpusTokens};
-use super::{ArchProbe, BitClass, FormProbe, FIRST_CONTROL_BIT};
+use super::tokens::{base_name, names_something_printed, CorpusTokens};
+use super::{neutral_control, ArchProbe, BitClass, FormProbe, FIRST_CONTROL_BIT};
 use crate::form::OP_BITS;
 
 /// The control-code bits 105-127.
@@ -29,8 +30,9 @@ pub struct TokenSeen {
     pub bits: Vec<(&'static str, u16, u8)>,
     /// One text nvdisasm printed with it.
     pub example: String,
-    /// Whether some corpus text of the same operation has it.
-    pub in_corpus: bool,
+    /// Whether some corpus text of the same operation has it; `None` for a token that
+    /// names nothing nvdisasm printed ([`names_something_printed`]).
+    pub in_corpus: Option<bool>,
     /// Whether some of its bits are in the operation part (not only opcode bits 0-11).
     pub beyond_opcode: bool,
 }
@@ -51,7 +53,7 @@ pub fn unexplained_tokens(
                 let e = m.entry((base.clone(), t.clone())).or_default();
                 if e.example.is_empty() {
                     e.example = nv.clone();
-                    e.in_corpus = corpus.has(&base, t);
+                    e.in_corpus = names_something_printed(t).then(|| corpus.has(&base, t));
                 }
                 e.beyond_opcode |= b >= 12;
                 e.bits.push((f.form.name, f.form.opcode, b as u8));
@@ -61,14 +63,14 @@ pub fn unexplained_tokens(
     m
 }
 
-fn counts(f: &FormProbe, mask: u128) -> [usize; 6] {
+pub(super) fn counts(f: &FormProbe, mask: u128) -> [usize; 6] {
     CLASSES.map(|c| f.count(mask, c))
 }
 
 /// `forms-sm_XX.tsv`: one line per form probed.
 pub fn forms_tsv(p: &ArchProbe) -> String {
     let mut s = String::from(
-        "# sm\tform\topcode\tseed\tseed text (nvdisasm)\tseed agrees\t\
+        "# sm\tform\topcode\tseed\tseed from\tseed text (nvdisasm)\tseed agrees\t\
          op bits explained\tignored\tunexplained\twrong\tinvalid\tskipped\t\
          field bits ignored\tcontrol explained\tignored\tunexplained\twrong\tinvalid\tskipped\n",
     );
@@ -77,11 +79,16 @@ pub fn forms_tsv(p: &ArchProbe) -> String {
         let ctl = counts(f, CONTROL_BITS);
         let _ = writeln!(
             s,
-            "{}\t{}\t0x{:03x}\t{}\t{}\t{}\t{}\t{:?}\t{}",
+            "{}\t{}\t0x{:03x}\t{}\t{}\t{}\t{}\t{}\t{:?}\t{}",
             p.arch,
             f.form.name,
             f.form.opcode,
             f.seed,
+            match (f.seed.0 ^ neutral_control(f.form.sample).0).count_ones() {
+                0 => "sample",
+                1 => "sample, one bit flipped",
+                _ => "corpus",
+            },
             f.seed_text.as_deref().unwrap_or("<rejected>"),
             f.seed_agrees,
             join(&op),
@@ -193,9 +200,10 @@ pub fn tokens_tsv(p: &ArchProbe, corpus: &CorpusTokens) -> String {
          first bits (form opcode:bit)\texample (nvdisasm)\n",
     );
     for ((base, tok), e) in unexplained_tokens(p, corpus) {
-        let first: Vec<String> = e
-            .bits
-            .iter()
+        // Forms of one opcode share bits: each (form name, opcode, bit) once.
+        let distinct: BTreeSet<&(&str, u16, u8)> = e.bits.iter().collect();
+        let first: Vec<String> = distinct
+            .into_iter()
             .take(6)
             .map(|(n, o, b)| format!("{n} 0x{o:03x}:{b}"))
             .collect();
@@ -203,7 +211,7 @@ pub fn tokens_tsv(p: &ArchProbe, corpus: &CorpusTokens) -> String {
             s,
             "{}\t{base}\t{tok}\t{}\t{}\t{}\t{}\t{}",
             p.arch,
-            yes(e.in_corpus),
+            e.in_corpus.map_or("-", yes),
             yes(e.beyond_opcode),
             e.bits.len(),
             first.join(", "),
@@ -213,84 +221,8 @@ pub fn tokens_tsv(p: &ArchProbe, corpus: &CorpusTokens) -> String {
     s
 }
 
-/// Totals of one SM, as a markdown table row (see [`summary_md`]'s header).
-fn summary_row(p: &ArchProbe, corpus: &CorpusTokens, secs: f64) -> String {
-    let mut op = [0usize; 6];
-    let mut ctl = [0usize; 6];
-    let mut field_ignored = 0;
-    let mut disagree = 0;
-    for f in &p.forms {
-        for (k, v) in counts(f, OP_BITS).into_iter().enumerate() {
-            op[k] += v;
-        }
-        for (k, v) in counts(f, CONTROL_BITS).into_iter().enumerate() {
-            ctl[k] += v;
-        }
-        field_ignored += f.ignored_field_bits().len();
-        disagree += usize::from(!f.seed_agrees);
-    }
-    let toks = unexplained_tokens(p, corpus);
-    let beyond = toks.values().filter(|e| e.beyond_opcode).count();
-    let new = toks
-        .values()
-        .filter(|e| e.beyond_opcode && !e.in_corpus)
-        .count();
-    let opcodes: BTreeSet<u16> = p.forms.iter().map(|f| f.form.opcode).collect();
-    format!(
-        "| {} | {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} |",
-        p.arch,
-        opcodes.len(),
-        p.forms.len(),
-        p.words,
-        p.calls,
-        secs,
-        join_slash(&op),
-        join_slash(&ctl),
-        field_ignored,
-        disagree,
-        beyond,
-        new
-    )
-}
-
-/// The markdown summary of every SM probed (`secs`: the wall time of each).
-pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> String {
-    let mut s = String::from(
-        "| SM | opcodes | forms | words | nvdisasm calls | s | operation bits (0-104): \
-         explained / ignored / unexplained / wrong / invalid / skipped | control bits (105-127): same \
-         | field bits ignored | seeds tangle prints differently | unexplained tokens | \
-         of them in no corpus |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for ((p, secs), c) in probes.iter().zip(corpus) {
-        s.push_str(&summary_row(p, c, *secs));
-        s.push('\n');
-    }
-    s.push_str(
-        "\nUnexplained tokens beyond the opcode bits that no corpus text has \
-         (operation, token: flips), per SM:\n\n",
-    );
-    for ((p, _), c) in probes.iter().zip(corpus) {
-        let toks = unexplained_tokens(p, c);
-        let mut list: Vec<(&(String, String), &TokenSeen)> = toks
-            .iter()
-            .filter(|(_, e)| e.beyond_opcode && !e.in_corpus)
-            .collect();
-        list.sort_by_key(|(k, e)| (std::cmp::Reverse(e.bits.len()), (*k).clone()));
-        let shown: Vec<String> = list
-            .iter()
-            .map(|((b, t), e)| format!("`{b} {t}`: {}", e.bits.len()))
-            .collect();
-        let _ = writeln!(s, "- {}: {}", p.arch, shown.join(", "));
-    }
-    s
-}
-
 fn join(v: &[usize; 6]) -> String {
     v.map(|x| x.to_string()).join("\t")
-}
-
-fn join_slash(v: &[usize; 6]) -> String {
-    v.map(|x| x.to_string()).join(" / ")
 }
 
 fn yes(b: bool) -> &'static str {

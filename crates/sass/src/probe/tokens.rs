@@ -8,6 +8,8 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
+use crate::Word;
+
 /// A text's mnemonic (without the guard) and its operands, as printed.
 fn split(text: &str) -> (&str, Vec<&str>) {
     let mut s = text.trim();
@@ -93,18 +95,27 @@ pub fn tokens(text: &str) -> Vec<String> {
     v
 }
 
-/// The tokens `text` has that `reference` lacks; where there are none (an operand field
-/// tangle does not model that changes only a number, or an operand that moved), the first
-/// operand that differs, as `operand N: <token>`.
+/// The tokens `text` has that `reference` lacks; where there are none, the tokens it lost
+/// (`without .CLEAR`: a bit that turns a modifier off, which tangle's field does not
+/// model); where it lost none either (an operand field tangle does not model that changes
+/// only a number, or an operand that moved), the first operand that differs, as
+/// `operand N: <token>`.
 pub fn new_tokens(text: &str, reference: &str) -> Vec<String> {
-    let have: HashSet<String> = tokens(reference).into_iter().collect();
-    let mut seen = HashSet::new();
-    let new: Vec<String> = tokens(text)
-        .into_iter()
-        .filter(|t| !have.contains(t) && seen.insert(t.clone()))
-        .collect();
+    let missing = |a: &str, b: &str| {
+        let have: HashSet<String> = tokens(b).into_iter().collect();
+        let mut seen = HashSet::new();
+        tokens(a)
+            .into_iter()
+            .filter(|t| !have.contains(t) && seen.insert(t.clone()))
+            .collect::<Vec<String>>()
+    };
+    let new = missing(text, reference);
     if !new.is_empty() {
         return new;
+    }
+    let lost = missing(reference, text);
+    if !lost.is_empty() {
+        return lost.iter().map(|t| format!("without {t}")).collect();
     }
     let (_, a) = split(text);
     let (_, b) = split(reference);
@@ -118,6 +129,13 @@ pub fn new_tokens(text: &str, reference: &str) -> Vec<String> {
     }
 }
 
+/// Whether a token of [`new_tokens`] (or the probe's [`super::UNCHANGED_TOKEN`]) names a
+/// modifier or an operand nvdisasm printed, rather than one it left out (`without T`) or
+/// no change of nvdisasm's text at all.
+pub fn names_something_printed(token: &str) -> bool {
+    !token.starts_with("without ") && token != super::UNCHANGED_TOKEN
+}
+
 /// The tokens the corpora's texts contain, per operation base name (an operand token is
 /// counted only for the operation it appears in).
 #[derive(Default, Debug)]
@@ -125,6 +143,8 @@ pub struct CorpusTokens {
     by_base: HashMap<String, HashSet<String>>,
     /// How many texts were read.
     pub texts: usize,
+    /// The words of the TSV files read (seeds where a form's sample does not serve).
+    pub words: Vec<Word>,
 }
 
 impl CorpusTokens {
@@ -148,12 +168,17 @@ impl CorpusTokens {
 
     /// Adds the texts of a TSV file whose last column is nvdisasm's text (the golden tables
     /// `crates/sass/tests/golden/{corpus,generated}-sm_XX.tsv`, or a `refused-sm_XX.tsv`
-    /// that `TANGLE_GENERATED_REFUSED` writes); `#` lines are comments.
+    /// that `TANGLE_GENERATED_REFUSED` writes), and its words where the second column is
+    /// one; `#` lines are comments.
     pub fn add_tsv(&mut self, path: &Path) -> std::io::Result<()> {
         let text = std::fs::read_to_string(path)?;
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             if let Some(t) = line.rsplit('\t').next().filter(|t| !t.is_empty()) {
                 self.add_text(t);
+            }
+            // The golden tables' second column is the word.
+            if let Some(w) = line.split('\t').nth(1).and_then(Word::parse_hex) {
+                self.words.push(w);
             }
         }
         Ok(())
@@ -207,6 +232,10 @@ mod tests {
         assert_eq!(
             new_tokens("@P1 IADD3 R5, R2, R3, RZ", "IADD3 R1, R2, R3, RZ"),
             vec!["operand 0: R#"]
+        );
+        assert_eq!(
+            new_tokens("BMOV.32 R0, B0", "BMOV.32.CLEAR R0, B0"),
+            vec!["without .CLEAR"]
         );
         assert_eq!(base_name("@!P0 LDG.E.64 R2, [R4.64]"), "LDG");
         let mut c = CorpusTokens::default();
