@@ -4,17 +4,18 @@
 //! ```text
 //! tangle-sass-probe [--sm SM86]... [--opcode 0x210]... [--form IADD3]... [--out DIR]
 //!                   [--nvdisasm PATH] [--refused-dir DIR] [--workers N] [--per-opcode]
-//!                   [--all-bits]
+//!                   [--opcode-bits-once] [--no-screen]
 //! ```
 //!
 //! Without `--sm` every SM is probed; without `--opcode`/`--form` every form, or with
-//! `--per-opcode` the first form (in decode priority) of each opcode. `--workers` nvdisasm
-//! processes run at once (default 2). Bits 0-8 (the opcode proper) are flipped only with
-//! `--all-bits`, which also flips the operand-form selector (9-11) and the control bits on
-//! every form rather than once per opcode (`probe::seeds`): nvdisasm rejects most of those
-//! words, and each rejection costs one more nvdisasm start. The reports
-//! go to `DIR` (default `target/probe`): `summary.md`, and per SM `forms-`, `opcodes-`,
-//! `tokens-` and `bits-sm_XX.tsv`. nvdisasm is `--nvdisasm`, else
+//! `--per-opcode` the first form (in decode priority) of each opcode. Every one of the 128
+//! bits of every seed is flipped; with `--opcode-bits-once`, bits 0-8 (the opcode proper)
+//! are not, and the operand-form selector (9-11) and the control bits only on the first
+//! form of each opcode (`probe::seeds`). `--workers` raw-mode nvdisasm processes run at
+//! once (default 2) after the one cubin screen per SM (`probe::nvdisasm`); `--no-screen`
+//! leaves the screen out (one more nvdisasm start per rejected word: for comparison). The
+//! reports go to `DIR` (default `target/probe`): `summary.md` (`docs/sass-probe.md`), and
+//! per SM `forms-`, `opcodes-`, `tokens-` and `bits-sm_XX.tsv`. nvdisasm is `--nvdisasm`, else
 //! `$TANGLE_ORACLES/bin/nvdisasm`, else `<repo>/.oracles/bin/nvdisasm`, else `nvdisasm` on
 //! `PATH`. Corpus tokens come from the golden tables (`crates/sass/tests/golden/{corpus,
 //! generated}-sm_XX.tsv`), the examples of `crates/sass/tests/generated-refusals.tsv`, and
@@ -37,7 +38,8 @@ struct Args {
     refused_dir: Option<PathBuf>,
     workers: usize,
     per_opcode: bool,
-    all_bits: bool,
+    opcode_bits_once: bool,
+    no_screen: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -50,7 +52,8 @@ fn parse_args() -> Result<Args, String> {
         refused_dir: None,
         workers: 2,
         per_opcode: false,
-        all_bits: false,
+        opcode_bits_once: false,
+        no_screen: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -75,12 +78,13 @@ fn parse_args() -> Result<Args, String> {
                 a.workers = v.parse().map_err(|e| format!("bad --workers `{v}`: {e}"))?;
             }
             "--per-opcode" => a.per_opcode = true,
-            "--all-bits" => a.all_bits = true,
+            "--opcode-bits-once" => a.opcode_bits_once = true,
+            "--no-screen" => a.no_screen = true,
             "-h" | "--help" => {
                 return Err(
                     "usage: tangle-sass-probe [--sm SM86]... [--opcode 0x210]... \
                      [--form NAME]... [--out DIR] [--nvdisasm PATH] [--refused-dir DIR] \
-                     [--workers N] [--per-opcode] [--all-bits]"
+                     [--workers N] [--per-opcode] [--opcode-bits-once] [--no-screen]"
                         .to_string(),
                 )
             }
@@ -153,12 +157,13 @@ fn run() -> Result<(), String> {
                     && (args.names.is_empty() || args.names.iter().any(|n| n == f.name))
                     && (!args.per_opcode || seen.insert(f.opcode))
             },
-            !args.all_bits,
+            args.opcode_bits_once,
             &corpus.words,
         );
         let start = Instant::now();
         let mut dis = Nvdisasm::new(&exe, &args.out);
         dis.workers = args.workers;
+        dis.screen = !args.no_screen;
         let p = probe::probe_arch(arch, &seeds, &mut dis, &probe::table_decoder(arch))?;
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

@@ -74,7 +74,13 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
         .collect::<Vec<_>>()
         .join(" / ");
     let mut s = String::from(
-        "| SM | opcodes | forms | words | nvdisasm runs | s | operation bits (0-104): \
+        "# Bit probe: summary\n\n\
+         Written by `tangle-sass-probe` (`crates/sass/src/bin/tangle-sass-probe.rs`); how it \
+         works, the command and the findings are in [sass.md](sass.md), \"Bit probe\". \
+         Classes: *explained* (tangle prints nvdisasm's text), *ignored* (nvdisasm's text \
+         unchanged), *unexplained* (tangle refuses nvdisasm's text), *wrong* (tangle prints \
+         another text), *invalid* (nvdisasm rejects the word or prints `INVALID`/`?`).\n\n\
+         | SM | opcodes | forms | words | nvdisasm runs | s | operation bits (0-104): \
          explained / ignored / unexplained / wrong / invalid / not flipped | control bits \
          (105-127): same | field bits ignored | seeds tangle prints differently | new \
          modifiers and operands | of them in no corpus |\n\

@@ -105,10 +105,10 @@ pub fn neutral_control(mut w: Word) -> Word {
 /// Every bit.
 pub const ALL_BITS: u128 = u128::MAX;
 /// Bits 0-8: the opcode proper. Flipping one names another operation (probed as its own
-/// seed where tangle knows it), and nvdisasm rejects most such words.
+/// seed where tangle knows it), or a word nvdisasm rejects.
 pub const OPCODE_BITS: u128 = 0x1ff;
 /// Bits 9-11 (the operand-form selector of ALU operations) and 105-127 (the control code):
-/// flipped once per opcode, on its first form, by [`seeds`] with `once_per_opcode`.
+/// with `once_per_opcode`, [`seeds`] flips them on the first form of each opcode only.
 pub const PER_OPCODE_BITS: u128 = 0xe00 | !OP_BITS;
 
 /// The seed word of `form` on `arch`, under [`neutral_control`]: its sample where tangle
@@ -138,8 +138,8 @@ pub fn seed_word(arch: Arch, form: &'static Form, corpus: &[Word]) -> Word {
 /// The seeds of `arch`: every form on it that `keep` selects, with its [`seed_word`]
 /// (`corpus`: words to seed from where a sample does not serve) and every bit to flip;
 /// with `once_per_opcode`, bits 0-8 are not flipped and [`PER_OPCODE_BITS`] only on the
-/// first form of each opcode (in decode priority): nvdisasm rejects most of those words,
-/// and they name other operations or another operand form, each probed as its own seed.
+/// first form of each opcode (in decode priority): those words name other operations or
+/// another operand form (each probed as its own seed), or are rejected.
 pub fn seeds(
     arch: Arch,
     mut keep: impl FnMut(&Form) -> bool,

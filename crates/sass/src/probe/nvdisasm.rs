@@ -167,8 +167,10 @@ impl Nvdisasm {
             .arg("-c")
             .arg(&file)
             .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot start {}: {e}", self.exe.display()))?;
+            .output();
+        // The scratch file is not needed once nvdisasm has read it.
+        let _ = std::fs::remove_file(&file);
+        let out = out.map_err(|e| format!("cannot start {}: {e}", self.exe.display()))?;
         let mut rejected = vec![None; words.len()];
         if out.status.success() {
             return Ok(Some(rejected));
@@ -277,7 +279,11 @@ impl Nvdisasm {
                 .enumerate()
                 .map(|(k, ws)| {
                     let file = this.dir.join(format!("probe-words-{k}.bin"));
-                    s.spawn(move || this.run_part(arch, ws, &file))
+                    s.spawn(move || {
+                        let r = this.run_part(arch, ws, &file);
+                        let _ = std::fs::remove_file(&file);
+                        r
+                    })
                 })
                 .collect();
             handles
