@@ -1,6 +1,6 @@
 //! The bit probe (`tangle_sass::probe`) on a bounded set: a few forms on SM86, against
 //! nvdisasm. The full run over every form and SM is done by hand with `tangle-sass-probe`
-//! (`docs/sass.md`, "Bit probe").
+//! (`docs/sass-probe.md`).
 
 use tangle_oracle::{require, Tool};
 use tangle_sass::probe::{

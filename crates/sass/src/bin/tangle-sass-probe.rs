@@ -1,5 +1,5 @@
 //! `tangle-sass-probe`: asks nvdisasm about every bit of every instruction form tangle knows
-//! and reports which bits tangle's decoder explains (`docs/sass.md`, "Bit probe").
+//! and reports which bits tangle's decoder explains (`docs/sass-probe.md`).
 //!
 //! ```text
 //! tangle-sass-probe [--sm SM86]... [--opcode 0x210]... [--form IADD3]... [--out DIR]
@@ -14,7 +14,7 @@
 //! form of each opcode (`probe::seeds`). `--workers` raw-mode nvdisasm processes run at
 //! once (default 2) after the one cubin screen per SM (`probe::nvdisasm`); `--no-screen`
 //! leaves the screen out (one more nvdisasm start per rejected word: for comparison). The
-//! reports go to `DIR` (default `target/probe`): `summary.md` (`docs/sass-probe.md`), and
+//! reports go to `DIR` (default `target/probe`): `summary.md` (`docs/sass-probe-summary.md`), and
 //! per SM `forms-`, `opcodes-`, `tokens-` and `bits-sm_XX.tsv`. nvdisasm is `--nvdisasm`, else
 //! `$TANGLE_ORACLES/bin/nvdisasm`, else `<repo>/.oracles/bin/nvdisasm`, else `nvdisasm` on
 //! `PATH`. Corpus tokens come from the golden tables (`crates/sass/tests/golden/{corpus,

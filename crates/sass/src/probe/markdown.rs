@@ -1,4 +1,4 @@
-//! The probe's markdown summary over every SM probed, for the docs (`docs/sass-probe.md`):
+//! The probe's markdown summary over every SM probed, for the docs (`docs/sass-probe-summary.md`):
 //! totals per SM, bits per opcode, the unexplained tokens (new modifiers and operands
 //! first), the bits tangle prints differently from nvdisasm, and the field bits nvdisasm
 //! ignores.
@@ -76,7 +76,7 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
     let mut s = String::from(
         "# Bit probe: summary\n\n\
          Written by `tangle-sass-probe` (`crates/sass/src/bin/tangle-sass-probe.rs`); how it \
-         works, the command and the findings are in [sass.md](sass.md), \"Bit probe\". \
+         works, the command and the findings are in [sass-probe.md](sass-probe.md). \
          Classes: *explained* (tangle prints nvdisasm's text), *ignored* (nvdisasm's text \
          unchanged), *unexplained* (tangle refuses nvdisasm's text), *wrong* (tangle prints \
          another text), *invalid* (nvdisasm rejects the word or prints `INVALID`/`?`).\n\n\
@@ -161,8 +161,9 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
             true,
         ),
         (
-            "Other unexplained bits: a modifier nvdisasm dropped (`without T`), or nvdisasm's \
-             text unchanged while tangle's changed",
+            "Other unexplained bits: a modifier nvdisasm dropped (`without T`), a guard or \
+             spacing change (where tangle refuses the seed's form), or nvdisasm's text \
+             unchanged while tangle's changed",
             false,
         ),
     ] {
@@ -182,11 +183,12 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
             };
             let _ = writeln!(
                 s,
-                "| {base} | `{tok}` | {} | {} | {} | `{}` |",
+                "| {base} | {} | {} | {} | {} | {} |",
+                code(tok),
                 list(&t.sms),
                 t.flips,
                 if none.is_empty() { "-" } else { &none },
-                t.example
+                code(&t.example)
             );
         }
     }
@@ -230,8 +232,10 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
     for ((name, op, b), (a, nv, t)) in &wrong {
         let _ = writeln!(
             s,
-            "| {name} | 0x{op:03x} | {b} | {} | `{nv}` | `{t}` |",
-            list(a)
+            "| {name} | 0x{op:03x} | {b} | {} | {} | {} |",
+            list(a),
+            code(nv),
+            code(t)
         );
     }
     s.push_str(
@@ -239,18 +243,23 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
          | form | opcode | bit | SMs | seed (nvdisasm) |\n|---|---|---|---|---|\n",
     );
     for ((name, op, b), (a, seed)) in &ignored {
-        let _ = writeln!(s, "| {name} | 0x{op:03x} | {b} | {} | `{seed}` |", list(a));
+        let _ = writeln!(
+            s,
+            "| {name} | 0x{op:03x} | {b} | {} | {} |",
+            list(a),
+            code(seed)
+        );
     }
     let seeds_off: Vec<String> = probes
         .iter()
         .flat_map(|(p, _)| {
             p.forms.iter().filter(|f| !f.seed_agrees).map(move |f| {
                 format!(
-                    "{} {} 0x{:03x} `{}`",
+                    "{} {} 0x{:03x} {}",
                     p.arch,
                     f.form.name,
                     f.form.opcode,
-                    f.seed_text.as_deref().unwrap_or("<rejected>")
+                    code(f.seed_text.as_deref().unwrap_or("<rejected>"))
                 )
             })
         })
@@ -266,6 +275,11 @@ pub fn summary_md(probes: &[(ArchProbe, f64)], corpus: &[CorpusTokens]) -> Strin
         }
     );
     s
+}
+
+/// `s` as a markdown table cell's code span: `|` (absolute values) escaped.
+fn code(s: &str) -> String {
+    format!("`{}`", s.replace('|', "\\|"))
 }
 
 fn slash(v: &[usize; 6]) -> String {

@@ -125,15 +125,30 @@ pub fn new_tokens(text: &str, reference: &str) -> Vec<String> {
             a.get(i)
                 .map_or("(none)".to_string(), |o| abstract_numbers(o))
         )],
-        None => vec!["(same tokens)".to_string()],
+        // Only the guard, or only spacing, differs.
+        None => match (guard(text), guard(reference)) {
+            (g, r) if g != r => vec![format!(
+                "guard: {}",
+                g.map_or("(none)".into(), abstract_numbers)
+            )],
+            _ => vec!["(same tokens)".to_string()],
+        },
     }
 }
 
+/// A text's guard predicate (`@!P0`), if it has one.
+fn guard(text: &str) -> Option<&str> {
+    text.trim().split(' ').next().filter(|g| g.starts_with('@'))
+}
+
 /// Whether a token of [`new_tokens`] (or the probe's [`super::UNCHANGED_TOKEN`]) names a
-/// modifier or an operand nvdisasm printed, rather than one it left out (`without T`) or
-/// no change of nvdisasm's text at all.
+/// modifier or an operand nvdisasm printed, rather than one it left out (`without T`), a
+/// guard, a text that changed only in spacing, or no change of nvdisasm's text at all.
 pub fn names_something_printed(token: &str) -> bool {
-    !token.starts_with("without ") && token != super::UNCHANGED_TOKEN
+    !token.starts_with("without ")
+        && !token.starts_with("guard: ")
+        && token != "(same tokens)"
+        && token != super::UNCHANGED_TOKEN
 }
 
 /// The tokens the corpora's texts contain, per operation base name (an operand token is
@@ -236,6 +251,10 @@ mod tests {
         assert_eq!(
             new_tokens("BMOV.32 R0, B0", "BMOV.32.CLEAR R0, B0"),
             vec!["without .CLEAR"]
+        );
+        assert_eq!(
+            new_tokens("@P1 IADD3 R1, R2, R3, RZ", "IADD3 R1, R2, R3, RZ"),
+            vec!["guard: @P#"]
         );
         assert_eq!(base_name("@!P0 LDG.E.64 R2, [R4.64]"), "LDG");
         let mut c = CorpusTokens::default();
