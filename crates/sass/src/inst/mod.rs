@@ -44,6 +44,29 @@ pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     }
 }
 
+/// What `form` alone prints for `w` at `addr`: `None` when the control code, the form's
+/// constant bits or a field table refuse the word. No table lookup and no round trip: for
+/// tools that test one form apart from the table (the bit probe's mutated forms).
+pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<Inst> {
+    let ctl = Control::decode(w);
+    if !ctl.is_legal()
+        || w.get(crate::control::bits::SPARE, 2) != 0
+        || !form.control_ok(ctl)
+        || !form.matches(w)
+    {
+        return None;
+    }
+    let mut inst = Inst {
+        arch,
+        form,
+        word: w,
+        addr,
+        text: String::new(),
+    };
+    inst.text = inst.try_text(None)?;
+    Some(inst)
+}
+
 /// [`decode`] without the round-trip check (used by the assembler's own check).
 pub(crate) fn decode_unchecked(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     let opcode = w.get(0, 12) as u16;
