@@ -23,6 +23,8 @@ mod glsl_exact;
 mod glsl_float;
 mod intdiv;
 mod intdiv64;
+mod layout;
+mod matrix;
 mod memory;
 mod ops;
 #[cfg(test)]
@@ -576,7 +578,13 @@ impl<'m> Isel<'m> {
                 return Err(self.unsupported(format!("{width}-bit integers")))
             }
             TypeData::Float { width } => return Err(self.unsupported(format!("f{width}"))),
-            TypeData::Vector { elem, count } => {
+            // A matrix is its columns in order.
+            TypeData::Vector { elem, count }
+            | TypeData::Matrix {
+                column: elem,
+                count,
+                ..
+            } => {
                 let e = self.scalar_kinds(*elem)?;
                 e.iter()
                     .cycle()
@@ -599,6 +607,8 @@ impl<'m> Isel<'m> {
                 }
                 out
             }
+            // A strided column (a pointee only) is its vector.
+            TypeData::StridedVector { vector, .. } => self.scalar_kinds(*vector)?,
             other => return Err(self.unsupported(format!("values of type {other:?}"))),
         })
     }
@@ -653,7 +663,12 @@ impl<'m> Isel<'m> {
     ) -> Result<(), CompileError> {
         let types = &self.module.types;
         match (types.get(ty).clone(), v) {
-            (TypeData::Vector { elem, .. } | TypeData::Array { elem, .. }, Val::Comp(cs)) => {
+            (
+                TypeData::Vector { elem, .. }
+                | TypeData::Array { elem, .. }
+                | TypeData::Matrix { column: elem, .. },
+                Val::Comp(cs),
+            ) => {
                 for c in cs {
                     self.const_walk(elem, c, out)?;
                 }
@@ -777,7 +792,9 @@ pub(crate) fn sub_range(
                 }
                 ty = members[i as usize].ty;
             }
-            TypeData::Vector { elem, .. } | TypeData::Array { elem, .. } => {
+            TypeData::Vector { elem, .. }
+            | TypeData::Array { elem, .. }
+            | TypeData::Matrix { column: elem, .. } => {
                 start += i as usize * s.scalar_kinds(elem)?.len();
                 ty = elem;
             }
