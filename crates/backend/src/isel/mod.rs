@@ -32,6 +32,7 @@ mod refine_tests;
 mod resources;
 mod sqrt;
 mod subgroup;
+mod varptr;
 mod wide;
 
 use std::collections::HashMap;
@@ -127,6 +128,8 @@ pub struct Isel<'m> {
 struct PendingPhi {
     block: MBlock,
     dsts: Vec<VReg>,
+    /// A pointer phi's run-time form (its incoming pointers are converted to it).
+    form: Option<varptr::PtrForm>,
     incoming: Vec<(Block, Operand)>,
     frame: usize,
 }
@@ -264,19 +267,12 @@ impl<'m> Isel<'m> {
             match &data.op {
                 tangle_ir::Op::Phi(blocks) => {
                     let r = data.result.expect("phi result");
-                    let ty = f.value_type(r);
-                    let kinds = self.scalar_kinds(ty)?;
-                    let mut dsts = Vec::new();
-                    let mut scs = Vec::new();
-                    for k in kinds {
-                        let v = self.mf.vreg(k, 1);
-                        dsts.push(v);
-                        scs.push(if k == RegClass::P { Sc::P(v) } else { Sc::R(v) });
-                    }
-                    frames[fi].values.insert(r, MVal::Scalars(scs));
+                    let (dsts, value, form) = self.phi_value(f.value_type(r))?;
+                    frames[fi].values.insert(r, value);
                     self.pending_phis.push(PendingPhi {
                         block: self.cur,
                         dsts,
+                        form,
                         incoming: blocks
                             .iter()
                             .copied()
@@ -505,9 +501,18 @@ impl<'m> Isel<'m> {
                 if !self.mf.blocks[from.0 as usize].succs().contains(&p.block) {
                     continue;
                 }
-                let v = self.val(*operand, &frames[fi])?;
-                let MVal::Scalars(scs) = v else {
-                    return Err(self.unsupported("phi of a pointer"));
+                let scs = match p.form {
+                    Some(form) => {
+                        let saved = self.cur;
+                        self.cur = from;
+                        let words = self.ptr_words(*operand, form, &frames[fi]);
+                        self.cur = saved;
+                        words?
+                    }
+                    None => match self.val(*operand, &frames[fi])? {
+                        MVal::Scalars(scs) => scs,
+                        _ => return Err(self.unsupported("phi of a pointer")),
+                    },
                 };
                 for (k, sc) in scs.into_iter().enumerate() {
                     let reg = self.materialize_at(from, sc)?;

@@ -207,6 +207,7 @@ impl Isel<'_> {
         match op {
             // A copy of a pointer is the same pointer.
             P::CopyObject => return self.val(args[0], frame),
+            P::Select if self.is_pointer(rty) => return self.select_ptr(args, rty, frame),
             P::Bitcast => {
                 // Same words in the same order (a 64-bit value is its low word first, as
                 // a two-component vector of 32-bit ones is); narrow scalars (one to a
