@@ -16,7 +16,7 @@ use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 /// LOP3 truth table of `A ^ B`.
-const LUT_XOR: i64 = 0x3c;
+pub(crate) const LUT_XOR: i64 = 0x3c;
 
 impl Isel<'_> {
     /// One element of a plain operation with a double-precision operand or result.

@@ -30,6 +30,9 @@ impl Isel<'_> {
         ) {
             return self.float_parts(g, args, rty, func, frame);
         }
+        if matches!(g, GlslOp::Determinant | GlslOp::MatrixInverse) {
+            return self.glsl_matrix(g, args, func, frame);
+        }
         if super::glsl_float::is_glsl_float(g) {
             return self.glsl_float(g, args, func, frame);
         }

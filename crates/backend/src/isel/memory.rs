@@ -8,6 +8,7 @@ use tangle_ir::{AtomicOp, Global, Operand, Type, TypeData};
 use tangle_sass::typed::{r, Addr, Operand as SOperand, Val, PT, RZ};
 use tangle_sass::{Arch, Op};
 
+use super::layout::Leaf;
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
@@ -34,17 +35,6 @@ pub enum Mem {
     /// Explicitly laid out workgroup memory (`Workgroup` variables of `Block` type, which
     /// alias one region): shared memory with the buffers' explicit layout.
     SharedBlock,
-}
-
-/// One scalar of a value in memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Leaf {
-    /// Byte offset from the value's start.
-    off: u32,
-    /// Its register file.
-    class: RegClass,
-    /// Bytes: 1, 2 or 4.
-    size: u32,
 }
 
 /// A pointer: a memory, a constant byte offset and a dynamic one.
@@ -186,168 +176,6 @@ impl Isel<'_> {
         })
     }
 
-    /// Whether a memory has explicit layout (offsets and strides from decorations) rather
-    /// than tangle's own (every scalar 4 bytes, in order).
-    fn explicit(mem: Mem) -> bool {
-        matches!(
-            mem,
-            Mem::Buffer(_) | Mem::Buffers(_) | Mem::Global(_) | Mem::Push | Mem::SharedBlock
-        )
-    }
-
-    /// `OpAccessChain`.
-    pub(crate) fn access_chain(
-        &mut self,
-        args: &[Operand],
-        _rty: Type,
-        frame: &Frame,
-    ) -> Result<Ptr, CompileError> {
-        let mut p = self.ptr(args[0], frame)?;
-        for a in &args[1..] {
-            let idx = self.scalar(*a, frame)?;
-            if let Mem::Buffers(cb) = p.mem {
-                // A descriptor array's index picks the buffer.
-                p = self.descriptor_element(cb, p.ty, idx)?;
-                continue;
-            }
-            let types = &self.module.types;
-            let (stride, next) = match types.get(p.ty).clone() {
-                TypeData::Struct { members, .. } => {
-                    let Sc::Imm(k) = idx else {
-                        return Err(self.unsupported("a dynamic struct index"));
-                    };
-                    let off = if Self::explicit(p.mem) {
-                        members[k as usize].offset.unwrap_or(0)
-                    } else {
-                        let mut n = 0;
-                        for m in &members[..k as usize] {
-                            n += self.scalar_kinds(m.ty)?.len() as u32;
-                        }
-                        4 * n
-                    };
-                    p.off += off;
-                    p.ty = members[k as usize].ty;
-                    continue;
-                }
-                TypeData::Array { elem, stride, .. } | TypeData::RuntimeArray { elem, stride } => {
-                    let s = match (Self::explicit(p.mem), stride) {
-                        (true, Some(s)) => s,
-                        _ => 4 * self.scalar_kinds(elem)?.len() as u32,
-                    };
-                    (s, elem)
-                }
-                TypeData::Vector { elem, .. } => {
-                    let s = if Self::explicit(p.mem) {
-                        self.elem_bytes(elem)
-                    } else {
-                        4 * self.scalar_kinds(elem)?.len() as u32
-                    };
-                    (s, elem)
-                }
-                _ => return Err(self.unsupported("an access chain into a scalar")),
-            };
-            p.ty = next;
-            match idx {
-                Sc::Imm(k) => p.off = p.off.wrapping_add(k.wrapping_mul(stride)),
-                Sc::R(i) => {
-                    if matches!(p.mem, Mem::Builtin(_)) {
-                        return Err(self.unsupported("a dynamic index into a built-in"));
-                    }
-                    let d = self.r();
-                    let s = self.reg(Sc::Imm(stride))?;
-                    let c = match p.dyn_off {
-                        Some(x) => MOpnd::use_(x),
-                        None => MOpnd::Fixed(RZ.into()),
-                    };
-                    self.emit(MInst::new(Op::Imad).d(d).u(i).u(s).o(c));
-                    p.dyn_off = Some(d);
-                }
-                _ => return Err(self.unsupported("a boolean index")),
-            }
-        }
-        Ok(p)
-    }
-
-    /// The scalars of a value of type `ty` in memory `mem`, with their byte offsets and
-    /// sizes: in buffers and push constants by the explicit layout (an 8- or 16-bit scalar
-    /// takes its bytes, a 64-bit one two 4-byte words, low first); elsewhere by tangle's own
-    /// (every scalar a 4-byte word, in order).
-    fn leaves(&self, mem: Mem, ty: Type) -> Result<Vec<Leaf>, CompileError> {
-        if !Self::explicit(mem) {
-            return Ok(self
-                .scalar_kinds(ty)?
-                .into_iter()
-                .enumerate()
-                .map(|(i, class)| Leaf {
-                    off: 4 * i as u32,
-                    class,
-                    size: 4,
-                })
-                .collect());
-        }
-        let types = &self.module.types;
-        let mut out = Vec::new();
-        match types.get(ty).clone() {
-            TypeData::Struct { members, .. } => {
-                for m in &members {
-                    for l in self.leaves(mem, m.ty)? {
-                        out.push(Leaf {
-                            off: l.off + m.offset.unwrap_or(0),
-                            ..l
-                        });
-                    }
-                }
-            }
-            TypeData::Array { elem, len, stride } => {
-                let s = stride.ok_or_else(|| self.unsupported("an array without stride"))?;
-                let inner = self.leaves(mem, elem)?;
-                for i in 0..len {
-                    out.extend(inner.iter().map(|l| Leaf {
-                        off: l.off + i * s,
-                        ..*l
-                    }));
-                }
-            }
-            TypeData::Vector { elem, count } => {
-                let inner = self.leaves(mem, elem)?;
-                let size = self.elem_bytes(elem);
-                for c in 0..count as u32 {
-                    out.extend(inner.iter().map(|l| Leaf {
-                        off: l.off + c * size,
-                        ..*l
-                    }));
-                }
-            }
-            TypeData::Bool => return Err(self.unsupported("a boolean in a buffer")),
-            TypeData::Int { width: 8 | 16, .. } | TypeData::Float { width: 16 } => {
-                out.push(Leaf {
-                    off: 0,
-                    class: RegClass::R,
-                    size: types.bit_width(ty) / 8,
-                });
-            }
-            _ => out.extend(
-                self.scalar_kinds(ty)?
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, class)| Leaf {
-                        off: 4 * i as u32,
-                        class,
-                        size: 4,
-                    }),
-            ),
-        }
-        Ok(out)
-    }
-
-    /// The bytes a scalar of type `ty` takes in a buffer (4 for anything else).
-    fn elem_bytes(&self, ty: Type) -> u32 {
-        match self.module.types.get(ty) {
-            TypeData::Int { width, .. } | TypeData::Float { width } => u32::from(*width) / 8,
-            _ => 4,
-        }
-    }
-
     /// The base register pair of the buffer whose pointer is at `cb`, loaded at the entry.
     fn buffer_base(&mut self, cb: u32) -> VReg {
         if let Some(v) = self.buffer_bases.get(&cb) {
@@ -409,7 +237,14 @@ impl Isel<'_> {
         if let Mem::Builtin(b) = p.mem {
             return self.builtin(b, p.off, ty);
         }
-        let leaves = self.leaves(p.mem, ty)?;
+        // The pointee's layout (a laid-out matrix, a strided column) places the value's
+        // scalars; the value's own type has none.
+        let placed = if self.module.types.same_value_type(p.ty, ty) {
+            p.ty
+        } else {
+            ty
+        };
+        let leaves = self.leaves(p.mem, placed)?;
         let mut out = Vec::new();
         match p.mem {
             Mem::Buffer(_) | Mem::Global(_) => {

@@ -23,6 +23,8 @@ mod glsl_exact;
 mod glsl_float;
 mod intdiv;
 mod intdiv64;
+mod layout;
+mod matrix;
 mod memory;
 mod ops;
 #[cfg(test)]
@@ -30,6 +32,7 @@ mod refine_tests;
 mod resources;
 mod sqrt;
 mod subgroup;
+mod varptr;
 mod wide;
 
 use std::collections::HashMap;
@@ -125,6 +128,8 @@ pub struct Isel<'m> {
 struct PendingPhi {
     block: MBlock,
     dsts: Vec<VReg>,
+    /// A pointer phi's run-time form (its incoming pointers are converted to it).
+    form: Option<varptr::PtrForm>,
     incoming: Vec<(Block, Operand)>,
     frame: usize,
 }
@@ -262,19 +267,12 @@ impl<'m> Isel<'m> {
             match &data.op {
                 tangle_ir::Op::Phi(blocks) => {
                     let r = data.result.expect("phi result");
-                    let ty = f.value_type(r);
-                    let kinds = self.scalar_kinds(ty)?;
-                    let mut dsts = Vec::new();
-                    let mut scs = Vec::new();
-                    for k in kinds {
-                        let v = self.mf.vreg(k, 1);
-                        dsts.push(v);
-                        scs.push(if k == RegClass::P { Sc::P(v) } else { Sc::R(v) });
-                    }
-                    frames[fi].values.insert(r, MVal::Scalars(scs));
+                    let (dsts, value, form) = self.phi_value(f.value_type(r))?;
+                    frames[fi].values.insert(r, value);
                     self.pending_phis.push(PendingPhi {
                         block: self.cur,
                         dsts,
+                        form,
                         incoming: blocks
                             .iter()
                             .copied()
@@ -503,9 +501,18 @@ impl<'m> Isel<'m> {
                 if !self.mf.blocks[from.0 as usize].succs().contains(&p.block) {
                     continue;
                 }
-                let v = self.val(*operand, &frames[fi])?;
-                let MVal::Scalars(scs) = v else {
-                    return Err(self.unsupported("phi of a pointer"));
+                let scs = match p.form {
+                    Some(form) => {
+                        let saved = self.cur;
+                        self.cur = from;
+                        let words = self.ptr_words(*operand, form, &frames[fi]);
+                        self.cur = saved;
+                        words?
+                    }
+                    None => match self.val(*operand, &frames[fi])? {
+                        MVal::Scalars(scs) => scs,
+                        _ => return Err(self.unsupported("phi of a pointer")),
+                    },
                 };
                 for (k, sc) in scs.into_iter().enumerate() {
                     let reg = self.materialize_at(from, sc)?;
@@ -576,7 +583,13 @@ impl<'m> Isel<'m> {
                 return Err(self.unsupported(format!("{width}-bit integers")))
             }
             TypeData::Float { width } => return Err(self.unsupported(format!("f{width}"))),
-            TypeData::Vector { elem, count } => {
+            // A matrix is its columns in order.
+            TypeData::Vector { elem, count }
+            | TypeData::Matrix {
+                column: elem,
+                count,
+                ..
+            } => {
                 let e = self.scalar_kinds(*elem)?;
                 e.iter()
                     .cycle()
@@ -599,6 +612,8 @@ impl<'m> Isel<'m> {
                 }
                 out
             }
+            // A strided column (a pointee only) is its vector.
+            TypeData::StridedVector { vector, .. } => self.scalar_kinds(*vector)?,
             other => return Err(self.unsupported(format!("values of type {other:?}"))),
         })
     }
@@ -653,7 +668,12 @@ impl<'m> Isel<'m> {
     ) -> Result<(), CompileError> {
         let types = &self.module.types;
         match (types.get(ty).clone(), v) {
-            (TypeData::Vector { elem, .. } | TypeData::Array { elem, .. }, Val::Comp(cs)) => {
+            (
+                TypeData::Vector { elem, .. }
+                | TypeData::Array { elem, .. }
+                | TypeData::Matrix { column: elem, .. },
+                Val::Comp(cs),
+            ) => {
                 for c in cs {
                     self.const_walk(elem, c, out)?;
                 }
@@ -777,7 +797,9 @@ pub(crate) fn sub_range(
                 }
                 ty = members[i as usize].ty;
             }
-            TypeData::Vector { elem, .. } | TypeData::Array { elem, .. } => {
+            TypeData::Vector { elem, .. }
+            | TypeData::Array { elem, .. }
+            | TypeData::Matrix { column: elem, .. } => {
                 start += i as usize * s.scalar_kinds(elem)?.len();
                 ty = elem;
             }

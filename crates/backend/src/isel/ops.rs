@@ -201,13 +201,21 @@ impl Isel<'_> {
     ) -> Result<MVal, CompileError> {
         use PlainOp as P;
         let rty = rty.expect("plain op result");
+        if super::matrix::is_matrix_op(op) {
+            return self.matrix_op(op, args, func, frame);
+        }
         match op {
             // A copy of a pointer is the same pointer.
             P::CopyObject => return self.val(args[0], frame),
+            P::Select if self.is_pointer(rty) => return self.select_ptr(args, rty, frame),
             P::Bitcast => {
                 // Same words in the same order (a 64-bit value is its low word first, as
-                // a two-component vector of 32-bit ones is); other splits are refused.
+                // a two-component vector of 32-bit ones is); narrow scalars (one to a
+                // register) are joined into or split out of their words.
                 let s = self.scalars(args[0], frame)?;
+                let from = self.operand_bits(func, args[0]);
+                let to = self.module.types.bit_width(rty);
+                let s = self.bitcast_pieces(s, from, to)?;
                 if self.scalar_kinds(rty)?.len() != s.len() {
                     return Err(self.unsupported("a bitcast that splits or joins words"));
                 }

@@ -73,6 +73,72 @@ impl Isel<'_> {
         Ok(vec![r])
     }
 
+    /// The scalars of a bitcast from elements of `from` bits to elements of `to` bits: each
+    /// a register of at most 32 bits (a 64-bit element is two words). Narrow pieces are
+    /// joined into a wider one low first (`IMAD` of the piece by its place value, adding
+    /// the pieces below: they never overlap), or split out of it (`SHF.R.U32.HI` then the
+    /// width's mask).
+    pub(crate) fn bitcast_pieces(
+        &mut self,
+        s: Vec<Sc>,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<Sc>, CompileError> {
+        let (fw, tw) = (from.min(32), to.min(32));
+        if fw == tw || !matches!(fw, 8 | 16 | 32) || !matches!(tw, 8 | 16 | 32) {
+            return Ok(s);
+        }
+        let mut out = Vec::new();
+        if fw < tw {
+            let k = (tw / fw) as usize;
+            if s.len() % k != 0 {
+                return Err(self.unsupported("a bitcast that splits or joins words"));
+            }
+            for chunk in s.chunks(k) {
+                let mut acc = self.reg(chunk[0])?;
+                for (j, piece) in chunk.iter().enumerate().skip(1) {
+                    let x = self.reg(*piece)?;
+                    let place = self.reg(Sc::Imm(1 << (j as u32 * fw)))?;
+                    let d = self.mf.vreg(RegClass::R, 1);
+                    self.emit(MInst::new(Op::Imad).d(d).u(x).u(place).u(acc));
+                    acc = d;
+                }
+                out.push(Sc::R(acc));
+            }
+        } else {
+            let k = fw / tw;
+            for x in s {
+                let x = self.reg(x)?;
+                for j in 0..k {
+                    let piece = if j == 0 {
+                        Sc::R(x)
+                    } else {
+                        let sh = self.reg(Sc::Imm(j * tw))?;
+                        let d = self.mf.vreg(RegClass::R, 1);
+                        self.emit(
+                            MInst::new(Op::Shf)
+                                .m(".R")
+                                .m(".U32")
+                                .m(".HI")
+                                .d(d)
+                                .f(RZ)
+                                .u(sh)
+                                .u(x),
+                        );
+                        Sc::R(d)
+                    };
+                    // The top piece has no bits above the width after its shift.
+                    out.push(if j + 1 == k {
+                        piece
+                    } else {
+                        self.mask(piece, tw)?
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// `x` (the low `bits` bits, zero-extended) sign-extended to 32 bits.
     pub(crate) fn sext(&mut self, x: Sc, bits: u32) -> Result<Sc, CompileError> {
         if let Sc::Imm(k) = x {
