@@ -201,7 +201,7 @@ pub(crate) fn decode(
                         _ => {}
                     }
                 }
-                let mut fast = fast_path(module, &d.op, &atys, rty);
+                let mut fast = fast_path(&module.types, &d.op, &atys, rty);
                 let mut chain = Vec::new();
                 if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
                     if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
@@ -313,9 +313,8 @@ fn scalar_bytes(types: &TypeTable, ty: Type) -> Option<u8> {
 }
 
 /// The fast path of an instruction (see [`Fast`]).
-fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
+pub(crate) fn fast_path(types: &TypeTable, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
     use PlainOp as P;
-    let types = &module.types;
     match op {
         Op::Plain(p) => {
             let Some(rty) = rty else { return Fast::None };

@@ -6,79 +6,13 @@
 use spirv::Scope;
 use tangle_ir::{Inst, Op};
 
-use crate::decode::{BoolOp, DInst, Fast, IntBin, IntCmp};
+use crate::decode::{DInst, Fast};
 use crate::error::R;
 use crate::group;
 use crate::slot::Slot;
-use crate::state::{lanes_of, put, Kind, Lookup, Run, Subgroup, TFrame, Tangle, UNSET};
+use crate::state::{lanes_of, Kind, Lookup, Run, Subgroup, TFrame, Tangle, UNSET};
 use crate::trace::TraceEntry;
-use crate::value::{sext, OpFail, Val};
-use crate::Mask;
-
-/// The fast path's result for defined scalar operands `a` (and `b`, `c`), or `None`.
-#[inline(always)]
-fn fast_value(fast: Fast, a: &Slot, b: Option<&Slot>, c: Option<&Slot>) -> Option<Slot> {
-    Some(match fast {
-        Fast::Int(op, m) => {
-            let (x, y) = (a.bits()?, b?.bits()?);
-            Slot::Bits(
-                match op {
-                    IntBin::Add => x.wrapping_add(y),
-                    IntBin::Sub => x.wrapping_sub(y),
-                    IntBin::Mul => x.wrapping_mul(y),
-                    IntBin::And => x & y,
-                    IntBin::Or => x | y,
-                    IntBin::Xor => x ^ y,
-                } & m,
-            )
-        }
-        Fast::Cmp(op, w) => {
-            let (x, y) = (a.bits()?, b?.bits()?);
-            let (sx, sy) = (sext(x, w), sext(y, w));
-            Slot::Bool(match op {
-                IntCmp::Eq => x == y,
-                IntCmp::Ne => x != y,
-                IntCmp::UGt => x > y,
-                IntCmp::UGe => x >= y,
-                IntCmp::ULt => x < y,
-                IntCmp::ULe => x <= y,
-                IntCmp::SGt => sx > sy,
-                IntCmp::SGe => sx >= sy,
-                IntCmp::SLt => sx < sy,
-                IntCmp::SLe => sx <= sy,
-            })
-        }
-        Fast::Bool(op) => {
-            let (Slot::Bool(x), Slot::Bool(y)) = (a, b?) else {
-                return None;
-            };
-            Slot::Bool(match op {
-                BoolOp::And => *x && *y,
-                BoolOp::Or => *x || *y,
-                BoolOp::Eq => x == y,
-                BoolOp::Ne => x != y,
-            })
-        }
-        Fast::Not => {
-            let Slot::Bool(x) = a else { return None };
-            Slot::Bool(!x)
-        }
-        Fast::Select => {
-            let Slot::Bool(cond) = a else { return None };
-            let (x, y) = (b?, c?);
-            let pick = if *cond { x } else { y };
-            Slot::Bits(match pick {
-                Slot::Bits(v) => *v,
-                _ => return None,
-            })
-        }
-        Fast::Copy => Slot::Bits(match a {
-            Slot::Bits(v) => *v,
-            _ => return None,
-        }),
-        _ => return None,
-    })
-}
+use crate::value::{OpFail, Val};
 
 impl Run<'_, '_> {
     /// Executes a block's phis for every lane, then positions the tangle after them.
@@ -189,23 +123,14 @@ impl Run<'_, '_> {
                         .get(k)
                         .map_or(Lookup::Const(&UNSET), |s| self.lookup(sg, *s))
                 };
-                let (a, b, c) = (op(0), op(1), op(2));
-                let base = res as usize * sg.width;
-                let lanes = &sg.lanes;
+                let ops = crate::fast::Operands {
+                    a: op(0),
+                    b: op(1),
+                    c: op(2),
+                };
+                let out = res as usize * sg.width;
                 let vals = &mut sg.values[fi].vals;
-                let mut slow: Mask = 0;
-                for lane in lanes_of(t.mask) {
-                    let v = fast_value(
-                        fast,
-                        a.get(vals, lanes, lane),
-                        Some(b.get(vals, lanes, lane)),
-                        Some(c.get(vals, lanes, lane)),
-                    );
-                    match v {
-                        Some(v) => put(&mut vals[base + lane], v),
-                        None => slow |= 1 << lane,
-                    }
-                }
+                let slow = crate::fast::plain(fast, t.mask, vals, &sg.lanes, ops, out);
                 // The lanes left (an operand not a defined scalar, or not set) take the
                 // general path, in lane order; no lane's result depends on another's, and
                 // only the general path can fail, so the order is the same as one loop's.

@@ -29,6 +29,7 @@ mod decode;
 mod dispatch;
 mod error;
 mod exec;
+mod fast;
 mod interpreter;
 mod memory;
 mod observe;

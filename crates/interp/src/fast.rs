@@ -1,0 +1,356 @@
+//! The per-lane fast paths of plain value instructions (`decode.rs` picks them): one loop
+//! per kind, so each lane's step is its operands' reads, the operation and the write, with
+//! no match on the kind per lane.
+//!
+//! A lane takes a fast path only when its operands are defined scalars of the kind the
+//! path expects; every other lane (an undefined or unset operand, a composite) is left in
+//! the returned mask for the general path through `tangle_lanes`, which is the only code
+//! that knows undefined values and errors. So a fast path can only skip work, never change
+//! a result (`tests` below compares each with `tangle_lanes::ops::eval` on generated lanes).
+
+use crate::decode::{BoolOp, Fast, IntBin, IntCmp};
+use crate::slot::Slot;
+use crate::state::{lanes_of, put, Lane, Lookup};
+use crate::value::sext;
+use crate::Mask;
+
+/// The operands of a plain fast path, resolved once per tangle-instruction (a missing
+/// operand reads as unset).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Operands<'c> {
+    pub(crate) a: Lookup<'c>,
+    pub(crate) b: Lookup<'c>,
+    pub(crate) c: Lookup<'c>,
+}
+
+/// Runs plain fast path `fast` for the lanes of `mask`, writing each result at
+/// `vals[out + lane]`; returns the lanes left for the general path (`mask` itself for a
+/// kind that is not a plain fast path).
+pub(crate) fn plain(
+    fast: Fast,
+    mask: Mask,
+    vals: &mut [Slot],
+    lanes: &[Lane],
+    ops: Operands<'_>,
+    out: usize,
+) -> Mask {
+    let Operands { a, b, c } = ops;
+    let run = LaneLoop {
+        mask,
+        lanes,
+        out,
+        a,
+        b,
+    };
+    match fast {
+        Fast::Int(op, m) => match op {
+            IntBin::Add => run.bits2(vals, |x, y| Slot::Bits(x.wrapping_add(y) & m)),
+            IntBin::Sub => run.bits2(vals, |x, y| Slot::Bits(x.wrapping_sub(y) & m)),
+            IntBin::Mul => run.bits2(vals, |x, y| Slot::Bits(x.wrapping_mul(y) & m)),
+            IntBin::And => run.bits2(vals, |x, y| Slot::Bits(x & y & m)),
+            IntBin::Or => run.bits2(vals, |x, y| Slot::Bits((x | y) & m)),
+            IntBin::Xor => run.bits2(vals, |x, y| Slot::Bits((x ^ y) & m)),
+        },
+        Fast::Cmp(op, w) => match op {
+            IntCmp::Eq => run.bits2(vals, |x, y| Slot::Bool(x == y)),
+            IntCmp::Ne => run.bits2(vals, |x, y| Slot::Bool(x != y)),
+            IntCmp::UGt => run.bits2(vals, |x, y| Slot::Bool(x > y)),
+            IntCmp::UGe => run.bits2(vals, |x, y| Slot::Bool(x >= y)),
+            IntCmp::ULt => run.bits2(vals, |x, y| Slot::Bool(x < y)),
+            IntCmp::ULe => run.bits2(vals, |x, y| Slot::Bool(x <= y)),
+            IntCmp::SGt => run.bits2(vals, |x, y| Slot::Bool(sext(x, w) > sext(y, w))),
+            IntCmp::SGe => run.bits2(vals, |x, y| Slot::Bool(sext(x, w) >= sext(y, w))),
+            IntCmp::SLt => run.bits2(vals, |x, y| Slot::Bool(sext(x, w) < sext(y, w))),
+            IntCmp::SLe => run.bits2(vals, |x, y| Slot::Bool(sext(x, w) <= sext(y, w))),
+        },
+        Fast::Bool(op) => match op {
+            BoolOp::And => run.bools2(vals, |x, y| x && y),
+            BoolOp::Or => run.bools2(vals, |x, y| x || y),
+            BoolOp::Eq => run.bools2(vals, |x, y| x == y),
+            BoolOp::Ne => run.bools2(vals, |x, y| x != y),
+        },
+        Fast::Not => run.each(vals, |a, _| match a {
+            Slot::Bool(x) => Some(Slot::Bool(!x)),
+            _ => None,
+        }),
+        Fast::Copy => run.each(vals, |a, _| match a {
+            Slot::Bits(x) => Some(Slot::Bits(x)),
+            _ => None,
+        }),
+        Fast::Select => run.select(vals, c),
+        _ => mask,
+    }
+}
+
+/// One plain fast path's loop over the lanes of a tangle.
+#[derive(Clone, Copy)]
+struct LaneLoop<'s, 'c> {
+    mask: Mask,
+    lanes: &'s [Lane],
+    out: usize,
+    a: Lookup<'c>,
+    b: Lookup<'c>,
+}
+
+impl LaneLoop<'_, '_> {
+    /// For every lane: `f` of its two operands (a missing one reads as unset), or `None`
+    /// to leave the lane to the general path; returns the lanes left.
+    #[inline(always)]
+    fn each<F>(self, vals: &mut [Slot], f: F) -> Mask
+    where
+        F: Fn(Slot, Slot) -> Option<Slot>,
+    {
+        let mut slow: Mask = 0;
+        for lane in lanes_of(self.mask) {
+            let x = scalar_copy(self.a.get(vals, self.lanes, lane));
+            let y = scalar_copy(self.b.get(vals, self.lanes, lane));
+            match f(x, y) {
+                Some(v) => put(&mut vals[self.out + lane], v),
+                None => slow |= 1 << lane,
+            }
+        }
+        slow
+    }
+
+    /// An integer operation of two defined integer scalars.
+    #[inline(always)]
+    fn bits2(self, vals: &mut [Slot], f: impl Fn(u64, u64) -> Slot) -> Mask {
+        self.each(vals, |a, b| match (a, b) {
+            (Slot::Bits(x), Slot::Bits(y)) => Some(f(x, y)),
+            _ => None,
+        })
+    }
+
+    /// A boolean operation of two defined booleans.
+    #[inline(always)]
+    fn bools2(self, vals: &mut [Slot], f: impl Fn(bool, bool) -> bool) -> Mask {
+        self.each(vals, |a, b| match (a, b) {
+            (Slot::Bool(x), Slot::Bool(y)) => Some(Slot::Bool(f(x, y))),
+            _ => None,
+        })
+    }
+
+    /// `select` (condition `a`, sides `b` and `c`) of a defined boolean condition: the
+    /// picked side must be a defined scalar and the other set (the general path reads
+    /// both operands, and an unset one is its error to report).
+    #[inline(always)]
+    fn select(self, vals: &mut [Slot], c: Lookup<'_>) -> Mask {
+        let mut slow: Mask = 0;
+        for lane in lanes_of(self.mask) {
+            let (pick, other) = match self.a.get(vals, self.lanes, lane) {
+                Slot::Bool(true) => (self.b, c),
+                Slot::Bool(false) => (c, self.b),
+                _ => {
+                    slow |= 1 << lane;
+                    continue;
+                }
+            };
+            let other_set = !matches!(other.get(vals, self.lanes, lane), Slot::Unset);
+            match *pick.get(vals, self.lanes, lane) {
+                Slot::Bits(v) if other_set => put(&mut vals[self.out + lane], Slot::Bits(v)),
+                _ => slow |= 1 << lane,
+            }
+        }
+        slow
+    }
+}
+
+/// A scalar slot's copy, or [`Slot::Unset`] for anything else (a boxed value is not
+/// copied: no fast path takes it).
+#[inline(always)]
+fn scalar_copy(s: &Slot) -> Slot {
+    match *s {
+        Slot::Bool(b) => Slot::Bool(b),
+        Slot::Bits(b) => Slot::Bits(b),
+        Slot::Ptr { mem, off } => Slot::Ptr { mem, off },
+        _ => Slot::Unset,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tangle_ir::{Op, PlainOp, Type, TypeData, TypeTable};
+
+    use super::*;
+    use crate::decode::fast_path;
+    use crate::value::{Born, Poison, Val};
+
+    /// A xorshift generator: the same lanes on every run.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// An integer of `w` bits, often an edge value (0, 1, all ones, the sign bit).
+        fn int(&mut self, w: u32) -> u64 {
+            let m = crate::value::mask(w);
+            match self.next() % 6 {
+                0 => 0,
+                1 => 1,
+                2 => m,
+                3 => 1 << (w - 1),
+                4 => self.next() % 4,
+                _ => self.next() & m,
+            }
+        }
+    }
+
+    /// One lane's operand of type `ty`: mostly a defined scalar, sometimes undefined, unset
+    /// or (for the fast path's type checks) a value of another kind.
+    fn operand(g: &mut Gen, types: &TypeTable, ty: Type, poison: &Arc<Poison>) -> Slot {
+        match g.next() % 10 {
+            0 => Slot::Boxed(Box::new(Val::Undef(poison.clone()))),
+            1 if g.next() % 4 == 0 => Slot::Unset,
+            _ => match types.get(ty) {
+                TypeData::Bool => Slot::Bool(g.next() % 2 == 0),
+                _ => Slot::Bits(g.int(types.bit_width(ty))),
+            },
+        }
+    }
+
+    /// Runs the fast path `decode` picks for `op` on generated lanes and checks every lane
+    /// against the general path (`tangle_lanes::ops::eval`): a lane the fast path takes has
+    /// the general path's result, a lane it leaves has an operand that is not a defined
+    /// scalar, and a lane outside the tangle keeps its old value.
+    fn agrees_with_general(types: &TypeTable, op: PlainOp, atys: &[Type], rty: Type) {
+        let op = Op::Plain(op);
+        let fast = fast_path(types, &op, atys, Some(rty));
+        assert_ne!(fast, Fast::None, "{op:?} {atys:?} has a fast path");
+        let poison = Arc::new(Poison {
+            born: Born::Input,
+            why: "generated".into(),
+        });
+        let width = 32usize;
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15 ^ (atys.len() as u64) ^ ((rty.as_u32() as u64) << 8));
+        let lanes: Vec<Lane> = Vec::new();
+        for round in 0..200 {
+            // Values 0..3 are the operands, value 3 the result (some results boxed before).
+            let mut vals = crate::state::unset_slots(4 * width);
+            for (k, ty) in atys.iter().enumerate() {
+                for lane in 0..width {
+                    vals[k * width + lane] = operand(&mut g, types, *ty, &poison);
+                }
+            }
+            for lane in 0..width {
+                if g.next() % 3 == 0 {
+                    vals[3 * width + lane] = Slot::of(Val::Undef(poison.clone()));
+                }
+            }
+            // An operand is a constant (lane 0's value) in some rounds.
+            let consts: Vec<Slot> = (0..3).map(|k| vals[k * width].clone()).collect();
+            let lookup = |k: usize| match atys.get(k) {
+                None => Lookup::Const(&crate::state::UNSET),
+                Some(_) if (round + k) % 3 == 2 => Lookup::Const(&consts[k]),
+                Some(_) => Lookup::Lanes(k * width),
+            };
+            let mask = (g.next() as Mask) | ((g.next() as Mask) << 64);
+            let mask = mask & crate::state::lanes_below(width as u32);
+            let before = vals.clone();
+            let ops = Operands {
+                a: lookup(0),
+                b: lookup(1),
+                c: lookup(2),
+            };
+            let slow = plain(fast, mask, &mut vals, &lanes, ops, 3 * width);
+            assert_eq!(slow & !mask, 0, "only lanes of the tangle are left");
+            for lane in 0..width {
+                let got = &vals[3 * width + lane];
+                let ran = mask & (1 << lane) != 0 && slow & (1 << lane) == 0;
+                if !ran {
+                    assert_eq!(got, &before[3 * width + lane], "lane {lane} untouched");
+                    continue;
+                }
+                let args: Vec<Val> = (0..atys.len())
+                    .map(|k| {
+                        ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane)
+                            .get()
+                            .expect("a lane the fast path ran has set operands")
+                    })
+                    .collect();
+                let want = tangle_lanes::ops::eval(types, &op, rty, atys, &args)
+                    .expect("the general path computes it");
+                assert_eq!(
+                    got.get(),
+                    Some(want),
+                    "{op:?} lane {lane} of {args:?}: fast and general paths differ"
+                );
+            }
+            // Every lane whose operands are all defined scalars runs fast, except a select's
+            // whose picked side is not one (checked against the general path above).
+            for lane in lanes_of(slow) {
+                let defined = (0..atys.len()).all(|k| {
+                    matches!(
+                        ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane),
+                        Slot::Bits(_) | Slot::Bool(_)
+                    )
+                });
+                assert!(
+                    !defined,
+                    "{op:?}: lane {lane} with defined operands left slow"
+                );
+            }
+        }
+    }
+
+    fn ops_get<'s>(l: &Lookup<'s>, vals: &'s [Slot], lanes: &'s [Lane], lane: usize) -> &'s Slot {
+        l.get(vals, lanes, lane)
+    }
+
+    #[test]
+    fn every_plain_fast_path_agrees_with_the_general_path() {
+        use PlainOp as P;
+        let mut types = TypeTable::new();
+        let b = types.bool();
+        let ints: Vec<Type> = [(8, false), (16, true), (32, false), (32, true), (64, true)]
+            .into_iter()
+            .map(|(width, signed)| types.intern(TypeData::Int { width, signed }))
+            .collect();
+        let f32 = types.intern(TypeData::Float { width: 32 });
+        for &i in &ints {
+            for op in [
+                P::IAdd,
+                P::ISub,
+                P::IMul,
+                P::BitwiseAnd,
+                P::BitwiseOr,
+                P::BitwiseXor,
+            ] {
+                agrees_with_general(&types, op, &[i, i], i);
+            }
+            for op in [
+                P::IEqual,
+                P::INotEqual,
+                P::UGreaterThan,
+                P::UGreaterThanEqual,
+                P::ULessThan,
+                P::ULessThanEqual,
+                P::SGreaterThan,
+                P::SGreaterThanEqual,
+                P::SLessThan,
+                P::SLessThanEqual,
+            ] {
+                agrees_with_general(&types, op, &[i, i], b);
+            }
+            agrees_with_general(&types, P::Select, &[b, i, i], i);
+            agrees_with_general(&types, P::CopyObject, &[i], i);
+        }
+        agrees_with_general(&types, P::Bitcast, &[ints[3]], ints[2]);
+        agrees_with_general(&types, P::Bitcast, &[f32], ints[2]);
+        agrees_with_general(&types, P::Select, &[b, f32, f32], f32);
+        for op in [
+            P::LogicalAnd,
+            P::LogicalOr,
+            P::LogicalEqual,
+            P::LogicalNotEqual,
+        ] {
+            agrees_with_general(&types, op, &[b, b], b);
+        }
+        agrees_with_general(&types, P::LogicalNot, &[b], b);
+    }
+}
