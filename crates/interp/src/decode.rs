@@ -127,6 +127,9 @@ pub(crate) struct DInst {
 pub(crate) struct EdgePhis {
     pub(crate) from: Option<Block>,
     pub(crate) copies: Vec<(u32, Src)>,
+    /// No copy reads a result of this edge, so the copies can run one after another (each
+    /// as one loop over the edge's lanes) instead of reading all before writing any.
+    pub(crate) sequential: bool,
 }
 
 /// One switch's case targets, each with the case target it can fall into.
@@ -248,6 +251,7 @@ pub(crate) fn decode(
                                 edges.push(EdgePhis {
                                     from: Some(*from),
                                     copies: Vec::new(),
+                                    sequential: false,
                                 });
                                 edges.last_mut().expect("pushed")
                             }
@@ -258,8 +262,13 @@ pub(crate) fn decode(
                         }
                     }
                 }
+                for e in &mut edges {
+                    e.sequential = !e.copies.iter().any(|(_, src)| {
+                        matches!(src, Src::Value(v) if e.copies.iter().any(|(r, _)| r == v))
+                    });
+                }
                 // An edge that misses a phi has no complete copy list: the engine reports
-                // the missing incoming value (see `exec.rs`).
+                // the missing incoming value (see `phis.rs`).
                 facts.edges[n] = edges;
             }
             if case_fallthrough {

@@ -1,5 +1,5 @@
-//! Instruction execution: phis on block entry, and every instruction a tangle executes
-//! (terminators are in `terminator.rs`). One dispatch per tangle-instruction, then a loop
+//! Instruction execution: every instruction a tangle executes (phis are in `phis.rs`,
+//! terminators in `terminator.rs`). One dispatch per tangle-instruction, then a loop
 //! over the tangle's lanes; the pre-decoded fast paths (`decode.rs`) run first and hand a
 //! lane to the general path when its operands are not defined scalars.
 
@@ -15,59 +15,6 @@ use crate::trace::TraceEntry;
 use crate::value::{OpFail, Val};
 
 impl Run<'_, '_> {
-    /// Executes a block's phis for every lane, then positions the tangle after them.
-    pub(crate) fn enter(&mut self, sg: &mut Subgroup, t: &mut Tangle) -> R<()> {
-        let top = t.frames.last_mut().expect("frame");
-        top.idx = 0;
-        let (func, block) = (top.func, top.block);
-        let fi = func.as_u32() as usize;
-        let it = self.it;
-        let facts = &it.facts[fi];
-        let n = facts.phis(block);
-        if n > 0 {
-            let edges = &facts.edges[block.as_u32() as usize];
-            let mut vals = std::mem::take(&mut self.slot_scratch);
-            for lane in lanes_of(t.mask) {
-                let prev = sg.prev(fi, lane);
-                let edge = edges
-                    .iter()
-                    .find(|e| e.from == prev && e.copies.len() == n)
-                    .ok_or_else(|| {
-                        self.fail(
-                            t,
-                            OpFail::Undefined(format!("phi has no incoming value for {prev:?}")),
-                        )
-                    })?;
-                // Every phi reads its operand before any is written (they run in parallel).
-                vals.clear();
-                for &(_, src) in &edge.copies {
-                    vals.push(self.arg(sg, t, lane, src)?.clone());
-                }
-                for (&(res, _), v) in edge.copies.iter().zip(vals.drain(..)) {
-                    sg.set_slot(fi, res, lane, v);
-                }
-            }
-            self.slot_scratch = vals;
-            if self.observer.is_some() {
-                let f = &self.it.module.funcs[func];
-                for &i in &f.blocks[block].insts[..n] {
-                    let r = [f.insts[i].result.expect("phi result")];
-                    self.observe(
-                        sg,
-                        func,
-                        block,
-                        Some(i),
-                        t.mask,
-                        crate::observe::Access::Wrote,
-                        &r,
-                    );
-                }
-            }
-        }
-        t.frames.last_mut().expect("frame").idx = n;
-        Ok(())
-    }
-
     /// Executes instruction `inst` for every lane of `t` and moves `t` past it (a call
     /// moves it into the callee; a workgroup barrier marks it waiting).
     pub(crate) fn exec_inst(&mut self, sg: &mut Subgroup, t: &mut Tangle, inst: Inst) -> R<()> {

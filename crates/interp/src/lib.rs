@@ -33,6 +33,7 @@ mod fast;
 mod interpreter;
 mod memory;
 mod observe;
+mod phis;
 mod schedule;
 mod slot;
 mod state;
