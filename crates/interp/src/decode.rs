@@ -97,6 +97,13 @@ pub(crate) enum Fast {
     Elect,
     /// `group_ballot` at subgroup scope.
     Ballot,
+    /// An integer reduction or scan at subgroup scope (`group` is `None`, a reduce or a
+    /// scan) of scalars of `width` bits, the result of the operand's type.
+    GroupInt {
+        op: tangle_ir::GroupOp,
+        width: u32,
+        group: Option<tangle_ir::GroupOperation>,
+    },
     /// An access chain whose struct indices are constants: its steps are in
     /// [`DInst::chain`] (constant indices checked at decode time against fixed sizes).
     Chain,
@@ -414,8 +421,36 @@ pub(crate) fn fast_path(types: &TypeTable, op: &Op, atys: &[Type], rty: Option<T
         } => match op {
             tangle_ir::GroupOp::Elect if rty.is_some() => Fast::Elect,
             tangle_ir::GroupOp::Ballot if rty.is_some() && atys.len() == 1 => Fast::Ballot,
-            _ => Fast::None,
+            _ => group_int(types, *op, None, atys, rty),
         },
+        Op::Group {
+            op,
+            scope: spirv::Scope::Subgroup,
+            group: Some(g),
+        } => group_int(types, *op, Some(*g), atys, rty),
+        _ => Fast::None,
+    }
+}
+
+/// [`Fast::GroupInt`] for an integer reduction (`tangle_lanes::group::int_identity`
+/// knows it) that reduces or scans one scalar integer operand into its own type.
+fn group_int(
+    types: &TypeTable,
+    op: tangle_ir::GroupOp,
+    group: Option<tangle_ir::GroupOperation>,
+    atys: &[Type],
+    rty: Option<Type>,
+) -> Fast {
+    use tangle_ir::GroupOperation as G;
+    let (Some(rty), [a]) = (rty, atys) else {
+        return Fast::None;
+    };
+    match (int_width(types, rty), group) {
+        (Some(width), None | Some(G::Reduce | G::InclusiveScan | G::ExclusiveScan))
+            if *a == rty && tangle_lanes::group::int_identity(op, width).is_some() =>
+        {
+            Fast::GroupInt { op, width, group }
+        }
         _ => Fast::None,
     }
 }

@@ -55,7 +55,7 @@ impl Run<'_, '_> {
                 advance(t);
                 return Ok(());
             }
-            Fast::Elect | Fast::Ballot => {
+            Fast::Elect | Fast::Ballot | Fast::GroupInt { .. } => {
                 if self.group_fast(sg, t, d)? {
                     self.record_group(sg, fr.func, inst, t.mask);
                     advance(t);
@@ -213,7 +213,8 @@ impl Run<'_, '_> {
     /// per-lane operand vectors and results: `false` (nothing done) when a lane's ballot
     /// predicate is not a defined boolean, which the general path (`tangle_lanes::group`)
     /// handles. Results are those of `group::execute`: elect is true for the tangle's
-    /// lowest lane; a ballot has the bits of the lanes whose predicate holds.
+    /// lowest lane; a ballot has the bits of the lanes whose predicate holds; integer
+    /// reductions and scans (`fast::group_int`) run only when every operand is defined.
     fn group_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<bool> {
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         let res = d.result.expect("fast paths have results");
@@ -238,6 +239,15 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     sg.slot_mut(fi, res, lane).put_ballot(m);
                 }
+            }
+            Fast::GroupInt { op, width, group } => {
+                let x = self.lookup(sg, d.args[0]);
+                let out = res as usize * sg.width;
+                let vals = &mut sg.values[fi].vals;
+                let lanes = &sg.lanes;
+                return Ok(crate::fast::group_int(
+                    op, width, group, t.mask, vals, lanes, x, out,
+                ));
             }
             _ => return Ok(false),
         }

@@ -8,6 +8,9 @@
 //! that knows undefined values and errors. So a fast path can only skip work, never change
 //! a result (`tests` below compares each with `tangle_lanes::ops::eval` on generated lanes).
 
+use tangle_ir::{GroupOp, GroupOperation};
+use tangle_lanes::group::{int_combine, int_identity};
+
 use crate::decode::{BoolOp, Fast, IntBin, IntCmp};
 use crate::slot::Slot;
 use crate::state::{lanes_of, put, Lane, Lookup};
@@ -70,16 +73,70 @@ pub(crate) fn plain(
             BoolOp::Ne => run.bools2(vals, |x, y| x != y),
         },
         Fast::Not => run.each(vals, |a, _| match a {
-            Slot::Bool(x) => Some(Slot::Bool(!x)),
+            Scalar::Bool(x) => Some(Slot::Bool(!x)),
             _ => None,
         }),
         Fast::Copy => run.each(vals, |a, _| match a {
-            Slot::Bits(x) => Some(Slot::Bits(x)),
+            Scalar::Bits(x) => Some(Slot::Bits(x)),
             _ => None,
         }),
         Fast::Select => run.select(vals, c),
         _ => mask,
     }
+}
+
+/// [`Fast::GroupInt`]: integer reduction or scan `op` of `width`-bit scalars over the
+/// lanes of `mask`, each lane's result written at `vals[out + lane]`, when every lane's
+/// operand `x` is a defined integer; otherwise nothing is written and `false` returned
+/// (the general path through `tangle_lanes::group::execute` then runs the instruction).
+/// The arithmetic is `tangle_lanes::group::int_combine`, the general path's own.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn group_int(
+    op: GroupOp,
+    width: u32,
+    group: Option<GroupOperation>,
+    mask: Mask,
+    vals: &mut [Slot],
+    lanes: &[Lane],
+    x: Lookup<'_>,
+    out: usize,
+) -> bool {
+    let Some(id) = int_identity(op, width) else {
+        return false;
+    };
+    let combine = |acc: u64, v: u64| int_combine(op, width, acc, v).unwrap_or(acc);
+    let mut total = id;
+    for lane in lanes_of(mask) {
+        match *x.get(vals, lanes, lane) {
+            Slot::Bits(v) => total = combine(total, v),
+            _ => return false,
+        }
+    }
+    match group {
+        None | Some(GroupOperation::Reduce) => {
+            for lane in lanes_of(mask) {
+                put(&mut vals[out + lane], Slot::Bits(total));
+            }
+        }
+        Some(scan @ (GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan)) => {
+            let mut acc = id;
+            for lane in lanes_of(mask) {
+                let Slot::Bits(v) = *x.get(vals, lanes, lane) else {
+                    return false; // not reached: every operand was checked above
+                };
+                let next = combine(acc, v);
+                let r = if scan == GroupOperation::InclusiveScan {
+                    next
+                } else {
+                    acc
+                };
+                put(&mut vals[out + lane], Slot::Bits(r));
+                acc = next;
+            }
+        }
+        Some(GroupOperation::ClusteredReduce) => return false,
+    }
+    true
 }
 
 /// One plain fast path's loop over the lanes of a tangle.
@@ -98,12 +155,12 @@ impl LaneLoop<'_, '_> {
     #[inline(always)]
     fn each<F>(self, vals: &mut [Slot], f: F) -> Mask
     where
-        F: Fn(Slot, Slot) -> Option<Slot>,
+        F: Fn(Scalar, Scalar) -> Option<Slot>,
     {
         let mut slow: Mask = 0;
         for lane in lanes_of(self.mask) {
-            let x = scalar_copy(self.a.get(vals, self.lanes, lane));
-            let y = scalar_copy(self.b.get(vals, self.lanes, lane));
+            let x = Scalar::of(self.a.get(vals, self.lanes, lane));
+            let y = Scalar::of(self.b.get(vals, self.lanes, lane));
             match f(x, y) {
                 Some(v) => put(&mut vals[self.out + lane], v),
                 None => slow |= 1 << lane,
@@ -116,7 +173,7 @@ impl LaneLoop<'_, '_> {
     #[inline(always)]
     fn bits2(self, vals: &mut [Slot], f: impl Fn(u64, u64) -> Slot) -> Mask {
         self.each(vals, |a, b| match (a, b) {
-            (Slot::Bits(x), Slot::Bits(y)) => Some(f(x, y)),
+            (Scalar::Bits(x), Scalar::Bits(y)) => Some(f(x, y)),
             _ => None,
         })
     }
@@ -125,7 +182,7 @@ impl LaneLoop<'_, '_> {
     #[inline(always)]
     fn bools2(self, vals: &mut [Slot], f: impl Fn(bool, bool) -> bool) -> Mask {
         self.each(vals, |a, b| match (a, b) {
-            (Slot::Bool(x), Slot::Bool(y)) => Some(Slot::Bool(f(x, y))),
+            (Scalar::Bool(x), Scalar::Bool(y)) => Some(Slot::Bool(f(x, y))),
             _ => None,
         })
     }
@@ -155,15 +212,25 @@ impl LaneLoop<'_, '_> {
     }
 }
 
-/// A scalar slot's copy, or [`Slot::Unset`] for anything else (a boxed value is not
-/// copied: no fast path takes it).
-#[inline(always)]
-fn scalar_copy(s: &Slot) -> Slot {
-    match *s {
-        Slot::Bool(b) => Slot::Bool(b),
-        Slot::Bits(b) => Slot::Bits(b),
-        Slot::Ptr { mem, off } => Slot::Ptr { mem, off },
-        _ => Slot::Unset,
+/// A lane's operand as the plain fast paths see it: a defined boolean, a defined integer
+/// (or float bits), or anything else, which they leave to the general path. It is `Copy`,
+/// so reading and discarding one drops nothing (a `Slot` operand cost a call of its drop
+/// glue per lane, since it may hold a box).
+#[derive(Clone, Copy)]
+enum Scalar {
+    Bool(bool),
+    Bits(u64),
+    Other,
+}
+
+impl Scalar {
+    #[inline(always)]
+    fn of(s: &Slot) -> Scalar {
+        match *s {
+            Slot::Bool(b) => Scalar::Bool(b),
+            Slot::Bits(b) => Scalar::Bits(b),
+            _ => Scalar::Other,
+        }
     }
 }
 
@@ -352,5 +419,123 @@ mod tests {
             agrees_with_general(&types, op, &[b, b], b);
         }
         agrees_with_general(&types, P::LogicalNot, &[b], b);
+    }
+
+    /// [`group_int`] against `tangle_lanes::group::execute` on generated lanes: with every
+    /// operand defined it runs and gives each lane the general path's result; with any
+    /// lane of the tangle undefined (or not an integer) it writes nothing and declines.
+    #[test]
+    fn group_int_agrees_with_the_general_path() {
+        use tangle_ir::GroupOp as G;
+        let mut types = TypeTable::new();
+        let poison = Arc::new(Poison {
+            born: Born::Input,
+            why: "generated".into(),
+        });
+        let width = 32usize;
+        let lanes: Vec<Lane> = Vec::new();
+        let mut g = Gen(0x2545_f491_4f6c_dd1d);
+        for w in [8u32, 16, 32, 64] {
+            let ty = types.intern(TypeData::Int {
+                width: w as u8,
+                signed: w % 16 == 0,
+            });
+            let ops = [
+                G::IAdd,
+                G::IMul,
+                G::UMin,
+                G::UMax,
+                G::SMin,
+                G::SMax,
+                G::BitwiseAnd,
+                G::BitwiseOr,
+                G::BitwiseXor,
+            ];
+            let groups = [
+                None,
+                Some(GroupOperation::Reduce),
+                Some(GroupOperation::InclusiveScan),
+                Some(GroupOperation::ExclusiveScan),
+            ];
+            for op in ops {
+                for group in groups {
+                    let fast = fast_path(
+                        &types,
+                        &Op::Group {
+                            op,
+                            scope: spirv::Scope::Subgroup,
+                            group,
+                        },
+                        &[ty],
+                        Some(ty),
+                    );
+                    assert_eq!(
+                        fast,
+                        Fast::GroupInt {
+                            op,
+                            width: w,
+                            group
+                        },
+                        "{op:?}"
+                    );
+                    for round in 0..60 {
+                        let mut vals = crate::state::unset_slots(2 * width);
+                        for lane in 0..width {
+                            vals[lane] = Slot::Bits(g.int(w));
+                            if g.next() % 3 == 0 {
+                                vals[width + lane] = Slot::of(Val::Undef(poison.clone()));
+                            }
+                        }
+                        let mask = (g.next() as Mask | 1) & crate::state::lanes_below(32);
+                        if round % 4 == 3 {
+                            // One lane of the tangle (or not) undefined, or a pointer.
+                            let lane = (g.next() % 32) as usize;
+                            vals[lane] = match g.next() % 2 {
+                                0 => Slot::of(Val::Undef(poison.clone())),
+                                _ => Slot::Ptr { mem: 1, off: 4 },
+                            };
+                        }
+                        let before = vals.clone();
+                        let x = Lookup::Lanes(0);
+                        let ran = group_int(op, w, group, mask, &mut vals, &lanes, x, width);
+                        let defined = lanes_of(mask).all(|l| matches!(before[l], Slot::Bits(_)));
+                        assert_eq!(ran, defined, "{op:?} {group:?}: runs iff all defined");
+                        if !ran {
+                            assert_eq!(vals, before, "declined without writing");
+                            continue;
+                        }
+                        let args: Vec<Vec<Val>> = (0..width)
+                            .map(|l| match mask >> l & 1 {
+                                1 => vec![before[l].get().expect("set")],
+                                _ => Vec::new(),
+                            })
+                            .collect();
+                        let want = tangle_lanes::group::execute(
+                            &types,
+                            op,
+                            group,
+                            ty,
+                            Some(ty),
+                            mask,
+                            32,
+                            &args,
+                        )
+                        .expect("the general path computes it");
+                        for (l, want) in lanes_of(mask).zip(want) {
+                            assert_eq!(vals[width + l].get(), Some(want), "{op:?} {group:?} w{w}");
+                        }
+                        for l in 0..width {
+                            if mask >> l & 1 == 0 {
+                                assert_eq!(
+                                    vals[width + l],
+                                    before[width + l],
+                                    "lane {l} untouched"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
