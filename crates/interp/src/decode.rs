@@ -45,6 +45,18 @@ pub(crate) enum IntBin {
     Xor,
 }
 
+/// An integer operation a fast path computes on defined scalars only where its result is
+/// defined: a division by a nonzero divisor, a shift by less than the width (elsewhere the
+/// general path makes the undefined value and its message).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntPartial {
+    UDiv,
+    UMod,
+    Shl,
+    Shr,
+    Sar,
+}
+
 /// An integer comparison a fast path computes on defined scalars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum IntCmp {
@@ -76,6 +88,8 @@ pub(crate) enum Fast {
     None,
     /// Integer arithmetic on scalars of one width: the result masked to it.
     Int(IntBin, u64),
+    /// An integer operation at this width, fast only where defined (see [`IntPartial`]).
+    IntPartial(IntPartial, u32),
     /// Integer comparison at this operand width.
     Cmp(IntCmp, u32),
     /// Boolean logic.
@@ -342,6 +356,16 @@ pub(crate) fn fast_path(types: &TypeTable, op: &Op, atys: &[Type], rty: Option<T
                 }
                 _ => Fast::None,
             };
+            // A division's operands have the result's width; a shift's amount any width.
+            let partial = |p, same: bool| match (int_width(types, rty), atys) {
+                (Some(w), [a, b])
+                    if int_width(types, *a) == Some(w)
+                        && int_width(types, *b).is_some_and(|v| v == w || !same) =>
+                {
+                    Fast::IntPartial(p, w)
+                }
+                _ => Fast::None,
+            };
             let int_cmp = |c| match (types.get(rty), atys) {
                 (TypeData::Bool, [a, b]) => match (int_width(types, *a), int_width(types, *b)) {
                     (Some(w), Some(v)) if w == v => Fast::Cmp(c, w),
@@ -361,6 +385,11 @@ pub(crate) fn fast_path(types: &TypeTable, op: &Op, atys: &[Type], rty: Option<T
                 P::BitwiseAnd => int_bin(IntBin::And),
                 P::BitwiseOr => int_bin(IntBin::Or),
                 P::BitwiseXor => int_bin(IntBin::Xor),
+                P::UDiv => partial(IntPartial::UDiv, true),
+                P::UMod => partial(IntPartial::UMod, true),
+                P::ShiftLeftLogical => partial(IntPartial::Shl, false),
+                P::ShiftRightLogical => partial(IntPartial::Shr, false),
+                P::ShiftRightArithmetic => partial(IntPartial::Sar, false),
                 P::IEqual => int_cmp(IntCmp::Eq),
                 P::INotEqual => int_cmp(IntCmp::Ne),
                 P::UGreaterThan => int_cmp(IntCmp::UGt),

@@ -11,7 +11,7 @@
 use tangle_ir::{GroupOp, GroupOperation};
 use tangle_lanes::group::{int_combine, int_identity};
 
-use crate::decode::{BoolOp, Fast, IntBin, IntCmp};
+use crate::decode::{BoolOp, Fast, IntBin, IntCmp, IntPartial};
 use crate::slot::Slot;
 use crate::state::{lanes_of, put, Lane, Lookup};
 use crate::value::sext;
@@ -54,6 +54,19 @@ pub(crate) fn plain(
             IntBin::Or => run.bits2(vals, |x, y| Slot::Bits((x | y) & m)),
             IntBin::Xor => run.bits2(vals, |x, y| Slot::Bits((x ^ y) & m)),
         },
+        Fast::IntPartial(op, w) => {
+            let m = crate::value::mask(w);
+            let sh = u64::from(w);
+            match op {
+                IntPartial::UDiv => run.bits2_where(vals, |x, y| (y != 0).then(|| x / y)),
+                IntPartial::UMod => run.bits2_where(vals, |x, y| (y != 0).then(|| x % y)),
+                IntPartial::Shl => run.bits2_where(vals, |x, y| (y < sh).then(|| (x << y) & m)),
+                IntPartial::Shr => run.bits2_where(vals, |x, y| (y < sh).then(|| x >> y)),
+                IntPartial::Sar => {
+                    run.bits2_where(vals, |x, y| (y < sh).then(|| (sext(x, w) >> y) as u64 & m))
+                }
+            }
+        }
         Fast::Cmp(op, w) => match op {
             IntCmp::Eq => run.bits2(vals, |x, y| Slot::Bool(x == y)),
             IntCmp::Ne => run.bits2(vals, |x, y| Slot::Bool(x != y)),
@@ -174,6 +187,16 @@ impl LaneLoop<'_, '_> {
     fn bits2(self, vals: &mut [Slot], f: impl Fn(u64, u64) -> Slot) -> Mask {
         self.each(vals, |a, b| match (a, b) {
             (Scalar::Bits(x), Scalar::Bits(y)) => Some(f(x, y)),
+            _ => None,
+        })
+    }
+
+    /// An integer operation of two defined integer scalars that `f` computes where it is
+    /// defined (`None` leaves the lane to the general path, which makes the undefined value).
+    #[inline(always)]
+    fn bits2_where(self, vals: &mut [Slot], f: impl Fn(u64, u64) -> Option<u64>) -> Mask {
+        self.each(vals, |a, b| match (a, b) {
+            (Scalar::Bits(x), Scalar::Bits(y)) => f(x, y).map(Slot::Bits),
             _ => None,
         })
     }
@@ -349,18 +372,25 @@ mod tests {
                 );
             }
             // Every lane whose operands are all defined scalars runs fast, except a select's
-            // whose picked side is not one (checked against the general path above).
+            // whose picked side is not one (checked against the general path above) and a
+            // division's or shift's whose result the general path makes undefined.
             for lane in lanes_of(slow) {
-                let defined = (0..atys.len()).all(|k| {
-                    matches!(
-                        ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane),
-                        Slot::Bits(_) | Slot::Bool(_)
-                    )
-                });
-                assert!(
-                    !defined,
-                    "{op:?}: lane {lane} with defined operands left slow"
-                );
+                let args: Vec<Option<Val>> = (0..atys.len())
+                    .map(|k| {
+                        let s = ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane);
+                        matches!(s, Slot::Bits(_) | Slot::Bool(_))
+                            .then(|| s.get())
+                            .flatten()
+                    })
+                    .collect();
+                if let Some(args) = args.into_iter().collect::<Option<Vec<Val>>>() {
+                    let general = tangle_lanes::ops::eval(types, &op, rty, atys, &args);
+                    assert!(
+                        matches!(fast, Fast::IntPartial(..))
+                            && matches!(general, Ok(Val::Undef(_))),
+                        "{op:?}: lane {lane} with defined operands {args:?} left slow"
+                    );
+                }
             }
         }
     }
@@ -405,6 +435,22 @@ mod tests {
                 agrees_with_general(&types, op, &[i, i], b);
             }
             agrees_with_general(&types, P::Select, &[b, i, i], i);
+            for op in [
+                P::UDiv,
+                P::UMod,
+                P::ShiftLeftLogical,
+                P::ShiftRightLogical,
+                P::ShiftRightArithmetic,
+            ] {
+                agrees_with_general(&types, op, &[i, i], i);
+            }
+            for op in [
+                P::ShiftLeftLogical,
+                P::ShiftRightLogical,
+                P::ShiftRightArithmetic,
+            ] {
+                agrees_with_general(&types, op, &[i, ints[0]], i);
+            }
             agrees_with_general(&types, P::CopyObject, &[i], i);
         }
         agrees_with_general(&types, P::Bitcast, &[ints[3]], ints[2]);
