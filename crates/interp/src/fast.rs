@@ -170,10 +170,57 @@ impl LaneLoop<'_, '_> {
     where
         F: Fn(Scalar, Scalar) -> Option<Slot>,
     {
+        // One loop per kind of operand pair, so a lane reads a lane array by index or a
+        // constant read once, with no match on where the operand lives.
+        match (self.a, self.b) {
+            (Lookup::Lanes(i), Lookup::Lanes(j)) => self.each_read(
+                vals,
+                f,
+                move |v: &[Slot], l: usize| Scalar::of(&v[i + l]),
+                move |v: &[Slot], l: usize| Scalar::of(&v[j + l]),
+            ),
+            (Lookup::Lanes(i), Lookup::Const(c)) => {
+                let y = Scalar::of(c);
+                self.each_read(
+                    vals,
+                    f,
+                    move |v: &[Slot], l: usize| Scalar::of(&v[i + l]),
+                    move |_: &[Slot], _: usize| y,
+                )
+            }
+            (Lookup::Const(c), Lookup::Lanes(j)) => {
+                let x = Scalar::of(c);
+                self.each_read(
+                    vals,
+                    f,
+                    move |_: &[Slot], _: usize| x,
+                    move |v: &[Slot], l: usize| Scalar::of(&v[j + l]),
+                )
+            }
+            (a, b) => {
+                let lanes = self.lanes;
+                self.each_read(
+                    vals,
+                    f,
+                    move |v: &[Slot], l: usize| Scalar::of(a.get(v, lanes, l)),
+                    move |v: &[Slot], l: usize| Scalar::of(b.get(v, lanes, l)),
+                )
+            }
+        }
+    }
+
+    /// [`LaneLoop::each`] with the operands read by `read_a` and `read_b`.
+    #[inline(always)]
+    fn each_read<F, A, B>(self, vals: &mut [Slot], f: F, read_a: A, read_b: B) -> Mask
+    where
+        F: Fn(Scalar, Scalar) -> Option<Slot>,
+        A: Fn(&[Slot], usize) -> Scalar,
+        B: Fn(&[Slot], usize) -> Scalar,
+    {
         let mut slow: Mask = 0;
         for lane in lanes_of(self.mask) {
-            let x = Scalar::of(self.a.get(vals, self.lanes, lane));
-            let y = Scalar::of(self.b.get(vals, self.lanes, lane));
+            let x = read_a(vals, lane);
+            let y = read_b(vals, lane);
             match f(x, y) {
                 Some(v) => put(&mut vals[self.out + lane], v),
                 None => slow |= 1 << lane,
