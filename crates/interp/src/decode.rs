@@ -45,6 +45,18 @@ pub(crate) enum IntBin {
     Xor,
 }
 
+/// An integer operation a fast path computes on defined scalars only where its result is
+/// defined: a division by a nonzero divisor, a shift by less than the width (elsewhere the
+/// general path makes the undefined value and its message).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntPartial {
+    UDiv,
+    UMod,
+    Shl,
+    Shr,
+    Sar,
+}
+
 /// An integer comparison a fast path computes on defined scalars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum IntCmp {
@@ -76,6 +88,8 @@ pub(crate) enum Fast {
     None,
     /// Integer arithmetic on scalars of one width: the result masked to it.
     Int(IntBin, u64),
+    /// An integer operation at this width, fast only where defined (see [`IntPartial`]).
+    IntPartial(IntPartial, u32),
     /// Integer comparison at this operand width.
     Cmp(IntCmp, u32),
     /// Boolean logic.
@@ -97,6 +111,13 @@ pub(crate) enum Fast {
     Elect,
     /// `group_ballot` at subgroup scope.
     Ballot,
+    /// An integer reduction or scan at subgroup scope (`group` is `None`, a reduce or a
+    /// scan) of scalars of `width` bits, the result of the operand's type.
+    GroupInt {
+        op: tangle_ir::GroupOp,
+        width: u32,
+        group: Option<tangle_ir::GroupOperation>,
+    },
     /// An access chain whose struct indices are constants: its steps are in
     /// [`DInst::chain`] (constant indices checked at decode time against fixed sizes).
     Chain,
@@ -127,6 +148,9 @@ pub(crate) struct DInst {
 pub(crate) struct EdgePhis {
     pub(crate) from: Option<Block>,
     pub(crate) copies: Vec<(u32, Src)>,
+    /// No copy reads a result of this edge, so the copies can run one after another (each
+    /// as one loop over the edge's lanes) instead of reading all before writing any.
+    pub(crate) sequential: bool,
 }
 
 /// One switch's case targets, each with the case target it can fall into.
@@ -201,7 +225,7 @@ pub(crate) fn decode(
                         _ => {}
                     }
                 }
-                let mut fast = fast_path(module, &d.op, &atys, rty);
+                let mut fast = fast_path(&module.types, &d.op, &atys, rty);
                 let mut chain = Vec::new();
                 if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
                     if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
@@ -248,6 +272,7 @@ pub(crate) fn decode(
                                 edges.push(EdgePhis {
                                     from: Some(*from),
                                     copies: Vec::new(),
+                                    sequential: false,
                                 });
                                 edges.last_mut().expect("pushed")
                             }
@@ -258,8 +283,13 @@ pub(crate) fn decode(
                         }
                     }
                 }
+                for e in &mut edges {
+                    e.sequential = !e.copies.iter().any(|(_, src)| {
+                        matches!(src, Src::Value(v) if e.copies.iter().any(|(r, _)| r == v))
+                    });
+                }
                 // An edge that misses a phi has no complete copy list: the engine reports
-                // the missing incoming value (see `exec.rs`).
+                // the missing incoming value (see `phis.rs`).
                 facts.edges[n] = edges;
             }
             if case_fallthrough {
@@ -313,9 +343,8 @@ fn scalar_bytes(types: &TypeTable, ty: Type) -> Option<u8> {
 }
 
 /// The fast path of an instruction (see [`Fast`]).
-fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
+pub(crate) fn fast_path(types: &TypeTable, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast {
     use PlainOp as P;
-    let types = &module.types;
     match op {
         Op::Plain(p) => {
             let Some(rty) = rty else { return Fast::None };
@@ -324,6 +353,16 @@ fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast
                     if int_width(types, *a) == Some(w) && int_width(types, *c) == Some(w) =>
                 {
                     Fast::Int(b, tangle_lanes::value::mask(w))
+                }
+                _ => Fast::None,
+            };
+            // A division's operands have the result's width; a shift's amount any width.
+            let partial = |p, same: bool| match (int_width(types, rty), atys) {
+                (Some(w), [a, b])
+                    if int_width(types, *a) == Some(w)
+                        && int_width(types, *b).is_some_and(|v| v == w || !same) =>
+                {
+                    Fast::IntPartial(p, w)
                 }
                 _ => Fast::None,
             };
@@ -346,6 +385,11 @@ fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast
                 P::BitwiseAnd => int_bin(IntBin::And),
                 P::BitwiseOr => int_bin(IntBin::Or),
                 P::BitwiseXor => int_bin(IntBin::Xor),
+                P::UDiv => partial(IntPartial::UDiv, true),
+                P::UMod => partial(IntPartial::UMod, true),
+                P::ShiftLeftLogical => partial(IntPartial::Shl, false),
+                P::ShiftRightLogical => partial(IntPartial::Shr, false),
+                P::ShiftRightArithmetic => partial(IntPartial::Sar, false),
                 P::IEqual => int_cmp(IntCmp::Eq),
                 P::INotEqual => int_cmp(IntCmp::Ne),
                 P::UGreaterThan => int_cmp(IntCmp::UGt),
@@ -406,8 +450,36 @@ fn fast_path(module: &Module, op: &Op, atys: &[Type], rty: Option<Type>) -> Fast
         } => match op {
             tangle_ir::GroupOp::Elect if rty.is_some() => Fast::Elect,
             tangle_ir::GroupOp::Ballot if rty.is_some() && atys.len() == 1 => Fast::Ballot,
-            _ => Fast::None,
+            _ => group_int(types, *op, None, atys, rty),
         },
+        Op::Group {
+            op,
+            scope: spirv::Scope::Subgroup,
+            group: Some(g),
+        } => group_int(types, *op, Some(*g), atys, rty),
+        _ => Fast::None,
+    }
+}
+
+/// [`Fast::GroupInt`] for an integer reduction (`tangle_lanes::group::int_identity`
+/// knows it) that reduces or scans one scalar integer operand into its own type.
+fn group_int(
+    types: &TypeTable,
+    op: tangle_ir::GroupOp,
+    group: Option<tangle_ir::GroupOperation>,
+    atys: &[Type],
+    rty: Option<Type>,
+) -> Fast {
+    use tangle_ir::GroupOperation as G;
+    let (Some(rty), [a]) = (rty, atys) else {
+        return Fast::None;
+    };
+    match (int_width(types, rty), group) {
+        (Some(width), None | Some(G::Reduce | G::InclusiveScan | G::ExclusiveScan))
+            if *a == rty && tangle_lanes::group::int_identity(op, width).is_some() =>
+        {
+            Fast::GroupInt { op, width, group }
+        }
         _ => Fast::None,
     }
 }

@@ -1,139 +1,20 @@
-//! Instruction execution: phis on block entry, and every instruction a tangle executes
-//! (terminators are in `terminator.rs`). One dispatch per tangle-instruction, then a loop
+//! Instruction execution: every instruction a tangle executes (phis are in `phis.rs`,
+//! terminators in `terminator.rs`). One dispatch per tangle-instruction, then a loop
 //! over the tangle's lanes; the pre-decoded fast paths (`decode.rs`) run first and hand a
 //! lane to the general path when its operands are not defined scalars.
 
 use spirv::Scope;
 use tangle_ir::{Inst, Op};
 
-use crate::decode::{BoolOp, DInst, Fast, IntBin, IntCmp};
+use crate::decode::{DInst, Fast};
 use crate::error::R;
 use crate::group;
 use crate::slot::Slot;
-use crate::state::{lanes_of, put, Kind, Lookup, Run, Subgroup, TFrame, Tangle, UNSET};
+use crate::state::{lanes_of, Kind, Lookup, Run, Subgroup, TFrame, Tangle, UNSET};
 use crate::trace::TraceEntry;
-use crate::value::{sext, OpFail, Val};
-use crate::Mask;
-
-/// The fast path's result for defined scalar operands `a` (and `b`, `c`), or `None`.
-#[inline(always)]
-fn fast_value(fast: Fast, a: &Slot, b: Option<&Slot>, c: Option<&Slot>) -> Option<Slot> {
-    Some(match fast {
-        Fast::Int(op, m) => {
-            let (x, y) = (a.bits()?, b?.bits()?);
-            Slot::Bits(
-                match op {
-                    IntBin::Add => x.wrapping_add(y),
-                    IntBin::Sub => x.wrapping_sub(y),
-                    IntBin::Mul => x.wrapping_mul(y),
-                    IntBin::And => x & y,
-                    IntBin::Or => x | y,
-                    IntBin::Xor => x ^ y,
-                } & m,
-            )
-        }
-        Fast::Cmp(op, w) => {
-            let (x, y) = (a.bits()?, b?.bits()?);
-            let (sx, sy) = (sext(x, w), sext(y, w));
-            Slot::Bool(match op {
-                IntCmp::Eq => x == y,
-                IntCmp::Ne => x != y,
-                IntCmp::UGt => x > y,
-                IntCmp::UGe => x >= y,
-                IntCmp::ULt => x < y,
-                IntCmp::ULe => x <= y,
-                IntCmp::SGt => sx > sy,
-                IntCmp::SGe => sx >= sy,
-                IntCmp::SLt => sx < sy,
-                IntCmp::SLe => sx <= sy,
-            })
-        }
-        Fast::Bool(op) => {
-            let (Slot::Bool(x), Slot::Bool(y)) = (a, b?) else {
-                return None;
-            };
-            Slot::Bool(match op {
-                BoolOp::And => *x && *y,
-                BoolOp::Or => *x || *y,
-                BoolOp::Eq => x == y,
-                BoolOp::Ne => x != y,
-            })
-        }
-        Fast::Not => {
-            let Slot::Bool(x) = a else { return None };
-            Slot::Bool(!x)
-        }
-        Fast::Select => {
-            let Slot::Bool(cond) = a else { return None };
-            let (x, y) = (b?, c?);
-            let pick = if *cond { x } else { y };
-            Slot::Bits(match pick {
-                Slot::Bits(v) => *v,
-                _ => return None,
-            })
-        }
-        Fast::Copy => Slot::Bits(match a {
-            Slot::Bits(v) => *v,
-            _ => return None,
-        }),
-        _ => return None,
-    })
-}
+use crate::value::{OpFail, Val};
 
 impl Run<'_, '_> {
-    /// Executes a block's phis for every lane, then positions the tangle after them.
-    pub(crate) fn enter(&mut self, sg: &mut Subgroup, t: &mut Tangle) -> R<()> {
-        let top = t.frames.last_mut().expect("frame");
-        top.idx = 0;
-        let (func, block) = (top.func, top.block);
-        let fi = func.as_u32() as usize;
-        let it = self.it;
-        let facts = &it.facts[fi];
-        let n = facts.phis(block);
-        if n > 0 {
-            let edges = &facts.edges[block.as_u32() as usize];
-            let mut vals = std::mem::take(&mut self.slot_scratch);
-            for lane in lanes_of(t.mask) {
-                let prev = sg.prev(fi, lane);
-                let edge = edges
-                    .iter()
-                    .find(|e| e.from == prev && e.copies.len() == n)
-                    .ok_or_else(|| {
-                        self.fail(
-                            t,
-                            OpFail::Undefined(format!("phi has no incoming value for {prev:?}")),
-                        )
-                    })?;
-                // Every phi reads its operand before any is written (they run in parallel).
-                vals.clear();
-                for &(_, src) in &edge.copies {
-                    vals.push(self.arg(sg, t, lane, src)?.clone());
-                }
-                for (&(res, _), v) in edge.copies.iter().zip(vals.drain(..)) {
-                    sg.set_slot(fi, res, lane, v);
-                }
-            }
-            self.slot_scratch = vals;
-            if self.observer.is_some() {
-                let f = &self.it.module.funcs[func];
-                for &i in &f.blocks[block].insts[..n] {
-                    let r = [f.insts[i].result.expect("phi result")];
-                    self.observe(
-                        sg,
-                        func,
-                        block,
-                        Some(i),
-                        t.mask,
-                        crate::observe::Access::Wrote,
-                        &r,
-                    );
-                }
-            }
-        }
-        t.frames.last_mut().expect("frame").idx = n;
-        Ok(())
-    }
-
     /// Executes instruction `inst` for every lane of `t` and moves `t` past it (a call
     /// moves it into the callee; a workgroup barrier marks it waiting).
     pub(crate) fn exec_inst(&mut self, sg: &mut Subgroup, t: &mut Tangle, inst: Inst) -> R<()> {
@@ -174,7 +55,7 @@ impl Run<'_, '_> {
                 advance(t);
                 return Ok(());
             }
-            Fast::Elect | Fast::Ballot => {
+            Fast::Elect | Fast::Ballot | Fast::GroupInt { .. } => {
                 if self.group_fast(sg, t, d)? {
                     self.record_group(sg, fr.func, inst, t.mask);
                     advance(t);
@@ -189,23 +70,14 @@ impl Run<'_, '_> {
                         .get(k)
                         .map_or(Lookup::Const(&UNSET), |s| self.lookup(sg, *s))
                 };
-                let (a, b, c) = (op(0), op(1), op(2));
-                let base = res as usize * sg.width;
-                let lanes = &sg.lanes;
+                let ops = crate::fast::Operands {
+                    a: op(0),
+                    b: op(1),
+                    c: op(2),
+                };
+                let out = res as usize * sg.width;
                 let vals = &mut sg.values[fi].vals;
-                let mut slow: Mask = 0;
-                for lane in lanes_of(t.mask) {
-                    let v = fast_value(
-                        fast,
-                        a.get(vals, lanes, lane),
-                        Some(b.get(vals, lanes, lane)),
-                        Some(c.get(vals, lanes, lane)),
-                    );
-                    match v {
-                        Some(v) => put(&mut vals[base + lane], v),
-                        None => slow |= 1 << lane,
-                    }
-                }
+                let slow = crate::fast::plain(fast, t.mask, vals, &sg.lanes, ops, out);
                 // The lanes left (an operand not a defined scalar, or not set) take the
                 // general path, in lane order; no lane's result depends on another's, and
                 // only the general path can fail, so the order is the same as one loop's.
@@ -341,7 +213,8 @@ impl Run<'_, '_> {
     /// per-lane operand vectors and results: `false` (nothing done) when a lane's ballot
     /// predicate is not a defined boolean, which the general path (`tangle_lanes::group`)
     /// handles. Results are those of `group::execute`: elect is true for the tangle's
-    /// lowest lane; a ballot has the bits of the lanes whose predicate holds.
+    /// lowest lane; a ballot has the bits of the lanes whose predicate holds; integer
+    /// reductions and scans (`fast::group_int`) run only when every operand is defined.
     fn group_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<bool> {
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         let res = d.result.expect("fast paths have results");
@@ -366,6 +239,15 @@ impl Run<'_, '_> {
                 for lane in lanes_of(t.mask) {
                     sg.slot_mut(fi, res, lane).put_ballot(m);
                 }
+            }
+            Fast::GroupInt { op, width, group } => {
+                let x = self.lookup(sg, d.args[0]);
+                let out = res as usize * sg.width;
+                let vals = &mut sg.values[fi].vals;
+                let lanes = &sg.lanes;
+                return Ok(crate::fast::group_int(
+                    op, width, group, t.mask, vals, lanes, x, out,
+                ));
             }
             _ => return Ok(false),
         }

@@ -46,6 +46,52 @@ fn map_comp(a: &Val, b: &Val, f: &mut dyn FnMut(&Val, &Val) -> R<Val>) -> R<Val>
     }
 }
 
+/// The identity of integer reduction `op` at width `w` bits, or `None` when `op` is not
+/// an integer reduction. [`execute`] and the engines' fast paths share this definition.
+#[inline]
+pub fn int_identity(op: GroupOp, w: u32) -> Option<u64> {
+    use GroupOp as G;
+    Some(match op {
+        G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax => 0,
+        G::IMul => 1,
+        G::BitwiseAnd | G::UMin => mask(w),
+        G::SMin => mask(w) >> 1,
+        G::SMax => 1u64 << (w - 1),
+        _ => return None,
+    })
+}
+
+/// Integer reduction `op` of two defined `w`-bit integers, or `None` when `op` is not an
+/// integer reduction. [`execute`] and the engines' fast paths share this definition.
+#[inline]
+pub fn int_combine(op: GroupOp, w: u32, x: u64, y: u64) -> Option<u64> {
+    use GroupOp as G;
+    Some(match op {
+        G::IAdd => x.wrapping_add(y) & mask(w),
+        G::IMul => x.wrapping_mul(y) & mask(w),
+        G::UMin => x.min(y),
+        G::UMax => x.max(y),
+        G::SMin => {
+            if sext(x, w) <= sext(y, w) {
+                x
+            } else {
+                y
+            }
+        }
+        G::SMax => {
+            if sext(x, w) >= sext(y, w) {
+                x
+            } else {
+                y
+            }
+        }
+        G::BitwiseAnd => x & y,
+        G::BitwiseOr => x | y,
+        G::BitwiseXor => x ^ y,
+        _ => return None,
+    })
+}
+
 fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
     use GroupOp as G;
     let one = |v: Val| -> Val {
@@ -55,12 +101,10 @@ fn identity(op: GroupOp, s: Scalar, like: &Val) -> R<Val> {
         }
     };
     let w = s.width();
+    if let Some(v) = int_identity(op, w) {
+        return Ok(one(Val::Bits(v)));
+    }
     Ok(one(match op {
-        G::IAdd | G::BitwiseOr | G::BitwiseXor | G::UMax => Val::Bits(0),
-        G::IMul => Val::Bits(1),
-        G::BitwiseAnd | G::UMin => Val::Bits(mask(w)),
-        G::SMin => Val::Bits(mask(w) >> 1),
-        G::SMax => Val::Bits(1u64 << (w - 1)),
         G::FAdd => Val::Bits(from_f(0.0, w)?),
         G::FMul => Val::Bits(from_f(1.0, w)?),
         G::FMin => Val::Bits(from_f(f64::INFINITY, w)?),
@@ -84,17 +128,10 @@ fn combine(op: GroupOp, s: Scalar, a: &Val, b: &Val) -> R<Val> {
             return Ok(Val::Undef(p.clone()));
         }
         let (x, y) = (a.bits(), b.bits());
-        let m = mask(w);
+        if let Some(r) = int_combine(op, w, x, y) {
+            return Ok(Val::Bits(r));
+        }
         Ok(match op {
-            G::IAdd => Val::Bits(x.wrapping_add(y) & m),
-            G::IMul => Val::Bits(x.wrapping_mul(y) & m),
-            G::UMin => Val::Bits(x.min(y)),
-            G::UMax => Val::Bits(x.max(y)),
-            G::SMin => Val::Bits(if sext(x, w) <= sext(y, w) { x } else { y }),
-            G::SMax => Val::Bits(if sext(x, w) >= sext(y, w) { x } else { y }),
-            G::BitwiseAnd => Val::Bits(x & y),
-            G::BitwiseOr => Val::Bits(x | y),
-            G::BitwiseXor => Val::Bits(x ^ y),
             G::FAdd => Val::Bits(fbin(x, y, w, |p, q| p + q)?),
             G::FMul => Val::Bits(fbin(x, y, w, |p, q| p * q)?),
             G::FMin => Val::Bits(fbin(x, y, w, f64::min)?),

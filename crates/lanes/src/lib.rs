@@ -44,14 +44,57 @@ pub fn lanes_below(n: u32) -> Mask {
 /// The lanes of a mask in increasing order.
 #[inline]
 pub fn lanes_of(m: Mask) -> impl Iterator<Item = usize> {
-    let mut m = m;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
+    LaneIter {
+        low: m as u64,
+        high: (m >> 64) as u64,
+    }
+}
+
+/// [`lanes_of`]'s iterator: the mask as two 64-bit words, so a step is a test, a count of
+/// trailing zeros and a clear of the lowest bit on one machine word (a 128-bit mask's take
+/// twice the instructions, and every engine's per-lane loop runs on it).
+struct LaneIter {
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for LaneIter {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.low != 0 {
+            let l = self.low.trailing_zeros() as usize;
+            self.low &= self.low - 1;
             Some(l)
+        } else if self.high != 0 {
+            let l = self.high.trailing_zeros() as usize;
+            self.high &= self.high - 1;
+            Some(64 + l)
+        } else {
+            None
         }
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_of_lists_the_set_bits_in_order() {
+        let masks: [Mask; 7] = [
+            0,
+            1,
+            1 << 63,
+            1 << 64,
+            Mask::MAX,
+            0x8000_0000_0000_0001_8000_0000_0000_0001,
+            lanes_below(96) & !0xf0f0,
+        ];
+        for m in masks {
+            let want: Vec<usize> = (0..128).filter(|l| m >> l & 1 == 1).collect();
+            assert_eq!(lanes_of(m).collect::<Vec<_>>(), want, "{m:#x}");
+        }
+    }
 }
