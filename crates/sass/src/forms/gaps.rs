@@ -56,6 +56,29 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
             .o(r(16))
             .o(Opnd::new(OpndKind::F64Hi, 32, 32)),
     );
+    // MUFU.fn Rd, imm (0x908 with a single-precision function: `rsqrt.approx.f32` of a
+    // NaN constant): the f32 immediate at 32-63 (no negate or absolute-value bits: 62 and
+    // 63 are the float's), functions as the register form's; 10-15 print `.INVALIDn`.
+    // Probed on SM75 and SM90.
+    v.push(
+        fs("MUFU", ALL, 0xffc0000000067908, 0x0000000000001400)
+            .m(
+                74,
+                4,
+                &[
+                    (0, ".COS"),
+                    (1, ".SIN"),
+                    (2, ".EX2"),
+                    (3, ".LG2"),
+                    (4, ".RCP"),
+                    (5, ".RSQ"),
+                    (8, ".SQRT"),
+                    (9, ".TANH"),
+                ],
+            )
+            .o(r(16))
+            .o(f32i(32)),
+    );
     // DMUL Rd, A, c[][] (0xa28) and, on SM90, DMUL Rd, A, URb (0xc28; bit 91 set): the
     // constant or uniform source in the B slot.
     let rnd = [(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")];
