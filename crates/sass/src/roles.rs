@@ -183,6 +183,9 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
             return 4;
         }
     }
+    if matches!(op, Op::Hmma | Op::Dmma) && i < 4 {
+        return mma_fragment(op, i, mods);
+    }
     if op == Op::Ldsm && i == 0 {
         // One register per 8x8 matrix: `.2` two, `.4` four.
         return if mods.ends_with(".4") {
@@ -206,6 +209,27 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
         return 2;
     }
     1
+}
+
+/// The registers of operand `i` (D, A, B, C) of a warp-level MMA: a fragment of the
+/// matrix spread over 32 lanes. HMMA m16n8k16 f16: A 8 halves (4 registers), B 4 halves
+/// (2), C and D 4 floats (4) or 4 halves (2); m16n8k8 half those of A and B; TF32 inputs
+/// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
+/// one double (2), C and D two (4).
+fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
+    if op == Op::Dmma {
+        return if i == 1 || i == 2 { 2 } else { 4 };
+    }
+    let k16 = mods.contains(".16816");
+    let tf32_k8 = mods.contains(".TF32") && mods.contains(".1688");
+    match i {
+        1 if k16 || tf32_k8 => 4,
+        1 => 2,
+        2 if k16 || tf32_k8 => 2,
+        2 => 1,
+        _ if mods.contains(".F32") => 4,
+        _ => 2,
+    }
 }
 
 #[cfg(test)]

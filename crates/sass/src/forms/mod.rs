@@ -76,7 +76,9 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
     }
 }
 
+mod async_copy;
 mod control;
+mod coverage;
 mod float;
 mod gaps;
 mod generated;
@@ -85,6 +87,7 @@ mod integer;
 mod memory;
 mod moves;
 mod surface;
+mod tensor;
 mod uniform;
 mod variants;
 mod warp;
@@ -142,6 +145,9 @@ fn build() -> Vec<Form> {
     generated::cctl(&mut v);
     generated::ldsm(&mut v);
     surface::surfaces(&mut v);
+    coverage::coverage(&mut v);
+    tensor::tensor(&mut v);
+    async_copy::async_copy(&mut v);
     v
 }
 

@@ -83,6 +83,21 @@ impl LatencyClass {
             | Op::Sgxt
             | Op::Bmsk
             | Op::Mov => IntAlu,
+            // Assumed, not measured: ptxas gives them no write scoreboard (fixed latency).
+            Op::Vabsdiff | Op::Vabsdiff4 => IntAlu,
+            Op::Fset => Fp32,
+            // Assumed, not measured: ptxas gives them a write scoreboard.
+            Op::Qspc => Warp,
+            Op::B2r => SpecialReg,
+            Op::Bpt => Control,
+            Op::Pmtrig => Sync,
+            // The tensor pipe, assumed: SM75 gives HMMA a write scoreboard, SM80 and later
+            // a fixed latency; a scoreboarded class is the safe choice for both.
+            Op::Hmma | Op::Dmma => Fp64,
+            // The asynchronous copy reads global memory (its class) and writes shared
+            // memory behind the program's back; its commit and arrival are barriers.
+            Op::Ldgsts => GlobalMem,
+            Op::Ldgdepbar | Op::Arrives => Sync,
             // IDP (dp4a/dp2a) is put with IMAD by assumption, not measured.
             Op::Imad | Op::Idp => IntMad,
             Op::Isetp => IntCompare,

@@ -87,11 +87,7 @@ impl WordTally {
 pub fn key(w: Word, text: &str) -> String {
     let m = text.split(' ').find(|s| !s.starts_with('@')).unwrap_or("");
     let base = m.split('.').next().unwrap_or("");
-    let nan = if is_nan_text(text) {
-        " NaN"
-    } else {
-        ""
-    };
+    let nan = if is_nan_text(text) { " NaN" } else { "" };
     format!("{} {:#05x}{nan}", base, w.get(0, 12))
 }
 
