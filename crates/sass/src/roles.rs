@@ -103,7 +103,7 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
         Op::Lds | Op::Ldsm => (Shared, Load),
-        Op::Sts => (Shared, Store),
+        Op::Sts | Op::Stsm => (Shared, Store),
         Op::Atoms => (Shared, Atomic),
         Op::Ldl => (Local, Load),
         Op::Stl => (Local, Store),
@@ -115,6 +115,10 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Suld => (Global, Load),
         Op::Sust => (Global, Store),
         Op::Sured => (Global, Atomic),
+        // The asynchronous copy reads global memory and writes shared memory; one
+        // (space, access) cannot say both, so it is ordered against every memory
+        // operation as a generic read-modify-write.
+        Op::Ldgsts => (Generic, Atomic),
         _ => return None,
     })
 }
@@ -186,7 +190,7 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     if matches!(op, Op::Hmma | Op::Dmma) && i < 4 {
         return mma_fragment(op, i, mods);
     }
-    if op == Op::Ldsm && i == 0 {
+    if (op == Op::Ldsm && i == 0) || (op == Op::Stsm && i == 1) {
         // One register per 8x8 matrix: `.2` two, `.4` four.
         return if mods.ends_with(".4") {
             4

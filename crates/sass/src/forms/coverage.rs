@@ -90,3 +90,110 @@ pub(super) fn coverage(v: &mut Vec<Form>) {
             .o(p(87).not(90)),
     );
 }
+
+/// Barriers, sleeps, matrix moves and SM90's operand-less synchronisation found by the
+/// generated corpus's refusal list, probed with nvdisasm as the forms above.
+pub(super) fn coverage_sync(v: &mut Vec<Form>) {
+    // BAR.SYNC/ARV Ra, Ra (0x31d, `bar.sync a, b` with both in registers): nvdisasm
+    // prints bits 32-39 twice (bits 24-31 are ignored; the encoder refuses two different
+    // registers). `.ARV` is bit 77; SM80 and later add `.DEFER_BLOCKING` at 80, which
+    // `.ARV` does not take (nvdisasm rejects it). SM75 rejects bit 80; 78 is `.SCAN` or
+    // `.RED` with a predicate (not modelled).
+    let both = || r(32);
+    v.push(
+        fs("BAR", &[Sm75], 0x000000000000731d, 0)
+            .no_write_sb()
+            .m(77, 1, &[(0, ".SYNC"), (1, ".ARV")])
+            .o(both())
+            .o(both()),
+    );
+    v.push(
+        fs("BAR", SM80UP, 0x000000000000731d, 0)
+            .no_write_sb()
+            .m_pieces(
+                &[(77, 1), (80, 1)],
+                &[(0, ".SYNC"), (2, ".SYNC.DEFER_BLOCKING"), (1, ".ARV")],
+            )
+            .o(both())
+            .o(both()),
+    );
+    // NANOSLEEP[.RAND][.WARP][.SYNCS] Ra (0x35d, `__nanosleep` with a register): Ra 32,
+    // `.RAND` 86, `.WARP` 85, SM90's `.SYNCS` 84 (ignored before SM90); bits 87-90 print a
+    // predicate before Ra unless PT (a constant here). nvdisasm rejects any scoreboard.
+    // The immediate form 0x95d is in `gaps.rs`.
+    for (arches, syncs) in [(PRE90, false), (&[Sm90][..], true)] {
+        let f = fs("NANOSLEEP", arches, 0x000000020000735d, 0x0000000003800000)
+            .no_sb()
+            .m(86, 1, &[(0, ""), (1, ".RAND")])
+            .m(85, 1, &[(0, ""), (1, ".WARP")]);
+        let f = if syncs {
+            f.m(84, 1, &[(0, ""), (1, ".SYNCS")])
+        } else {
+            f
+        };
+        v.push(f.o(r(32)));
+    }
+    // MOVM.16.MT88 Rd, Ra (`movmatrix.sync.aligned.m8n8.trans.b16`): Rd 16, Ra 24, one
+    // register each (two halves of the 8x8 matrix per lane). The shape 78-79 has
+    // `.M832` and `.M864` too, whose register counts nvdisasm cannot show: not modelled.
+    v.push(
+        fs("MOVM", ALL, 0x000000000005723a, 0)
+            .m(0, 0, &[(0, ".16.MT88")])
+            .o(r(16))
+            .o(r(24)),
+    );
+    // STSM.16.shape[.count] [Ra+off], Rb (SM90, `stmatrix`): the shared address as LDSM's
+    // (24-31, a signed 24-bit offset 40-63; bit 91 adds a uniform register 64-69), the data
+    // 32 (one register per 8x8 matrix), the shape 78 (`.M88`, `.MT88` transposed), the
+    // count 72-73 (3 prints `.INVALID3`); bit 75 set prints `.???1` for the size. A store:
+    // nvdisasm rejects a write scoreboard.
+    let shapes: &[(u64, &str)] = &[(0, ".M88"), (1, ".MT88")];
+    for (bit91, ureg) in [(0u64, None), (1 << 27, Some(64))] {
+        v.push(
+            fs("STSM", &[Sm90], 0x0000000400007844, bit91)
+                .m(0, 0, &[(0, ".16")])
+                .m(78, 1, shapes)
+                .m(72, 2, &[(0, ""), (1, ".2"), (2, ".4")])
+                .o(shared(ureg))
+                .o(r(32))
+                .no_write_sb(),
+        );
+    }
+    // SM90's operand-less instructions: bits 16-90 are ignored by nvdisasm (constants
+    // here), except FENCE.VIEW.ASYNC's space 72 (`.S` shared, `.G` global) and
+    // WARPGROUP's 79-80 (other values rejected).
+    // UCGABAR_ARV and UCGABAR_WAIT need bit 91 set (nvdisasm rejects it clear).
+    for (name, lo, hi) in [
+        ("PREEXIT", 0x000000000000782du64, 0u64),
+        ("ACQBULK", 0x000000000000782e, 0),
+        ("UCGABAR_ARV", 0x00000000000079c7, 0x0000000008000000),
+        ("UCGABAR_WAIT", 0x0000000000007dc7, 0x0000000008000000),
+        ("UTMACMDFLUSH", 0x00000000000079b7, 0),
+    ] {
+        v.push(fs(name, &[Sm90], lo, hi));
+    }
+    // ELECT[.IGNOREKILL] Pd, URd, Pc (`elect.sync`): Pd 81-83, URd 16-21 (the elected
+    // lane), Pc 87-89 negated by 90 (the member mask's predicate), `.IGNOREKILL` 85; bit
+    // 91 makes the last operand a uniform register (not modelled).
+    v.push(
+        fs("ELECT", &[Sm90], 0x000000000004782f, 0x0000000003800000)
+            .m(85, 1, &[(0, ""), (1, ".IGNOREKILL")])
+            .o(p(81))
+            .o(ur(16))
+            .o(p(87).not(90)),
+    );
+    // nvdisasm rejects any scoreboard on WARPGROUP and a read scoreboard on FENCE.
+    // (`WARPGROUP.DEPBAR.LE gsb0, n`, bits 47 and 80, accepts no wait mask: a control
+    // rule the form table cannot say, not modelled.)
+    v.push(
+        fs("WARPGROUP", &[Sm90], 0x00000000000079c5, 0)
+            .m(0, 0, &[(0, ".ARRIVE")])
+            .no_sb(),
+    );
+    v.push(
+        fs("FENCE", &[Sm90], 0x00000000000073c6, 0)
+            .m(0, 0, &[(0, ".VIEW.ASYNC")])
+            .m(72, 1, &[(0, ".S"), (1, ".G")])
+            .no_read_sb(),
+    );
+}

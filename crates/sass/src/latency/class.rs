@@ -98,6 +98,20 @@ impl LatencyClass {
             // memory behind the program's back; its commit and arrival are barriers.
             Op::Ldgsts => GlobalMem,
             Op::Ldgdepbar | Op::Arrives => Sync,
+            // Assumed, not measured: ptxas gives MOVM (a transpose across the warp's
+            // lanes) a write scoreboard, like the warp exchanges.
+            Op::Movm => Warp,
+            // Assumed: ELECT writes a uniform register from the vector pipe.
+            Op::Elect => ToUniform,
+            // Assumed: SM90's fences, cluster barriers, warpgroup and bulk-copy
+            // bookkeeping wait on or order memory, as the barriers do.
+            Op::Fence
+            | Op::Preexit
+            | Op::Acqbulk
+            | Op::Warpgroup
+            | Op::UcgabarArv
+            | Op::UcgabarWait
+            | Op::Utmacmdflush => Sync,
             // IDP (dp4a/dp2a) is put with IMAD by assumption, not measured.
             Op::Imad | Op::Idp => IntMad,
             Op::Isetp => IntCompare,
@@ -140,7 +154,7 @@ impl LatencyClass {
             | Op::Suld
             | Op::Sust
             | Op::Sured => GlobalMem,
-            Op::Lds | Op::Ldsm | Op::Sts | Op::Atoms => SharedMem,
+            Op::Lds | Op::Ldsm | Op::Sts | Op::Stsm | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
             | Op::Brx
