@@ -98,6 +98,7 @@ ops! {
     Iadd3 = "IADD3",
     Idp = "IDP",
     Imad = "IMAD",
+    Imma = "IMMA",
     Imnmx = "IMNMX",
     Isetp = "ISETP",
     Ld = "LD",

@@ -187,7 +187,7 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
             return 4;
         }
     }
-    if matches!(op, Op::Hmma | Op::Dmma) && i < 4 {
+    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma) && i < 4 {
         return mma_fragment(op, i, mods);
     }
     if (op == Op::Ldsm && i == 0) || (op == Op::Stsm && i == 1) {
@@ -219,8 +219,25 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
 /// matrix spread over 32 lanes. HMMA m16n8k16 f16: A 8 halves (4 registers), B 4 halves
 /// (2), C and D 4 floats (4) or 4 halves (2); m16n8k8 half those of A and B; TF32 inputs
 /// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
-/// one double (2), C and D two (4).
+/// one double (2), C and D two (4). IMMA on bytes: m8n8k16 A 1, B 1, C/D 2; m16n8k16 A 2,
+/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4.
 fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
+    if op == Op::Imma {
+        // 8-bit integers: A holds M*K bytes, B N*K, C and D M*N int32, over 32 lanes.
+        let (m, n, k): (u16, u16, u16) = if mods.starts_with(".8816") {
+            (8, 8, 16)
+        } else if mods.starts_with(".16816") {
+            (16, 8, 16)
+        } else {
+            (16, 8, 32)
+        };
+        let regs = match i {
+            1 => m * k / 128,
+            2 => n * k / 128,
+            _ => m * n / 32,
+        };
+        return regs as u8;
+    }
     if op == Op::Dmma {
         return if i == 1 || i == 2 { 2 } else { 4 };
     }

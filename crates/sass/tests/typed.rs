@@ -466,4 +466,25 @@ fn coverage_forms_read_and_write_their_registers() {
     let regs = |a: u8, n: u8| (a..a + n).map(Loc::R).collect::<Vec<_>>();
     assert_eq!(mma.defs(), regs(4, 4));
     assert_eq!(mma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
+    // `IMMA.16832.S8.S8.SAT R4, R8.ROW, R12.COL, R4` (mma.m16n8k32 s8): A 16 bytes per
+    // lane (four registers), B eight (two), C and D four int32. The operand suffixes are
+    // given as modifiers, as `.H1`.
+    let imma = MachInst::build(Op::Imma)
+        .m(".16832")
+        .m(".S8.S8")
+        .m(".SAT")
+        .m(".ROW")
+        .m(".COL")
+        .o(r(4))
+        .o(r(8))
+        .o(r(12))
+        .o(r(4))
+        .finish(Arch::Sm86)
+        .unwrap();
+    assert_eq!(
+        text(&imma, Arch::Sm86),
+        "IMMA.16832.S8.S8.SAT R4, R8.ROW, R12.COL, R4"
+    );
+    assert_eq!(imma.defs(), regs(4, 4));
+    assert_eq!(imma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
 }

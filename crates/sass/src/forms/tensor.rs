@@ -62,4 +62,27 @@ pub(super) fn tensor(v: &mut Vec<Form>) {
                 .o(r(64).neg(75).abs(74)),
         );
     }
+    // IMMA.shape.A.B[.SAT] Rd, Ra.ROW, Rb.COL, Rc (`mma` on 8-bit integers, SM80 and
+    // later): D 16, A 24, B 32, C 64; the shape 75 and 85-86 in one field (`.8816`,
+    // `.16816`, `.16832`; 6 is the 4-bit `.16864`, 1 and 3 print `.INVALIDn`), A's type
+    // 76 (`.U8`, `.S8`; 77 and the 4-bit flag 83 constants), B's 78 (79 and 84
+    // constants), `.SAT` 82; the layouts `.ROW` (73 clear) and `.COL` (74 set) are fixed
+    // (other values print `.???n`). Bit 72 is the sparse `.SP` form (not modelled), and
+    // SM90's inverted uniform predicate 87-90 is a constant as in HMMA. SM75's IMMA has
+    // another layout (not modelled).
+    // A's and B's types are one modifier, so the builder cannot swap them.
+    let int8: &[(u64, &str)] = &[(0, ".U8.U8"), (1, ".S8.U8"), (2, ".U8.S8"), (3, ".S8.S8")];
+    v.push(
+        fs("IMMA", SM80UP, 0x0000000404047237, 0x0000000000445c04)
+            .m_pieces(
+                &[(75, 1), (85, 2)],
+                &[(0, ".8816"), (4, ".16816"), (5, ".16832")],
+            )
+            .m_pieces(&[(76, 1), (78, 1)], int8)
+            .m(82, 1, &[(0, ""), (1, ".SAT")])
+            .o(r(16))
+            .o(r(24).suffix(".ROW"))
+            .o(r(32).suffix(".COL"))
+            .o(r(64)),
+    );
 }
