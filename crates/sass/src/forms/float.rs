@@ -205,6 +205,18 @@ pub(super) fn conversions(v: &mut Vec<Form>) {
                 .o(r(32)),
         );
     }
+    // F2I with an f32 immediate (0x905, `cvt.rpi.u32.f32` of a constant): the fields of
+    // 0x305 with the float type fixed at F32 (84-85 = 2; F16 prints the immediate's low
+    // half, 0 and 3 are rejected; SM90's bit 86 clear). Probed on SM75, SM80 and SM90.
+    v.push(
+        fs("F2I", ALL, 0x4120000000007905, 0x0000000000203000)
+            .m(80, 1, &[(0, ""), (1, ".FTZ")])
+            .m_pieces(&[(72, 1), (75, 2)], &INT_TYPES[..6])
+            .m(78, 2, F2I_RND)
+            .m(77, 1, &[(0, ""), (1, ".NTZ")])
+            .o(r(16))
+            .o(f32i(32)),
+    );
     // I2F[.F16][.type][.rnd] Rd, B (an integer of 8-32 bits to F16/F32): the float type is
     // 75-76 (1 .F16, 2 F32; 0 and 3 print `???n`, refused), the integer type bit 74
     // (signed) and 84-85 (size); rounding 78-79 (none, RM, RP, RZ). SM90: the float type
