@@ -72,6 +72,7 @@ ops! {
     F2f = "F2F",
     F2fp = "F2FP",
     F2i = "F2I",
+    F2ip = "F2IP",
     Fadd = "FADD",
     Fchk = "FCHK",
     Fence = "FENCE",

@@ -182,6 +182,24 @@ pub(super) fn coverage_sync(v: &mut Vec<Form>) {
             .o(ur(16))
             .o(p(87).not(90)),
     );
+    // F2IP.type.F32[.TRUNC][.NTZ][.RELU] Rd, A, B, C[.H1] (SM86 and later, `cvt.pack`
+    // of a float to an 8-bit integer into a byte of A and C): D 16, A 24, B 32, C 64
+    // (`.H1` 72); the type 76 (`.U8`, `.S8`; 77 prints `.INVALID2`), rounding 78-79 (0
+    // nothing, 3 `.TRUNC`; 1 and 2 print `.INVALIDn`), `.NTZ` 74, `.RELU` 75.
+    for (h1, sfx) in [(0u64, ""), (1, ".H1")] {
+        v.push(
+            fs("F2IP", &[Sm86, Sm89, Sm90], 0x00000000ff007243, h1 << 8)
+                .m(76, 1, &[(0, ".U8"), (1, ".S8")])
+                .m(0, 0, &[(0, ".F32")])
+                .m(78, 2, &[(0, ""), (3, ".TRUNC")])
+                .m(74, 1, &[(0, ""), (1, ".NTZ")])
+                .m(75, 1, &[(0, ""), (1, ".RELU")])
+                .o(r(16))
+                .o(r(24))
+                .o(r(32))
+                .o(r(64).suffix(sfx)),
+        );
+    }
     // nvdisasm rejects any scoreboard on WARPGROUP and a read scoreboard on FENCE.
     // (`WARPGROUP.DEPBAR.LE gsb0, n`, bits 47 and 80, accepts no wait mask: a control
     // rule the form table cannot say, not modelled.)

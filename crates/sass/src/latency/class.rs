@@ -125,6 +125,8 @@ impl LatencyClass {
             Op::F2i | Op::I2f | Op::I2fp | Op::F2f | Op::F2fp | Op::Frnd | Op::I2i | Op::I2ip => {
                 Conversion
             }
+            // Assumed, not measured: F2IP with the conversions, as I2IP.
+            Op::F2ip => Conversion,
             Op::Plop3 | Op::P2r | Op::R2p => PredLogic,
             Op::Uiadd3
             | Op::Ulop3
