@@ -5,8 +5,9 @@
 //! payload is not printed (probed with nvdisasm 13.5 on every width: 0x7fc00000 and
 //! 0x7fffffff both print `+QNAN`, 0x7f800001 and 0x7fa00000 `+SNAN`). So the text of a NaN
 //! names a class of words; the assembler writes one canonical word per class
-//! ([`special_bits`]) and the decoder refuses every other NaN word, whose text could not
-//! be assembled back to it.
+//! ([`special_bits`]). The decoder accepts every NaN word (its text assembles to the
+//! canonical word, which differs only in payload bits) and the typed instruction keeps the
+//! payload, so word -> typed -> word is exact; only text -> word picks the canonical NaN.
 
 /// The name of a special value (infinity or NaN) of a float with sign `neg`, fraction
 /// `frac` and quiet bit `quiet`, or `None` when the exponent is not all ones (`exp_max`).

@@ -103,7 +103,7 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
         Op::Lds | Op::Ldsm => (Shared, Load),
-        Op::Sts => (Shared, Store),
+        Op::Sts | Op::Stsm => (Shared, Store),
         Op::Atoms => (Shared, Atomic),
         Op::Ldl => (Local, Load),
         Op::Stl => (Local, Store),
@@ -115,6 +115,10 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Suld => (Global, Load),
         Op::Sust => (Global, Store),
         Op::Sured => (Global, Atomic),
+        // The asynchronous copy reads global memory and writes shared memory; one
+        // (space, access) cannot say both, so it is ordered against every memory
+        // operation as a generic read-modify-write.
+        Op::Ldgsts => (Generic, Atomic),
         _ => return None,
     })
 }
@@ -183,7 +187,10 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
             return 4;
         }
     }
-    if op == Op::Ldsm && i == 0 {
+    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma) && i < 4 {
+        return mma_fragment(op, i, mods);
+    }
+    if (op == Op::Ldsm && i == 0) || (op == Op::Stsm && i == 1) {
         // One register per 8x8 matrix: `.2` two, `.4` four.
         return if mods.ends_with(".4") {
             4
@@ -206,6 +213,44 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
         return 2;
     }
     1
+}
+
+/// The registers of operand `i` (D, A, B, C) of a warp-level MMA: a fragment of the
+/// matrix spread over 32 lanes. HMMA m16n8k16 f16: A 8 halves (4 registers), B 4 halves
+/// (2), C and D 4 floats (4) or 4 halves (2); m16n8k8 half those of A and B; TF32 inputs
+/// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
+/// one double (2), C and D two (4). IMMA on bytes: m8n8k16 A 1, B 1, C/D 2; m16n8k16 A 2,
+/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4.
+fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
+    if op == Op::Imma {
+        // 8-bit integers: A holds M*K bytes, B N*K, C and D M*N int32, over 32 lanes.
+        let (m, n, k): (u16, u16, u16) = if mods.starts_with(".8816") {
+            (8, 8, 16)
+        } else if mods.starts_with(".16816") {
+            (16, 8, 16)
+        } else {
+            (16, 8, 32)
+        };
+        let regs = match i {
+            1 => m * k / 128,
+            2 => n * k / 128,
+            _ => m * n / 32,
+        };
+        return regs as u8;
+    }
+    if op == Op::Dmma {
+        return if i == 1 || i == 2 { 2 } else { 4 };
+    }
+    let k16 = mods.contains(".16816");
+    let tf32_k8 = mods.contains(".TF32") && mods.contains(".1688");
+    match i {
+        1 if k16 || tf32_k8 => 4,
+        1 => 2,
+        2 if k16 || tf32_k8 => 2,
+        2 => 1,
+        _ if mods.contains(".F32") => 4,
+        _ => 2,
+    }
 }
 
 #[cfg(test)]

@@ -300,7 +300,7 @@ fn check_arch(
             .collect();
         golden_io::write("corpus", arch, &rows);
     }
-    classify::check_words(arch, &words, &theirs, &mut t.words);
+    classify::check_words(nvdisasm, dir.path(), arch, &words, &theirs, &mut t.words);
     t
 }
 

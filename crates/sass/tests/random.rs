@@ -279,7 +279,13 @@ fn random_words(arch: Arch, seed: u64, failures: &mut Vec<String>) -> (Vec<(Word
                 }
             };
             match decode_typed(arch, w, addr) {
-                Ok(back) if back == inst => out.push((w, decode(arch, w, addr).unwrap().text())),
+                Ok(back) if back == inst => {
+                    // The roles of every form and field value are computed without a
+                    // panic (register widths come from the modifiers' text).
+                    let (defs, uses) = (back.defs(), back.uses());
+                    assert!(defs.len() + uses.len() < 64, "{w}: roles {defs:?} {uses:?}");
+                    out.push((w, decode(arch, w, addr).unwrap().text()))
+                }
                 Ok(back) => failures.push(format!(
                     "{arch} {w}: encoded from {} {:?}, decodes as {} {:?}",
                     form.name, inst.operands, back.form.name, back.operands

@@ -416,3 +416,75 @@ fn half_precision_swizzles_build_print_and_are_checked() {
         .finish(Arch::Sm86)
         .is_err());
 }
+
+#[test]
+fn coverage_forms_read_and_write_their_registers() {
+    // `BAR.SYNC R5, R5` (`bar.sync a, b` with both in registers): nvdisasm prints one
+    // field twice, so two different registers are refused.
+    let bar = MachInst::build(Op::Bar)
+        .m(".SYNC")
+        .o(r(5))
+        .o(r(5))
+        .finish(Arch::Sm75)
+        .unwrap();
+    assert_eq!(text(&bar, Arch::Sm75), "BAR.SYNC R5, R5");
+    assert_eq!(bar.uses(), vec![Loc::R(5), Loc::R(5)]);
+    assert!(MachInst::build(Op::Bar)
+        .m(".SYNC")
+        .o(r(5))
+        .o(r(6))
+        .finish(Arch::Sm75)
+        .is_err());
+    // `STSM.16.M88.4 [R5], R4` stores four matrices from R4..R7 and writes no register.
+    let stsm = MachInst::build(Op::Stsm)
+        .m(".16")
+        .m(".M88")
+        .m(".4")
+        .o(Addr::new(r(5), 0))
+        .o(r(4))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(text(&stsm, Arch::Sm90), "STSM.16.M88.4 [R5], R4");
+    assert!(stsm.defs().is_empty());
+    assert_eq!(
+        stsm.uses(),
+        vec![Loc::R(5), Loc::R(4), Loc::R(5), Loc::R(6), Loc::R(7)]
+    );
+    // `HMMA.16816.F32 R4, R8, R12, R4` (mma.m16n8k16 f16 -> f32): D and C are four
+    // floats, A eight halves (four registers), B four halves (two).
+    let mma = MachInst::build(Op::Hmma)
+        .m(".16816")
+        .m(".F32")
+        .m("")
+        .o(r(4))
+        .o(r(8))
+        .o(r(12))
+        .o(r(4))
+        .finish(Arch::Sm80)
+        .unwrap();
+    assert_eq!(text(&mma, Arch::Sm80), "HMMA.16816.F32 R4, R8, R12, R4");
+    let regs = |a: u8, n: u8| (a..a + n).map(Loc::R).collect::<Vec<_>>();
+    assert_eq!(mma.defs(), regs(4, 4));
+    assert_eq!(mma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
+    // `IMMA.16832.S8.S8.SAT R4, R8.ROW, R12.COL, R4` (mma.m16n8k32 s8): A 16 bytes per
+    // lane (four registers), B eight (two), C and D four int32. The operand suffixes are
+    // given as modifiers, as `.H1`.
+    let imma = MachInst::build(Op::Imma)
+        .m(".16832")
+        .m(".S8.S8")
+        .m(".SAT")
+        .m(".ROW")
+        .m(".COL")
+        .o(r(4))
+        .o(r(8))
+        .o(r(12))
+        .o(r(4))
+        .finish(Arch::Sm86)
+        .unwrap();
+    assert_eq!(
+        text(&imma, Arch::Sm86),
+        "IMMA.16832.S8.S8.SAT R4, R8.ROW, R12.COL, R4"
+    );
+    assert_eq!(imma.defs(), regs(4, 4));
+    assert_eq!(imma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
+}

@@ -205,6 +205,18 @@ pub(super) fn conversions(v: &mut Vec<Form>) {
                 .o(r(32)),
         );
     }
+    // F2I with an f32 immediate (0x905, `cvt.rpi.u32.f32` of a constant): the fields of
+    // 0x305 with the float type fixed at F32 (84-85 = 2; F16 prints the immediate's low
+    // half, 0 and 3 are rejected; SM90's bit 86 clear). Probed on SM75, SM80 and SM90.
+    v.push(
+        fs("F2I", ALL, 0x4120000000007905, 0x0000000000203000)
+            .m(80, 1, &[(0, ""), (1, ".FTZ")])
+            .m_pieces(&[(72, 1), (75, 2)], &INT_TYPES[..6])
+            .m(78, 2, F2I_RND)
+            .m(77, 1, &[(0, ""), (1, ".NTZ")])
+            .o(r(16))
+            .o(f32i(32)),
+    );
     // I2F[.F16][.type][.rnd] Rd, B (an integer of 8-32 bits to F16/F32): the float type is
     // 75-76 (1 .F16, 2 F32; 0 and 3 print `???n`, refused), the integer type bit 74
     // (signed) and 84-85 (size); rounding 78-79 (none, RM, RP, RZ). SM90: the float type
@@ -359,19 +371,40 @@ pub(super) fn more_conversions(v: &mut Vec<Form>) {
             );
         }
         // I2F 0x312: float type 75-76 (75-77 on SM90) as 0x306 plus 3 `.F64`, integer type
-        // 74 and 84-85.
+        // 74 and 84-85. The same fields with B from a uniform register (0xd12, B at 32, bit
+        // 91 set) or a constant bank (0xb12, `c[bank][off]` at 38-58), probed on SM75, SM86
+        // and SM90 (issue 12: `I2F.U64.RP R10, c[0x2][0x0]`). nvdisasm prints a blank inside
+        // the constant of an 8- or 16-bit integer to F64 (`c[0x2] [0x10]`), not of others.
         for (floats, ints, d_pair, b_pair) in [
             (small, &INT_TYPES[6..], false, true),
             (f64t, &INT_TYPES[..6], true, false),
             (f64t, &INT_TYPES[6..], true, true),
         ] {
-            let (d, b) = (pair_if(r(16), d_pair), pair_if(r(32), b_pair));
+            for (lo, hi, b) in [
+                (0x0000000c000a7312u64, 0u64, pair_if(r(32), b_pair)),
+                (0x00000006000a7d12, 1 << 27, pair_if(ur(32), b_pair)),
+            ] {
+                v.push(
+                    fs("I2F", arches, lo, 0x0000000000301c00 | hi)
+                        .m(75, width, floats)
+                        .m_pieces(&[(74, 1), (84, 2)], ints)
+                        .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
+                        .o(pair_if(r(16), d_pair))
+                        .o(b),
+                );
+            }
+        }
+        for (floats, ints, d_pair, b) in [
+            (small, &INT_TYPES[6..], false, cb()),
+            (f64t, &INT_TYPES[..4], true, cb().cb_blank()),
+            (f64t, &INT_TYPES[4..], true, cb()),
+        ] {
             v.push(
-                fs("I2F", arches, 0x0000000c000a7312, 0x0000000000301c00)
+                fs("I2F", arches, 0x00800000000a7b12, 0x0000000000301c00)
                     .m(75, width, floats)
                     .m_pieces(&[(74, 1), (84, 2)], ints)
                     .m(78, 2, &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")])
-                    .o(d)
+                    .o(pair_if(r(16), d_pair))
                     .o(b),
             );
         }

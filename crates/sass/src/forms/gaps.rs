@@ -56,6 +56,29 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
             .o(r(16))
             .o(Opnd::new(OpndKind::F64Hi, 32, 32)),
     );
+    // MUFU.fn Rd, imm (0x908 with a single-precision function: `rsqrt.approx.f32` of a
+    // NaN constant): the f32 immediate at 32-63 (no negate or absolute-value bits: 62 and
+    // 63 are the float's), functions as the register form's; 10-15 print `.INVALIDn`.
+    // Probed on SM75 and SM90.
+    v.push(
+        fs("MUFU", ALL, 0xffc0000000067908, 0x0000000000001400)
+            .m(
+                74,
+                4,
+                &[
+                    (0, ".COS"),
+                    (1, ".SIN"),
+                    (2, ".EX2"),
+                    (3, ".LG2"),
+                    (4, ".RCP"),
+                    (5, ".RSQ"),
+                    (8, ".SQRT"),
+                    (9, ".TANH"),
+                ],
+            )
+            .o(r(16))
+            .o(f32i(32)),
+    );
     // DMUL Rd, A, c[][] (0xa28) and, on SM90, DMUL Rd, A, URb (0xc28; bit 91 set): the
     // constant or uniform source in the B slot.
     let rnd = [(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ")];
@@ -194,14 +217,21 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
             .o(uimm(32, 32))
             .o(p(87).not(90)),
     );
-    // NANOSLEEP[.WARP] imm (0x95d, `__nanosleep`): the duration at 32; .WARP at 85 (ptxas
-    // sets it on SM75 only).
-    v.push(
-        fs("NANOSLEEP", ALL, 0x000000640000795d, 0x0000000003800000)
+    // NANOSLEEP[.RAND][.WARP][.SYNCS] imm (0x95d, `__nanosleep`): the duration at 32;
+    // `.RAND` 86, `.WARP` 85 (ptxas sets it on SM75 only), SM90's `.SYNCS` 84 (ignored
+    // before SM90), as the register form 0x35d (`coverage.rs`).
+    for (arches, syncs) in [(PRE90, false), (&[Sm90][..], true)] {
+        let f = fs("NANOSLEEP", arches, 0x000000640000795d, 0x0000000003800000)
             .no_sb()
-            .m(85, 1, &[(0, ""), (1, ".WARP")])
-            .o(uimm(32, 32)),
-    );
+            .m(86, 1, &[(0, ""), (1, ".RAND")])
+            .m(85, 1, &[(0, ""), (1, ".WARP")]);
+        let f = if syncs {
+            f.m(84, 1, &[(0, ""), (1, ".SYNCS")])
+        } else {
+            f
+        };
+        v.push(f.o(uimm(32, 32)));
+    }
     // ATOMS.CAS / ATOMS.CAST.SPIN Rd, [Ra+off], B, C (0x38d): compare-and-swap in shared
     // memory (`atomicCAS`) and the compare-and-store of ptxas's shared float and 64-bit
     // atomic loops (Rd = 1 when it stored); B at 32, C at 64; `.64` at 74 (pairs).

@@ -314,13 +314,14 @@ pub(super) fn more_integer(v: &mut Vec<Form>) {
             .o(r(16))
             .o(r(32)),
     );
-    // FLO[.U32][.SH] Rd, B: bit 73 = 1 signed (0 prints .U32), .SH 74.
+    // FLO[.U32][.SH] Rd, B: bit 73 = 1 signed (0 prints .U32), .SH 74; B complemented by
+    // 63 (`~R4`, `bfind` of a negated value; probed on SM75).
     v.push(
         fs("FLO", ALL, 0x0000001200147300, 0x0002a200000e0000)
             .m(73, 1, &[(1, ""), (0, ".U32")])
             .m(74, 1, &[(0, ""), (1, ".SH")])
             .o(r(16))
-            .o(r(32)),
+            .o(r(32).not(63)),
     );
     // FLO from a uniform register (0xd00, bit 91 set; nvdisasm rejects it clear), probed on
     // SM75, SM86 and SM90 (issue #12: `FLO` on a uniform register in user code).

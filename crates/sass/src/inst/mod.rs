@@ -27,7 +27,9 @@ pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     let inst = decode_unchecked(arch, w, addr)?;
     let ctl = Control::decode(w);
     match crate::text::encode_text(arch, inst.as_text(), ctl, addr, 1) {
-        Ok(back) if back == w => Ok(inst),
+        // A NaN immediate's payload is not in its text (`+QNAN`): the assembler writes the
+        // canonical NaN, and a word that differs from it only there is still this text.
+        Ok(back) if (back.0 ^ w.0) & !nan_payload_bits(inst.form, w) == 0 => Ok(inst),
         Ok(back) => Err(SassError::UnknownForm {
             arch: arch.to_string(),
             opcode: w.get(0, 12) as u16,
@@ -65,6 +67,35 @@ pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<
     };
     inst.text = inst.try_text(None)?;
     Some(inst)
+}
+
+/// The bits of `w` that hold the payload of a NaN immediate: for each float-immediate
+/// operand of `form` whose value in `w` is a NaN, its fraction bits below the quiet bit.
+/// nvdisasm prints `+QNAN` or `-SNAN` whatever they hold (probed on every width), so words
+/// that differ only there print alike; the typed instruction keeps them, the text cannot.
+pub(crate) fn nan_payload_bits(form: &Form, w: Word) -> u128 {
+    let mut mask = 0u128;
+    for op in &form.ops {
+        // (width of the value, fraction bits in it, implied low zero bits)
+        let (bits, frac, scale) = match op.kind {
+            OpndKind::F32 => (32u32, 23u32, u32::from(op.scale)),
+            // The high word of a double: 20 of its 52 fraction bits.
+            OpndKind::F64Hi => (32, 20, 0),
+            OpndKind::F16 => (16, 10, 0),
+            _ => continue,
+        };
+        let v = get_pieces(w, &op.pieces) << scale;
+        let exp = ((1u64 << (bits - 1 - frac)) - 1) << frac;
+        if v & exp != exp || v & ((1 << frac) - 1) == 0 {
+            continue;
+        }
+        for i in scale..frac - 1 {
+            let mut m = Word(0);
+            set_pieces(&mut m, &op.pieces, 1u64 << (i - scale));
+            mask |= m.0;
+        }
+    }
+    mask
 }
 
 /// [`decode`] without the round-trip check (used by the assembler's own check).

@@ -83,6 +83,35 @@ impl LatencyClass {
             | Op::Sgxt
             | Op::Bmsk
             | Op::Mov => IntAlu,
+            // Assumed, not measured: ptxas gives them no write scoreboard (fixed latency).
+            Op::Vabsdiff | Op::Vabsdiff4 => IntAlu,
+            Op::Fset => Fp32,
+            // Assumed, not measured: ptxas gives them a write scoreboard.
+            Op::Qspc => Warp,
+            Op::B2r => SpecialReg,
+            Op::Bpt => Control,
+            Op::Pmtrig => Sync,
+            // The tensor pipe, assumed: SM75 gives HMMA a write scoreboard, SM80 and later
+            // a fixed latency; a scoreboarded class is the safe choice for both.
+            Op::Hmma | Op::Dmma | Op::Imma => Fp64,
+            // The asynchronous copy reads global memory (its class) and writes shared
+            // memory behind the program's back; its commit and arrival are barriers.
+            Op::Ldgsts => GlobalMem,
+            Op::Ldgdepbar | Op::Arrives => Sync,
+            // Assumed, not measured: ptxas gives MOVM (a transpose across the warp's
+            // lanes) a write scoreboard, like the warp exchanges.
+            Op::Movm => Warp,
+            // Assumed: ELECT writes a uniform register from the vector pipe.
+            Op::Elect => ToUniform,
+            // Assumed: SM90's fences, cluster barriers, warpgroup and bulk-copy
+            // bookkeeping wait on or order memory, as the barriers do.
+            Op::Fence
+            | Op::Preexit
+            | Op::Acqbulk
+            | Op::Warpgroup
+            | Op::UcgabarArv
+            | Op::UcgabarWait
+            | Op::Utmacmdflush => Sync,
             // IDP (dp4a/dp2a) is put with IMAD by assumption, not measured.
             Op::Imad | Op::Idp => IntMad,
             Op::Isetp => IntCompare,
@@ -96,6 +125,8 @@ impl LatencyClass {
             Op::F2i | Op::I2f | Op::I2fp | Op::F2f | Op::F2fp | Op::Frnd | Op::I2i | Op::I2ip => {
                 Conversion
             }
+            // Assumed, not measured: F2IP with the conversions, as I2IP.
+            Op::F2ip => Conversion,
             Op::Plop3 | Op::P2r | Op::R2p => PredLogic,
             Op::Uiadd3
             | Op::Ulop3
@@ -125,7 +156,7 @@ impl LatencyClass {
             | Op::Suld
             | Op::Sust
             | Op::Sured => GlobalMem,
-            Op::Lds | Op::Ldsm | Op::Sts | Op::Atoms => SharedMem,
+            Op::Lds | Op::Ldsm | Op::Sts | Op::Stsm | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
             | Op::Brx

@@ -78,8 +78,18 @@ pub(super) fn encode_fields(
         set_pieces(&mut w, &m.pieces, v);
     }
     let mut reuse = 0u8;
+    // The bits written by earlier operands: an operand printed twice from one field
+    // (`BAR.SYNC R5, R5`) must not be given two values.
+    let mut written = 0u128;
     for (i, (o, x)) in form.ops.iter().zip(&inst.operands).enumerate() {
+        let before = w;
         operand(o, x, &mut w, &mut reuse, addr).map_err(|e| format!("operand {i}: {e}"))?;
+        if (before.0 ^ w.0) & written != 0 {
+            return Err(format!(
+                "operand {i} shares its bits with an earlier operand and differs from it"
+            ));
+        }
+        written |= o.bits();
     }
     if check_computed {
         for (i, (m, &v)) in form.mods.iter().zip(&inst.mods).enumerate() {
