@@ -82,8 +82,7 @@ struct ReachFloors {
 }
 
 impl ReachFloors {
-    fn new(func: &Function, cfg: &Cfg) -> ReachFloors {
-        let dom = DomTree::new(func, cfg);
+    fn new(cfg: &Cfg, dom: &DomTree) -> ReachFloors {
         let order = dom.rpo();
         let mut rpo = SecondaryMap::with_default(None);
         for (i, &b) in order.iter().enumerate() {
@@ -158,7 +157,20 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
 /// to stay linear. Returns the phis added per group.
 pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
-    let floors = ReachFloors::new(func, &cfg);
+    let dom = DomTree::new(func, &cfg);
+    repair_many_in(func, &cfg, &dom, groups)
+}
+
+/// [`repair_many`] with the function's control-flow graph and dominator tree given: a
+/// repair adds phis and `undef`s but no edges, so a caller that repairs several times (or
+/// reads dominance after) builds them once.
+pub fn repair_many_in(
+    func: &mut Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    groups: &[Vec<Value>],
+) -> Vec<Vec<Value>> {
+    let floors = ReachFloors::new(cfg, dom);
     // Dense maps by value and instruction number: hash maps over every instruction cost a
     // cache miss per lookup on large functions.
     let mut group_of: SecondaryMap<Value, Option<usize>> =
@@ -200,7 +212,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             }
         }
         let mut seen = Vec::new();
-        for a in block.term.operands() {
+        if let Some(a) = block.term.operand() {
             if let Some(g) = group_at(&a) {
                 if !seen.contains(&g) {
                     seen.push(g);
@@ -244,7 +256,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
         let is_def = |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g));
         let mut r = Repair {
             func: &mut *func,
-            cfg: &cfg,
+            cfg,
             defs: by_block,
             at_entry: FxHashMap::default(),
             new_phis: Vec::new(),
@@ -352,7 +364,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
             });
             let data = &mut func.insts[s];
             data.op = Op::Plain(PlainOp::CopyObject);
-            data.args = vec![value];
+            data.args = [value].into();
             data.result = Some(d);
             defs.push(d);
         }
@@ -360,7 +372,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
         for &l in loads {
             let data = &mut func.insts[l];
             data.op = Op::Plain(PlainOp::CopyObject);
-            data.args = vec![Operand::Value(defs[0])];
+            data.args = [Operand::Value(defs[0])].into();
         }
         copies.extend(stores.iter().chain(loads).copied());
         gone.set(*vi, true);
@@ -400,8 +412,9 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
                 }
                 continue;
             }
-            let args: Vec<Operand> = func.insts[i].args.iter().map(|&a| resolve(a)).collect();
-            func.insts[i].args = args;
+            for a in func.insts[i].args.iter_mut() {
+                *a = resolve(*a);
+            }
             if let Some(Operand::Value(t)) = func.insts[i].conv.map(|c| resolve(Operand::Value(c)))
             {
                 func.insts[i].conv = Some(t);
@@ -608,7 +621,7 @@ impl Repair<'_, '_> {
                 same = Some(*a);
             }
             if !trivial {
-                self.func.insts[inst].args = args;
+                self.func.insts[inst].args = args.into();
                 continue;
             }
             // A phi with no other operand is only reached from itself: undefined.
@@ -643,7 +656,7 @@ impl Repair<'_, '_> {
         for k in 0..self.new_phis.len() {
             let (inst, phi, _) = self.new_phis[k];
             if !self.replaced.contains_key(&phi) {
-                let args: Vec<Operand> = self.func.insts[inst]
+                let args: crate::operands::Operands = self.func.insts[inst]
                     .args
                     .iter()
                     .map(|&a| self.resolve(a))

@@ -132,7 +132,7 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
             }
         }
         let l = loc(f, Some(b), Some(Point::Terminator), None);
-        for o in block.term.operands() {
+        if let Some(o) = block.term.operand() {
             check_operand(&o, l, sink);
         }
         for t in block.term.successors() {
@@ -283,7 +283,7 @@ pub(super) fn check(
             }
         }
         let k = block.insts.len();
-        for o in block.term.operands() {
+        if let Some(o) = block.term.operand() {
             if let Operand::Value(v) = o {
                 if !dominates_use(v, b, k) {
                     sink.report(

@@ -166,6 +166,12 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     if opts.promote_variables {
         promote_all(&mut out);
     }
+    // Promotion leaves its copies and dead stores where they were made; the analyses and
+    // the rewrite walk the blocks, so the instruction arena goes in layout order (a cache
+    // miss per instruction on large functions otherwise; docs/lowering.md, "Speed").
+    for (_, func) in out.funcs.iter_mut() {
+        tangle_ir::passes::renumber::run(func);
+    }
     let mut uniformity = Uniformity::analyse(&out);
     // Fallthrough lanes of divergent switches get their own copies of the cases they fall
     // into (`fallthrough`), so no scheduler can merge them with the direct lanes.
@@ -268,7 +274,7 @@ fn localize_private_globals(m: &mut Module) {
                     }
                 }
             }
-            for a in func.blocks[b].term.operands() {
+            if let Some(a) = func.blocks[b].term.operand() {
                 if let Operand::Global(g) = a {
                     note(g, false);
                 }

@@ -71,7 +71,7 @@ pub fn plan(func: Func, facts: &Facts<'_>, on: &[bool], baseline: bool) -> Plan 
     let tree = facts.tree;
     let f = facts.func;
     let is_on = |s: &ScopeId| on[s.0 as usize];
-    let dom = DomTree::new(f, &facts.cfg);
+    let dom = &facts.dom;
     let mut edges = Vec::new();
     let mut exit_sites = Vec::new();
     let mut return_breaks = Vec::new();
@@ -297,7 +297,10 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     }
     let mut esc_defs: Vec<Value> = Vec::new();
     let mut ret_defs: Vec<Value> = Vec::new();
-    let mut phi_vars: BTreeMap<tangle_ir::Inst, Vec<Value>> = BTreeMap::new();
+    // By the phi's result, not its instruction: the repair's groups (and so the numbers of
+    // the phis it adds) follow this order, and instruction numbers change with
+    // `passes::renumber`.
+    let mut phi_vars: BTreeMap<Value, Vec<Value>> = BTreeMap::new();
     for (&a, list) in &by_src {
         let first: Vec<Option<Hop>> = list
             .iter()
@@ -386,7 +389,8 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                     let Some(v) = f.remove_phi_incoming(phi, a) else {
                         continue;
                     };
-                    let ty = f.values[f.insts[phi].result.expect("a phi has a result")].ty;
+                    let result = f.insts[phi].result.expect("a phi has a result");
+                    let ty = f.values[result].ty;
                     let (_, c) = f.insert_inst(
                         InsertAt::End(src),
                         Op::Plain(PlainOp::CopyObject),
@@ -394,7 +398,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                         Some(ty),
                     );
                     let c = c.expect("copy has a result");
-                    phi_vars.entry(phi).or_default().push(c);
+                    phi_vars.entry(result).or_default().push(c);
                     if f.phi_incoming(phi, last).is_none() {
                         f.set_phi_incoming(phi, last, Operand::Value(c));
                     }
@@ -498,20 +502,29 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         })
         .filter(|d| !d.is_empty())
         .collect();
-    tangle_ir::ssa_repair::repair_many(f, &groups);
-    mend_dominance(f, fid, &opaque)?;
-    f.layout_in_reverse_post_order();
+    // From here on only phis, copies and `undef`s are added: no edge changes, so one
+    // control-flow graph and one dominator tree serve both repairs and the final layout.
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    tangle_ir::ssa_repair::repair_many_in(f, &cfg, &dom, &groups);
+    mend_dominance(f, fid, &opaque, &cfg, &dom)?;
+    // Reverse post-order (what `layout_in_reverse_post_order` computes), unreachable
+    // blocks after it in their old order.
+    let mut order = dom.rpo().to_vec();
+    order.extend(f.layout.iter().copied().filter(|&b| !dom.is_reachable(b)));
+    f.layout = order;
     Ok(())
 }
 
-/// Repairs every value whose definition no longer dominates all its uses.
+/// Repairs every value whose definition no longer dominates all its uses (`cfg` and `dom`
+/// are the function's, current).
 fn mend_dominance(
     f: &mut tangle_ir::Function,
     fid: Func,
     opaque: &[Type],
+    cfg: &Cfg,
+    dom: &DomTree,
 ) -> Result<(), LowerError> {
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
     // Dense by value number: a hash map over every value costs a cache miss per lookup.
     let mut def_block: tangle_ir::entity::SecondaryMap<Value, Option<Block>> =
         tangle_ir::entity::SecondaryMap::with_capacity(None, f.values.len());
@@ -561,7 +574,7 @@ fn mend_dominance(
                 }
             }
         }
-        for a in f.blocks[blk].term.operands() {
+        if let Some(a) = f.blocks[blk].term.operand() {
             if let Operand::Value(v) = a {
                 check(v, blk);
             }
@@ -580,6 +593,6 @@ fn mend_dominance(
             groups.push(vec![v]);
         }
     }
-    tangle_ir::ssa_repair::repair_many(f, &groups);
+    tangle_ir::ssa_repair::repair_many_in(f, cfg, dom, &groups);
     Ok(())
 }
