@@ -173,27 +173,32 @@ pub fn repair_many_in(
     let floors = ReachFloors::new(cfg, dom);
     // Dense maps by value and instruction number: hash maps over every instruction cost a
     // cache miss per lookup on large functions.
-    let mut group_of: SecondaryMap<Value, Option<usize>> =
+    // Group numbers as `u32`: the map has an entry per value, and at 100k instructions its
+    // size decides whether the scan below stays in cache.
+    let mut group_of: SecondaryMap<Value, Option<u32>> =
         SecondaryMap::with_capacity(None, func.values.len());
     for (g, defs) in groups.iter().enumerate() {
         for &v in defs {
             if group_of.get(v).is_none() {
-                group_of.set(v, Some(g));
+                group_of.set(v, Some(g as u32));
             }
         }
     }
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
-    let mut position: SecondaryMap<Inst, Option<(Block, usize)>> =
-        SecondaryMap::with_capacity(None, func.insts.len());
+    // Where the groups' defining instructions sit (only those: a map over every
+    // instruction is written in full and read for a few).
+    let mut position: FxHashMap<Inst, (Block, usize)> = FxHashMap::default();
     let group_at = |o: &Operand| match o {
-        Operand::Value(v) => *group_of.get(*v),
+        Operand::Value(v) => group_of.get(*v).map(|g| g as usize),
         _ => None,
     };
     for &b in &func.layout {
         let block = &func.blocks[b];
         for (pos, &i) in block.insts.iter().enumerate() {
-            position.set(i, Some((b, pos)));
             let data = &func.insts[i];
+            if data.result.is_some_and(|r| group_of.get(r).is_some()) {
+                position.insert(i, (b, pos));
+            }
             for (k, a) in data.args.iter().enumerate() {
                 let Some(g) = group_at(a) else { continue };
                 sites[g].push(match &data.op {
@@ -232,7 +237,7 @@ pub fn repair_many_in(
         let ty = func.values[first].ty;
         let mut by_block: FxHashMap<Block, Vec<(usize, Value)>> = FxHashMap::default();
         for &v in defs {
-            if *group_of.get(v) != Some(g) {
+            if *group_of.get(v) != Some(g as u32) {
                 continue;
             }
             match func.values[v].def {
@@ -242,7 +247,7 @@ pub fn repair_many_in(
                     }
                 }
                 ValueDef::Inst(i) => {
-                    if let Some((b, pos)) = *position.get(i) {
+                    if let Some(&(b, pos)) = position.get(&i) {
                         by_block.entry(b).or_default().push((pos + 1, v));
                     }
                 }
@@ -253,7 +258,8 @@ pub fn repair_many_in(
             list.sort_unstable();
         }
         let floor = by_block.keys().map(|&b| floors.of(b)).min().unwrap_or(0);
-        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g));
+        let is_def =
+            |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g as u32));
         let mut r = Repair {
             func: &mut *func,
             cfg,

@@ -16,6 +16,13 @@ use crate::ops::Op;
 /// Renumbers the instructions of `func` in layout order; returns whether any number
 /// changed.
 pub fn run(func: &mut Function) -> bool {
+    run_with_room(func, 0)
+}
+
+/// [`run`], leaving room in the new arena for `room` more instructions: a caller about to
+/// add many (the lowering's rewrite and SSA repair) saves the copy of the whole arena that
+/// growing it would cost. When nothing moves, the arena is left as it is.
+pub fn run_with_room(func: &mut Function, room: usize) -> bool {
     let n = func.insts.len();
     let mut order: Vec<Inst> = Vec::with_capacity(n);
     let mut placed: SecondaryMap<Inst, bool> = SecondaryMap::with_capacity(false, n);
@@ -48,7 +55,7 @@ pub fn run(func: &mut Function) -> bool {
         new_of[i.index()] = Inst::new(k);
     }
     let mut old = std::mem::take(&mut func.insts);
-    let mut insts: EntityVec<Inst, InstData> = EntityVec::with_capacity(n);
+    let mut insts: EntityVec<Inst, InstData> = EntityVec::with_capacity(n + room);
     for &i in &order {
         let data = std::mem::replace(
             &mut old[i],

@@ -283,15 +283,13 @@ pub(super) fn check(
             }
         }
         let k = block.insts.len();
-        if let Some(o) = block.term.operand() {
-            if let Operand::Value(v) = o {
-                if !dominates_use(v, b, k) {
-                    sink.report(
-                        Rule::Ssa,
-                        loc(f, Some(b), Some(Point::Inst(k)), None),
-                        format!("{v} does not dominate this use"),
-                    );
-                }
+        if let Some(Operand::Value(v)) = block.term.operand() {
+            if !dominates_use(v, b, k) {
+                sink.report(
+                    Rule::Ssa,
+                    loc(f, Some(b), Some(Point::Inst(k)), None),
+                    format!("{v} does not dominate this use"),
+                );
             }
         }
     }

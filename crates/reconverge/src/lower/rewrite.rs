@@ -502,12 +502,18 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         })
         .filter(|d| !d.is_empty())
         .collect();
-    // From here on only phis, copies and `undef`s are added: no edge changes, so one
-    // control-flow graph and one dominator tree serve both repairs and the final layout.
+    // From here on only phis and `undef`s are added: no edge changes, so one control-flow
+    // graph and one dominator tree serve the repair and the final layout.
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    tangle_ir::ssa_repair::repair_many_in(f, &cfg, &dom, &groups);
-    mend_dominance(f, fid, &opaque, &cfg, &dom)?;
+    // The values the rewrite left undominated are repaired in the same call (one scan of
+    // the function for all groups, which on large functions reads it from memory): the
+    // groups' repair rewrites only uses of the groups' own values, so it neither breaks
+    // nor mends the dominance of any other value.
+    let broken = undominated(f, fid, &opaque, &dom, &groups)?;
+    let mut all = groups;
+    all.extend(broken.into_iter().map(|v| vec![v]));
+    tangle_ir::ssa_repair::repair_many_in(f, &cfg, &dom, &all);
     // Reverse post-order (what `layout_in_reverse_post_order` computes), unreachable
     // blocks after it in their old order.
     let mut order = dom.rpo().to_vec();
@@ -516,33 +522,41 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     Ok(())
 }
 
-/// Repairs every value whose definition no longer dominates all its uses (`cfg` and `dom`
-/// are the function's, current).
-fn mend_dominance(
-    f: &mut tangle_ir::Function,
+/// The values, outside `groups`, whose definition no longer dominates all their uses
+/// (`dom` is the function's, current), in value order; an error for a token or barrier
+/// (which no phi can merge).
+fn undominated(
+    f: &tangle_ir::Function,
     fid: Func,
     opaque: &[Type],
-    cfg: &Cfg,
     dom: &DomTree,
-) -> Result<(), LowerError> {
-    // Dense by value number: a hash map over every value costs a cache miss per lookup.
-    let mut def_block: tangle_ir::entity::SecondaryMap<Value, Option<Block>> =
-        tangle_ir::entity::SecondaryMap::with_capacity(None, f.values.len());
+    groups: &[Vec<Value>],
+) -> Result<Vec<Value>, LowerError> {
+    let mut grouped: tangle_ir::entity::SecondaryMap<Value, bool> =
+        tangle_ir::entity::SecondaryMap::with_capacity(false, f.values.len());
+    for &v in groups.iter().flatten() {
+        grouped.set(v, true);
+    }
+    // The block of every laid-out instruction, from the blocks' lists alone: reading each
+    // instruction's result instead would read the whole instruction arena once more (from
+    // memory, on large functions) before the scan below reads it again. Dense by number:
+    // a hash map costs a cache miss per lookup.
+    let mut block_of: tangle_ir::entity::SecondaryMap<tangle_ir::Inst, Option<Block>> =
+        tangle_ir::entity::SecondaryMap::with_capacity(None, f.insts.len());
     for &blk in &f.layout {
         for &i in &f.blocks[blk].insts {
-            if let Some(r) = f.insts[i].result {
-                def_block.set(r, Some(blk));
-            }
+            block_of.set(i, Some(blk));
         }
     }
     let entry = f.entry();
     let defined_at = |v: Value| match f.values[v].def {
         ValueDef::Param(_) => entry,
-        _ => *def_block.get(v),
+        ValueDef::Inst(i) => *block_of.get(i),
+        ValueDef::Unused => None,
     };
     let mut broken: BTreeSet<Value> = BTreeSet::new();
     let mut check = |v: Value, at: Block| {
-        if !dom.is_reachable(at) {
+        if !dom.is_reachable(at) || *grouped.get(v) {
             return;
         }
         if let Some(d) = defined_at(v) {
@@ -574,13 +588,11 @@ fn mend_dominance(
                 }
             }
         }
-        if let Some(a) = f.blocks[blk].term.operand() {
-            if let Operand::Value(v) = a {
-                check(v, blk);
-            }
+        if let Some(Operand::Value(v)) = f.blocks[blk].term.operand() {
+            check(v, blk);
         }
     }
-    let mut groups = Vec::new();
+    let mut out = Vec::new();
     for v in broken {
         let ty: Type = f.values[v].ty;
         if !f.values[v].def.eq(&ValueDef::Unused) {
@@ -590,9 +602,8 @@ fn mend_dominance(
                     message: format!("{v} is a token or barrier that no longer dominates its uses"),
                 });
             }
-            groups.push(vec![v]);
+            out.push(v);
         }
     }
-    tangle_ir::ssa_repair::repair_many_in(f, cfg, dom, &groups);
-    Ok(())
+    Ok(out)
 }
