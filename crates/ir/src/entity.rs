@@ -33,12 +33,12 @@ macro_rules! entity {
             pub const PREFIX: &'static str = $prefix;
 
             /// The entity with index `index`.
-            pub fn from_u32(index: u32) -> Self {
+            pub const fn from_u32(index: u32) -> Self {
                 $name(index)
             }
 
             /// This entity's index.
-            pub fn as_u32(self) -> u32 {
+            pub const fn as_u32(self) -> u32 {
                 self.0
             }
         }
@@ -72,6 +72,20 @@ impl<K: EntityRef, V> EntityVec<K, V> {
             items: Vec::new(),
             _key: PhantomData,
         }
+    }
+
+    /// An empty map with room for `capacity` entities (no reallocation, so no copy of the
+    /// whole arena, while it grows to that size).
+    pub fn with_capacity(capacity: usize) -> Self {
+        EntityVec {
+            items: Vec::with_capacity(capacity),
+            _key: PhantomData,
+        }
+    }
+
+    /// Makes room for `additional` more entities.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
     }
 
     /// Appends `value` and returns its new key.

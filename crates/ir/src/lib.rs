@@ -13,6 +13,7 @@ pub mod exec;
 pub mod glsl;
 pub mod hash;
 pub mod module;
+pub mod operands;
 pub mod ops;
 pub mod passes;
 pub mod pipeline;
@@ -26,6 +27,7 @@ pub use module::{
     Global, GlobalData, GlobalDecorations, Inst, InstData, Merge, Module, Operand, Terminator,
     Value, ValueData, ValueDef,
 };
+pub use operands::Operands;
 pub use ops::{
     AtomicOp, ConvOperand, Forms, GroupOp, GroupOperation, MemAccess, Op, PlainOp, TangleOp,
     ValueKind,

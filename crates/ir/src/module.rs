@@ -6,6 +6,7 @@ use spirv::{
 };
 
 use crate::entity::{entity, EntityVec};
+use crate::operands::Operands;
 use crate::ops::Op;
 use crate::types::{MemberFlag, Type, TypeTable};
 
@@ -328,6 +329,17 @@ impl Terminator {
         }
     }
 
+    /// The value operand of the terminator, if it has one (none has more): what
+    /// [`Terminator::operands`] gives, without allocating.
+    pub fn operand(&self) -> Option<Operand> {
+        match self {
+            Terminator::CondBranch { cond, .. } => Some(*cond),
+            Terminator::Switch { selector, .. } => Some(*selector),
+            Terminator::ReturnValue(v) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// The value operands of the terminator.
     pub fn operands(&self) -> Vec<Operand> {
         match self {
@@ -385,8 +397,8 @@ pub struct ValueData {
 pub struct InstData {
     /// What it does.
     pub op: Op,
-    /// Its value operands.
-    pub args: Vec<Operand>,
+    /// Its value operands (inline when short: [`Operands`]).
+    pub args: Operands,
     /// Its result, if the operation has one.
     pub result: Option<Value>,
     /// Its convergence-control operand: a value of token type that says which invocations
@@ -397,10 +409,10 @@ pub struct InstData {
 
 impl InstData {
     /// An instruction without a convergence-control operand.
-    pub fn new(op: Op, args: Vec<Operand>, result: Option<Value>) -> Self {
+    pub fn new(op: Op, args: impl Into<Operands>, result: Option<Value>) -> Self {
         InstData {
             op,
-            args,
+            args: args.into(),
             result,
             conv: None,
         }
@@ -516,7 +528,7 @@ impl Function {
         &mut self,
         block: Block,
         op: Op,
-        args: Vec<Operand>,
+        args: impl Into<Operands>,
         ty: Option<Type>,
     ) -> Option<Value> {
         let inst = self.insts.push(InstData::new(op, args, None));

@@ -111,6 +111,11 @@ pub const PASSES: &[Pass] = &[
         |f, _| crate::passes::reverse_post_order::run(f),
     ),
     Pass::function(
+        "renumber",
+        "numbers instructions in layout order, so whole-function walks read them in order (the text is unchanged)",
+        |f, _| crate::passes::renumber::run(f),
+    ),
+    Pass::function(
         "split-critical-edges",
         "splits every critical edge (lowered functions; structured ones are left alone)",
         |f, _| crate::passes::split_critical_edges::run(f),

@@ -82,8 +82,7 @@ struct ReachFloors {
 }
 
 impl ReachFloors {
-    fn new(func: &Function, cfg: &Cfg) -> ReachFloors {
-        let dom = DomTree::new(func, cfg);
+    fn new(cfg: &Cfg, dom: &DomTree) -> ReachFloors {
         let order = dom.rpo();
         let mut rpo = SecondaryMap::with_default(None);
         for (i, &b) in order.iter().enumerate() {
@@ -158,30 +157,48 @@ pub fn repair(func: &mut Function, defs: &[Value]) -> Vec<Value> {
 /// to stay linear. Returns the phis added per group.
 pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let cfg = Cfg::new(func);
-    let floors = ReachFloors::new(func, &cfg);
+    let dom = DomTree::new(func, &cfg);
+    repair_many_in(func, &cfg, &dom, groups)
+}
+
+/// [`repair_many`] with the function's control-flow graph and dominator tree given: a
+/// repair adds phis and `undef`s but no edges, so a caller that repairs several times (or
+/// reads dominance after) builds them once.
+pub fn repair_many_in(
+    func: &mut Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    groups: &[Vec<Value>],
+) -> Vec<Vec<Value>> {
+    let floors = ReachFloors::new(cfg, dom);
     // Dense maps by value and instruction number: hash maps over every instruction cost a
     // cache miss per lookup on large functions.
-    let mut group_of: SecondaryMap<Value, Option<usize>> =
+    // Group numbers as `u32`: the map has an entry per value, and at 100k instructions its
+    // size decides whether the scan below stays in cache.
+    let mut group_of: SecondaryMap<Value, Option<u32>> =
         SecondaryMap::with_capacity(None, func.values.len());
     for (g, defs) in groups.iter().enumerate() {
         for &v in defs {
             if group_of.get(v).is_none() {
-                group_of.set(v, Some(g));
+                group_of.set(v, Some(g as u32));
             }
         }
     }
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
-    let mut position: SecondaryMap<Inst, Option<(Block, usize)>> =
-        SecondaryMap::with_capacity(None, func.insts.len());
+    // Where the groups' defining instructions sit (only those: a map over every
+    // instruction is written in full and read for a few).
+    let mut position: FxHashMap<Inst, (Block, usize)> = FxHashMap::default();
     let group_at = |o: &Operand| match o {
-        Operand::Value(v) => *group_of.get(*v),
+        Operand::Value(v) => group_of.get(*v).map(|g| g as usize),
         _ => None,
     };
     for &b in &func.layout {
         let block = &func.blocks[b];
         for (pos, &i) in block.insts.iter().enumerate() {
-            position.set(i, Some((b, pos)));
             let data = &func.insts[i];
+            if data.result.is_some_and(|r| group_of.get(r).is_some()) {
+                position.insert(i, (b, pos));
+            }
             for (k, a) in data.args.iter().enumerate() {
                 let Some(g) = group_at(a) else { continue };
                 sites[g].push(match &data.op {
@@ -200,7 +217,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             }
         }
         let mut seen = Vec::new();
-        for a in block.term.operands() {
+        if let Some(a) = block.term.operand() {
             if let Some(g) = group_at(&a) {
                 if !seen.contains(&g) {
                     seen.push(g);
@@ -220,7 +237,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
         let ty = func.values[first].ty;
         let mut by_block: FxHashMap<Block, Vec<(usize, Value)>> = FxHashMap::default();
         for &v in defs {
-            if *group_of.get(v) != Some(g) {
+            if *group_of.get(v) != Some(g as u32) {
                 continue;
             }
             match func.values[v].def {
@@ -230,7 +247,7 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
                     }
                 }
                 ValueDef::Inst(i) => {
-                    if let Some((b, pos)) = *position.get(i) {
+                    if let Some(&(b, pos)) = position.get(&i) {
                         by_block.entry(b).or_default().push((pos + 1, v));
                     }
                 }
@@ -241,10 +258,11 @@ pub fn repair_many(func: &mut Function, groups: &[Vec<Value>]) -> Vec<Vec<Value>
             list.sort_unstable();
         }
         let floor = by_block.keys().map(|&b| floors.of(b)).min().unwrap_or(0);
-        let is_def = |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g));
+        let is_def =
+            |o: &Operand| matches!(o, Operand::Value(v) if *group_of.get(*v) == Some(g as u32));
         let mut r = Repair {
             func: &mut *func,
-            cfg: &cfg,
+            cfg,
             defs: by_block,
             at_entry: FxHashMap::default(),
             new_phis: Vec::new(),
@@ -352,7 +370,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
             });
             let data = &mut func.insts[s];
             data.op = Op::Plain(PlainOp::CopyObject);
-            data.args = vec![value];
+            data.args = [value].into();
             data.result = Some(d);
             defs.push(d);
         }
@@ -360,7 +378,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
         for &l in loads {
             let data = &mut func.insts[l];
             data.op = Op::Plain(PlainOp::CopyObject);
-            data.args = vec![Operand::Value(defs[0])];
+            data.args = [Operand::Value(defs[0])].into();
         }
         copies.extend(stores.iter().chain(loads).copied());
         gone.set(*vi, true);
@@ -400,8 +418,9 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
                 }
                 continue;
             }
-            let args: Vec<Operand> = func.insts[i].args.iter().map(|&a| resolve(a)).collect();
-            func.insts[i].args = args;
+            for a in func.insts[i].args.iter_mut() {
+                *a = resolve(*a);
+            }
             if let Some(Operand::Value(t)) = func.insts[i].conv.map(|c| resolve(Operand::Value(c)))
             {
                 func.insts[i].conv = Some(t);
@@ -608,7 +627,7 @@ impl Repair<'_, '_> {
                 same = Some(*a);
             }
             if !trivial {
-                self.func.insts[inst].args = args;
+                self.func.insts[inst].args = args.into();
                 continue;
             }
             // A phi with no other operand is only reached from itself: undefined.
@@ -643,7 +662,7 @@ impl Repair<'_, '_> {
         for k in 0..self.new_phis.len() {
             let (inst, phi, _) = self.new_phis[k];
             if !self.replaced.contains_key(&phi) {
-                let args: Vec<Operand> = self.func.insts[inst]
+                let args: crate::operands::Operands = self.func.insts[inst]
                     .args
                     .iter()
                     .map(|&a| self.resolve(a))

@@ -73,7 +73,7 @@ fn duplicate_block(f: &mut Function, b: Block, p: Block) -> Vec<(Value, Value)> 
             continue;
         }
         let data = f.insts[i].clone();
-        let args = data.args.iter().map(|&a| mapped(&map, a)).collect();
+        let args: Vec<Operand> = data.args.iter().map(|&a| mapped(&map, a)).collect();
         let ty = data.result.map(|r| f.values[r].ty);
         let (_, c) = f.insert_inst(InsertAt::End(nb), data.op.clone(), args, ty);
         if let (Some(r), Some(c)) = (data.result, c) {

@@ -148,7 +148,7 @@ fn place_tokens(
             };
             let inst = func.insts.push(InstData {
                 op: elect.clone(),
-                args: Vec::new(),
+                args: tangle_ir::Operands::new(),
                 result: None,
                 conv,
             });

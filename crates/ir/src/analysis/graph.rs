@@ -83,8 +83,11 @@ pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Opt
 /// visits successors in the order given.
 pub(crate) fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
     let mut visited = vec![false; succs.len()];
-    let mut post = Vec::new();
-    let mut stack = vec![(root, 0usize)];
+    // Both as long as the graph at most (a chain makes the stack that deep): reserved, so
+    // growing them copies nothing.
+    let mut post = Vec::with_capacity(succs.len());
+    let mut stack = Vec::with_capacity(succs.len() + 1);
+    stack.push((root, 0usize));
     visited[root] = true;
     while let Some((v, i)) = stack.pop() {
         if i < succs[v].len() {
@@ -136,7 +139,8 @@ impl Intervals {
         }
         let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
         let (mut pre_n, mut post_n) = (0u32, 0u32);
-        let mut stack = Vec::new();
+        // As deep as the tree at most: reserved, so growing it copies nothing.
+        let mut stack = Vec::with_capacity(n);
         for root in (0..n).filter(|&v| parent[v].is_none()) {
             pre[root] = pre_n;
             pre_n += 1;

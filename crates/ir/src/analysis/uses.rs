@@ -21,48 +21,49 @@ pub enum Use {
 }
 
 /// The uses of every value of a function's laid-out blocks, in layout order.
+///
+/// Compressed rows: one array of all uses, sliced per value by `start`, built by a counting
+/// pass and a filling pass. A vector per value cost an allocation per used value and left
+/// the lists scattered over the heap.
 #[derive(Clone, Debug)]
 pub struct UseLists {
-    /// By value index; values past the end have no use.
-    uses: Vec<Vec<Use>>,
+    /// By value index: where its uses start in `list` (one more entry than values; values
+    /// past the end have no use).
+    start: Vec<u32>,
+    list: Vec<Use>,
 }
 
 impl UseLists {
     /// Collects the uses in `func`.
     pub fn new(func: &Function) -> Self {
-        let mut uses: Vec<Vec<Use>> = vec![Vec::new(); func.values.len()];
-        let mut add = |v: Value, u: Use| {
-            if v.index() >= uses.len() {
-                uses.resize(v.index() + 1, Vec::new());
+        // Counts first (by value index, shifted by one so the prefix sums land in place).
+        let mut start: Vec<u32> = vec![0; func.values.len() + 1];
+        each_use(func, |v, _| {
+            if v.index() + 1 >= start.len() {
+                start.resize(v.index() + 2, 0);
             }
-            uses[v.index()].push(u);
-        };
-        for &b in &func.layout {
-            let Some(block) = func.blocks.get(b) else {
-                continue;
-            };
-            for &i in &block.insts {
-                for (index, a) in func.insts[i].args.iter().enumerate() {
-                    if let Operand::Value(v) = a {
-                        add(*v, Use::Inst { inst: i, index });
-                    }
-                }
-                if let Some(t) = func.insts[i].conv {
-                    add(t, Use::Conv(i));
-                }
-            }
-            for o in block.term.operands() {
-                if let Operand::Value(v) = o {
-                    add(v, Use::Terminator(b));
-                }
-            }
+            start[v.index() + 1] += 1;
+        });
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
         }
-        UseLists { uses }
+        let total = *start.last().unwrap_or(&0) as usize;
+        let mut list = vec![Use::Terminator(Block::from_u32(0)); total];
+        let mut next: Vec<u32> = start[..start.len() - 1].to_vec();
+        each_use(func, |v, u| {
+            let slot = &mut next[v.index()];
+            list[*slot as usize] = u;
+            *slot += 1;
+        });
+        UseLists { start, list }
     }
 
     /// The uses of `v`.
     pub fn uses(&self, v: Value) -> &[Use] {
-        self.uses.get(v.index()).map_or(&[], Vec::as_slice)
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// Whether `v` has no use.
@@ -81,5 +82,27 @@ impl UseLists {
             }
         }
         out
+    }
+}
+
+/// Calls `f` with every use of a value in `func`'s laid-out blocks, in layout order.
+fn each_use(func: &Function, mut f: impl FnMut(Value, Use)) {
+    for &b in &func.layout {
+        let Some(block) = func.blocks.get(b) else {
+            continue;
+        };
+        for &i in &block.insts {
+            for (index, a) in func.insts[i].args.iter().enumerate() {
+                if let Operand::Value(v) = a {
+                    f(*v, Use::Inst { inst: i, index });
+                }
+            }
+            if let Some(t) = func.insts[i].conv {
+                f(t, Use::Conv(i));
+            }
+        }
+        if let Some(Operand::Value(v)) = block.term.operand() {
+            f(v, Use::Terminator(b));
+        }
     }
 }

@@ -11,6 +11,7 @@ use crate::hash::FxHashSet;
 use crate::module::{
     Block, BlockData, Function, Inst, InstData, Operand, Terminator, Value, ValueData, ValueDef,
 };
+use crate::operands::Operands;
 use crate::ops::Op;
 use crate::types::Type;
 
@@ -54,7 +55,7 @@ impl Function {
         &mut self,
         at: InsertAt,
         op: Op,
-        args: Vec<Operand>,
+        args: impl Into<Operands>,
         ty: Option<Type>,
     ) -> (Inst, Option<Value>) {
         let (block, index) = match at {
@@ -155,7 +156,7 @@ impl Function {
     /// value) pairs.
     pub fn add_phi(&mut self, b: Block, ty: Type, incoming: &[(Block, Operand)]) -> (Inst, Value) {
         let blocks = incoming.iter().map(|p| p.0).collect();
-        let args = incoming.iter().map(|p| p.1).collect();
+        let args: Operands = incoming.iter().map(|p| p.1).collect();
         let (inst, v) = self.insert_inst(InsertAt::AfterPhis(b), Op::Phi(blocks), args, Some(ty));
         (inst, v.expect("a phi has a result"))
     }

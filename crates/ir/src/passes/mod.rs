@@ -8,6 +8,7 @@
 //! | [`simplify_cfg`] | folds constant `br_if`, skips empty forwarding blocks, merges a block into its sole predecessor | refuses (returns `false`) |
 //! | [`dead_code`] | removes unused instructions without effects | same |
 //! | [`reverse_post_order`] | lays blocks out in reverse post-order | same |
+//! | [`renumber`] | numbers instructions in layout order (unseen in the text) | same |
 //!
 //! Structured functions are refused where a rewrite would have to re-derive merge
 //! annotations (a split back edge no longer post-dominates its continue target; merging a
@@ -15,6 +16,7 @@
 
 pub mod dead_code;
 pub mod remove_unreachable;
+pub mod renumber;
 pub mod reverse_post_order;
 pub mod simplify_cfg;
 pub mod split_critical_edges;

@@ -132,7 +132,7 @@ pub(super) fn check_references(module: &Module, f: Func, func: &Function, sink: 
             }
         }
         let l = loc(f, Some(b), Some(Point::Terminator), None);
-        for o in block.term.operands() {
+        if let Some(o) = block.term.operand() {
             check_operand(&o, l, sink);
         }
         for t in block.term.successors() {
@@ -283,15 +283,13 @@ pub(super) fn check(
             }
         }
         let k = block.insts.len();
-        for o in block.term.operands() {
-            if let Operand::Value(v) = o {
-                if !dominates_use(v, b, k) {
-                    sink.report(
-                        Rule::Ssa,
-                        loc(f, Some(b), Some(Point::Inst(k)), None),
-                        format!("{v} does not dominate this use"),
-                    );
-                }
+        if let Some(Operand::Value(v)) = block.term.operand() {
+            if !dominates_use(v, b, k) {
+                sink.report(
+                    Rule::Ssa,
+                    loc(f, Some(b), Some(Point::Inst(k)), None),
+                    format!("{v} does not dominate this use"),
+                );
             }
         }
     }

@@ -513,7 +513,7 @@ impl Builder {
         };
         Ok(InstData {
             op,
-            args,
+            args: args.into(),
             result,
             conv,
         })

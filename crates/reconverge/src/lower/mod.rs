@@ -166,6 +166,15 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     if opts.promote_variables {
         promote_all(&mut out);
     }
+    // Promotion leaves its copies and dead stores where they were made; the analyses and
+    // the rewrite walk the blocks, so the instruction arena goes in layout order (a cache
+    // miss per instruction on large functions otherwise; docs/lowering.md, "Speed"). The
+    // new arena has room for the rewrite's and the repair's additions (fewer than the
+    // function's own instructions on the benches), so it is not copied again to grow.
+    for (_, func) in out.funcs.iter_mut() {
+        let room = func.insts.len();
+        tangle_ir::passes::renumber::run_with_room(func, room);
+    }
     let mut uniformity = Uniformity::analyse(&out);
     // Fallthrough lanes of divergent switches get their own copies of the cases they fall
     // into (`fallthrough`), so no scheduler can merge them with the direct lanes.
@@ -268,10 +277,8 @@ fn localize_private_globals(m: &mut Module) {
                     }
                 }
             }
-            for a in func.blocks[b].term.operands() {
-                if let Operand::Global(g) = a {
-                    note(g, false);
-                }
+            if let Some(Operand::Global(g)) = func.blocks[b].term.operand() {
+                note(g, false);
             }
         }
     }

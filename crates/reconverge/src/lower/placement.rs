@@ -49,6 +49,8 @@ pub struct Facts<'a> {
     pub is_entry: bool,
     /// Its control-flow graph.
     pub cfg: Cfg,
+    /// Its dominator tree (the rewrite's plan walks it too).
+    pub dom: DomTree,
     /// Blocks reachable from the entry.
     pub reachable: FxHashSet<Block>,
     /// Per scope, the targets of the edges (and returns) that leave it.
@@ -85,6 +87,7 @@ impl<'a> Facts<'a> {
             uniformity,
             is_entry,
             cfg,
+            dom,
             reachable,
             exits,
         }

@@ -42,6 +42,41 @@ enum Next {
     Target(Target),
 }
 
+/// One way out of a hop: (hop, next hop, escape code that takes it).
+type HopWay = (Hop, Next, u32);
+
+/// Every hop's ways out: (hop, next hop, escape code) triples, sorted and without
+/// repeats, so each hop's ways, and each way's codes, are consecutive. One array instead
+/// of a map of maps of sets: those took a heap node per hop and per way, scattered, read
+/// back again when freed (docs/lowering.md, "Speed").
+struct HopWays {
+    ways: Vec<HopWay>,
+    /// Per hop: how many different next hops it has.
+    fan_out: FxHashMap<Hop, usize>,
+}
+
+impl HopWays {
+    fn new(mut ways: Vec<HopWay>) -> Self {
+        ways.sort_unstable();
+        ways.dedup();
+        let mut fan_out: FxHashMap<Hop, usize> = FxHashMap::default();
+        for w in ways.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1) {
+            *fan_out.entry(w[0].0).or_default() += 1;
+        }
+        HopWays { ways, fan_out }
+    }
+
+    /// How many different next hops `h` has (0 for a hop no edge takes).
+    fn fan_out(&self, h: Hop) -> usize {
+        self.fan_out.get(&h).copied().unwrap_or(0)
+    }
+
+    /// The hops, in order.
+    fn hops(&self) -> impl Iterator<Item = Hop> + '_ {
+        self.ways.chunk_by(|x, y| x.0 == y.0).map(|w| w[0].0)
+    }
+}
+
 /// One edge (or return) the rewrite moves.
 #[derive(Clone, Debug)]
 struct Edge {
@@ -71,7 +106,7 @@ pub fn plan(func: Func, facts: &Facts<'_>, on: &[bool], baseline: bool) -> Plan 
     let tree = facts.tree;
     let f = facts.func;
     let is_on = |s: &ScopeId| on[s.0 as usize];
-    let dom = DomTree::new(f, &facts.cfg);
+    let dom = &facts.dom;
     let mut edges = Vec::new();
     let mut exit_sites = Vec::new();
     let mut return_breaks = Vec::new();
@@ -210,7 +245,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
             plan.depth[&s] * stride + ways[&s][&after] + 1
         })
     };
-    let mut next: BTreeMap<Hop, BTreeMap<Next, BTreeSet<u32>>> = BTreeMap::new();
+    let mut ways_out: Vec<HopWay> = Vec::new();
     for e in &plan.edges {
         let code = code_of(e);
         for (k, h) in e.hops.iter().enumerate() {
@@ -218,18 +253,15 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 Some(h2) => Next::Hop(*h2),
                 None => Next::Target(e.target),
             };
-            next.entry(*h)
-                .or_default()
-                .entry(to)
-                .or_default()
-                .insert(code);
+            ways_out.push((*h, to, code));
         }
     }
+    let next = HopWays::new(ways_out);
     let mut const_cache: FxHashMap<u32, Operand> = FxHashMap::default();
     let mut constant = |b: &mut FunctionBuilder<'_>, n: u32| {
         *const_cache.entry(n).or_insert_with(|| b.const_u32(n))
     };
-    let needs_esc = |e: &Edge| e.hops.iter().any(|h| next[h].len() > 1);
+    let needs_esc = |e: &Edge| e.hops.iter().any(|&h| next.fan_out(h) > 1);
     // How many edges end their way at each hop (the hop that then enters their target).
     let mut final_users: FxHashMap<Hop, usize> = FxHashMap::default();
     for e in &plan.edges {
@@ -263,8 +295,8 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     }
     // Root's bar_set must come before a selection's at the entry block: both were appended
     // at its end in scope order, and the root is scope 0, so it already does.
-    for h in next.keys() {
-        if let Hop::Sync(s) = h {
+    for h in next.hops() {
+        if let Hop::Sync(s) = &h {
             let f = b.function_mut();
             let sync = f.add_block();
             f.insert_inst(
@@ -273,7 +305,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                 vec![Operand::Value(bar[s])],
                 None,
             );
-            hop_block.insert(*h, sync);
+            hop_block.insert(h, sync);
         }
     }
     let ret_block = if plan.edges.iter().any(|e| e.target == Target::Return) {
@@ -291,14 +323,18 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
 
     // Split edges where one source needs more than one escape code or sends two edges to
     // one first hop, and wherever the baseline breaks.
-    let mut by_src: BTreeMap<Block, Vec<usize>> = BTreeMap::new();
-    for (k, e) in plan.edges.iter().enumerate() {
-        by_src.entry(e.src).or_default().push(k);
-    }
+    // Edge numbers by source block (then by number): one sorted array, not a vector per
+    // source.
+    let mut by_src: Vec<usize> = (0..plan.edges.len()).collect();
+    by_src.sort_unstable_by_key(|&k| (plan.edges[k].src, k));
     let mut esc_defs: Vec<Value> = Vec::new();
     let mut ret_defs: Vec<Value> = Vec::new();
-    let mut phi_vars: BTreeMap<tangle_ir::Inst, Vec<Value>> = BTreeMap::new();
-    for (&a, list) in &by_src {
+    // By the phi's result, not its instruction: the repair's groups (and so the numbers of
+    // the phis it adds) follow this order, and instruction numbers change with
+    // `passes::renumber`.
+    let mut phi_vars: BTreeMap<Value, Vec<Value>> = BTreeMap::new();
+    for list in by_src.chunk_by(|&x, &y| plan.edges[x].src == plan.edges[y].src) {
+        let a = plan.edges[list[0]].src;
         let first: Vec<Option<Hop>> = list
             .iter()
             .map(|&k| plan.edges[k].hops.first().copied())
@@ -386,7 +422,8 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                     let Some(v) = f.remove_phi_incoming(phi, a) else {
                         continue;
                     };
-                    let ty = f.values[f.insts[phi].result.expect("a phi has a result")].ty;
+                    let result = f.insts[phi].result.expect("a phi has a result");
+                    let ty = f.values[result].ty;
                     let (_, c) = f.insert_inst(
                         InsertAt::End(src),
                         Op::Plain(PlainOp::CopyObject),
@@ -394,7 +431,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
                         Some(ty),
                     );
                     let c = c.expect("copy has a result");
-                    phi_vars.entry(phi).or_default().push(c);
+                    phi_vars.entry(result).or_default().push(c);
                     if f.phi_incoming(phi, last).is_none() {
                         f.set_phi_incoming(phi, last, Operand::Value(c));
                     }
@@ -404,27 +441,32 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     }
     // Dispatches.
     let esc = esc_defs.first().copied();
-    for (h, outs) in &next {
-        let block = hop_block[h];
+    for hop_ways in next.ways.chunk_by(|x, y| x.0 == y.0) {
+        let block = hop_block[&hop_ways[0].0];
+        // (next hop, its codes), in order of next hop, codes increasing.
+        let outs: Vec<(Next, &[HopWay])> = hop_ways
+            .chunk_by(|x, y| x.1 == y.1)
+            .map(|c| (c[0].1, c))
+            .collect();
         let term = if outs.len() == 1 {
-            Terminator::Branch(block_of(*outs.keys().next().expect("one next hop")))
+            Terminator::Branch(block_of(outs[0].0))
         } else {
             let esc = Operand::Value(esc.ok_or(LowerError::Internal {
                 func: fid,
                 message: "a dispatch without an escape register".into(),
             })?);
             // The default is the next hop with the most codes (the parent's sync).
-            let (&default, _) = outs
+            let &(default, _) = outs
                 .iter()
                 .max_by_key(|(n, c)| (c.len(), matches!(n, Next::Hop(_))))
                 .expect("several next hops");
-            let others: Vec<(Next, &BTreeSet<u32>)> = outs
+            let others: Vec<(Next, &[HopWay])> = outs
                 .iter()
-                .filter(|(n, _)| **n != default)
-                .map(|(n, c)| (*n, c))
+                .filter(|(n, _)| *n != default)
+                .copied()
                 .collect();
             if others.len() == 1 && others[0].1.len() == 1 {
-                let code = constant(&mut b, *others[0].1.iter().next().expect("one code"));
+                let code = constant(&mut b, others[0].1[0].2);
                 let f = b.function_mut();
                 let (_, cond) = f.insert_inst(
                     InsertAt::End(block),
@@ -440,7 +482,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
             } else {
                 let mut cases = Vec::new();
                 for (n, cs) in &others {
-                    for &c in cs.iter() {
+                    for &(_, _, c) in cs.iter() {
                         cases.push((u64::from(c), block_of(*n)));
                     }
                 }
@@ -498,38 +540,61 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         })
         .filter(|d| !d.is_empty())
         .collect();
-    tangle_ir::ssa_repair::repair_many(f, &groups);
-    mend_dominance(f, fid, &opaque)?;
-    f.layout_in_reverse_post_order();
+    // From here on only phis and `undef`s are added: no edge changes, so one control-flow
+    // graph and one dominator tree serve the repair and the final layout.
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    // The values the rewrite left undominated are repaired in the same call (one scan of
+    // the function for all groups, which on large functions reads it from memory): the
+    // groups' repair rewrites only uses of the groups' own values, so it neither breaks
+    // nor mends the dominance of any other value.
+    let broken = undominated(f, fid, &opaque, &dom, &groups)?;
+    let mut all = groups;
+    all.extend(broken.into_iter().map(|v| vec![v]));
+    tangle_ir::ssa_repair::repair_many_in(f, &cfg, &dom, &all);
+    // Reverse post-order (what `layout_in_reverse_post_order` computes), unreachable
+    // blocks after it in their old order.
+    let mut order = dom.rpo().to_vec();
+    order.extend(f.layout.iter().copied().filter(|&b| !dom.is_reachable(b)));
+    f.layout = order;
     Ok(())
 }
 
-/// Repairs every value whose definition no longer dominates all its uses.
-fn mend_dominance(
-    f: &mut tangle_ir::Function,
+/// The values, outside `groups`, whose definition no longer dominates all their uses
+/// (`dom` is the function's, current), in value order; an error for a token or barrier
+/// (which no phi can merge).
+fn undominated(
+    f: &tangle_ir::Function,
     fid: Func,
     opaque: &[Type],
-) -> Result<(), LowerError> {
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    // Dense by value number: a hash map over every value costs a cache miss per lookup.
-    let mut def_block: tangle_ir::entity::SecondaryMap<Value, Option<Block>> =
-        tangle_ir::entity::SecondaryMap::with_capacity(None, f.values.len());
+    dom: &DomTree,
+    groups: &[Vec<Value>],
+) -> Result<Vec<Value>, LowerError> {
+    let mut grouped: tangle_ir::entity::SecondaryMap<Value, bool> =
+        tangle_ir::entity::SecondaryMap::with_capacity(false, f.values.len());
+    for &v in groups.iter().flatten() {
+        grouped.set(v, true);
+    }
+    // The block of every laid-out instruction, from the blocks' lists alone: reading each
+    // instruction's result instead would read the whole instruction arena once more (from
+    // memory, on large functions) before the scan below reads it again. Dense by number:
+    // a hash map costs a cache miss per lookup.
+    let mut block_of: tangle_ir::entity::SecondaryMap<tangle_ir::Inst, Option<Block>> =
+        tangle_ir::entity::SecondaryMap::with_capacity(None, f.insts.len());
     for &blk in &f.layout {
         for &i in &f.blocks[blk].insts {
-            if let Some(r) = f.insts[i].result {
-                def_block.set(r, Some(blk));
-            }
+            block_of.set(i, Some(blk));
         }
     }
     let entry = f.entry();
     let defined_at = |v: Value| match f.values[v].def {
         ValueDef::Param(_) => entry,
-        _ => *def_block.get(v),
+        ValueDef::Inst(i) => *block_of.get(i),
+        ValueDef::Unused => None,
     };
     let mut broken: BTreeSet<Value> = BTreeSet::new();
     let mut check = |v: Value, at: Block| {
-        if !dom.is_reachable(at) {
+        if !dom.is_reachable(at) || *grouped.get(v) {
             return;
         }
         if let Some(d) = defined_at(v) {
@@ -561,13 +626,11 @@ fn mend_dominance(
                 }
             }
         }
-        for a in f.blocks[blk].term.operands() {
-            if let Operand::Value(v) = a {
-                check(v, blk);
-            }
+        if let Some(Operand::Value(v)) = f.blocks[blk].term.operand() {
+            check(v, blk);
         }
     }
-    let mut groups = Vec::new();
+    let mut out = Vec::new();
     for v in broken {
         let ty: Type = f.values[v].ty;
         if !f.values[v].def.eq(&ValueDef::Unused) {
@@ -577,9 +640,8 @@ fn mend_dominance(
                     message: format!("{v} is a token or barrier that no longer dominates its uses"),
                 });
             }
-            groups.push(vec![v]);
+            out.push(v);
         }
     }
-    tangle_ir::ssa_repair::repair_many(f, &groups);
-    Ok(())
+    Ok(out)
 }

@@ -129,7 +129,7 @@ impl Parser {
             let value = Value::from_u32(n);
             let inst = func.insts.push(InstData {
                 op,
-                args,
+                args: args.into(),
                 result: Some(value),
                 conv,
             });
@@ -268,7 +268,7 @@ impl Parser {
                 let conv = self.conv_operand(func, body)?;
                 func.insts.push(InstData {
                     op,
-                    args,
+                    args: args.into(),
                     result: None,
                     conv,
                 });
