@@ -156,6 +156,14 @@ pub struct InfoOffsets {
 /// is a list of 32-bit byte offsets into the code section.
 pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
 
+/// `.nv.info` attributes of 8-byte entries whose first 32 bits are an instruction offset,
+/// which nvdisasm prints as a label (`.word .L_x_3@srel`), numbered with the other offset
+/// lists (measured on the corpus, every SM): EIATTR_ATOM16_EMUL_INSTR_REG_MAP (0x2e: the
+/// 16-bit atomics ptxas emulates with a CAS loop, then a 16-bit register number and 16 zero
+/// bits; `atomics_scoped.cu`) and EIATTR_UNUSED_LOAD_BYTE_OFFSET (0x44: then a 32-bit byte
+/// mask; `vector_memory.cu`).
+pub const OFFSET_PAIR_ATTRIBUTES: [u8; 2] = [0x2e, 0x44];
+
 /// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
 /// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
 pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
@@ -196,6 +204,64 @@ pub struct Cubin {
     pub symbols: Vec<Symbol>,
     /// Instruction offsets from `.nv.info.*` sections, in section-table order.
     pub info: Vec<InfoOffsets>,
+    /// The relocations of code sections (`.rel.text.*`, `.rela.text.*`), in file order.
+    pub relocs: Vec<Reloc>,
+}
+
+/// `sh_type` of a relocation section without addends (`.rel.text.*`).
+pub const SHT_REL: u32 = 9;
+/// `sh_type` of a relocation section with addends (`.rela.text.*`).
+pub const SHT_RELA: u32 = 4;
+
+/// R_CUDA_ABS32_LO_32: the low 32 bits of an absolute address into an immediate (the
+/// return address a `-G` build loads into R20 before `CALL.ABS`).
+pub const R_CUDA_ABS32_LO_32: u32 = 56;
+/// R_CUDA_ABS32_HI_32: the high 32 bits of an absolute address into an immediate.
+pub const R_CUDA_ABS32_HI_32: u32 = 57;
+/// R_CUDA_ABS47_34: the target of `CALL.ABS` (the callee's address).
+pub const R_CUDA_ABS47_34: u32 = 58;
+
+/// A relocation of a code section: the loader patches the instruction at `offset` with the
+/// address of symbol `symbol` (an index into [`Cubin::symbols`]) plus `addend`. nvdisasm
+/// prints the patched operand symbolically (`docs/sass.md`, "Debug builds").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    /// The section index of the code section patched (`sh_info` of the relocation section).
+    pub section: usize,
+    /// The byte offset of the patched instruction in that section.
+    pub offset: u64,
+    /// The symbol, as an index into [`Cubin::symbols`] (ELF symbol index minus one).
+    pub symbol: usize,
+    /// The relocation type (`R_CUDA_*`).
+    pub kind: u32,
+    /// The addend (0 for `.rel` sections).
+    pub addend: i64,
+}
+
+/// The relocations of a `.rel`/`.rela` section (`rela`: 24-byte entries with an addend).
+fn relocations(d: &[u8], section: usize, rela: bool) -> Result<Vec<Reloc>, SassError> {
+    let size = if rela { 24 } else { 16 };
+    if d.len() % size != 0 {
+        return Err(err(format!(
+            "relocation section of {} bytes is not a list of {size}-byte entries",
+            d.len()
+        )));
+    }
+    d.chunks_exact(size)
+        .map(|e| {
+            let info = u64_at(e, 8);
+            let symbol = ((info >> 32) as usize)
+                .checked_sub(1)
+                .ok_or_else(|| err("relocation against the null symbol"))?;
+            Ok(Reloc {
+                section,
+                offset: u64_at(e, 0),
+                symbol,
+                kind: info as u32,
+                addend: if rela { u64_at(e, 16) as i64 } else { 0 },
+            })
+        })
+        .collect()
 }
 
 /// Whether `bytes` look like an ELF file.
@@ -343,7 +409,15 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let mut symbols = Vec::new();
     let mut arch_specific = false;
     let mut virtual_sm = None;
+    let mut relocs = Vec::new();
     for (i, s) in sections.iter().enumerate() {
+        if matches!(s.kind, SHT_REL | SHT_RELA)
+            && sections
+                .get(s.info as usize)
+                .is_some_and(|t| t.name.starts_with(b".text."))
+        {
+            relocs.extend(relocations(data(s)?, s.info as usize, s.kind == SHT_RELA)?);
+        }
         if s.name == b".note.nv.cuinfo" {
             virtual_sm = note_descriptor(data(s)?)
                 .and_then(|d| d.get(2..4))
@@ -408,6 +482,7 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
         functions,
         symbols,
         info,
+        relocs,
     })
 }
 
@@ -473,6 +548,14 @@ fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
         })?;
         if OFFSET_ATTRIBUTES.contains(&attr) {
             out.extend(body.chunks_exact(4).map(|c| (attr, u32_at(c, 0) as u64)));
+        } else if OFFSET_PAIR_ATTRIBUTES.contains(&attr) {
+            if body.len() % 8 != 0 {
+                return Err(err(format!(
+                    ".nv.info attribute {attr:#x} of {} bytes is not a list of 8-byte entries",
+                    body.len()
+                )));
+            }
+            out.extend(body.chunks_exact(8).map(|c| (attr, u32_at(c, 0) as u64)));
         } else if attr == INDIRECT_BRANCH_TARGETS {
             let mut k = 0;
             while k + 12 <= body.len() {
@@ -533,6 +616,17 @@ mod tests {
         assert_eq!(offsets, [(0x55, 0x2c0), (0x55, 0x2e0), (0x1c, 0xf30)]);
         assert!(indirect.is_empty());
         assert_eq!(spills, [0x2c0, 0x2e0]);
+    }
+
+    #[test]
+    fn offset_pair_attributes_list_their_first_words() {
+        let mut d = attr(4, 0x2e, &[0x620, 18, 0x670, 18]);
+        d.extend(attr(4, 0x44, &[0x240, 0xff0f]));
+        let (offsets, _, spills) = info_offsets(&d).unwrap();
+        assert_eq!(offsets, [(0x2e, 0x620), (0x2e, 0x670), (0x44, 0x240)]);
+        assert!(spills.is_empty());
+        let d = attr(4, 0x44, &[0x240, 0xff0f, 0x250]);
+        assert!(matches!(info_offsets(&d), Err(SassError::Cubin(_))));
     }
 
     #[test]
