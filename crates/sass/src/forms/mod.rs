@@ -77,6 +77,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 }
 
 mod control;
+mod cuda_corpus;
 mod float;
 mod gaps;
 mod generated;
@@ -142,6 +143,7 @@ fn build() -> Vec<Form> {
     generated::cctl(&mut v);
     generated::ldsm(&mut v);
     surface::surfaces(&mut v);
+    cuda_corpus::cuda_corpus(&mut v);
     v
 }
 

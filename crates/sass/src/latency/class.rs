@@ -105,6 +105,7 @@ impl LatencyClass {
             | Op::Uprmt
             | Op::Upopc
             | Op::Ubrev
+            | Op::Ubmsk
             | Op::Uimad
             | Op::Umov
             | Op::Ulea
@@ -139,6 +140,7 @@ impl LatencyClass {
             | Op::Warpsync
             | Op::Yield
             | Op::Nanosleep
+            | Op::Preexit
             | Op::Bmov => Control,
             Op::Bar
             | Op::Membar
