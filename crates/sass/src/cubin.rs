@@ -206,6 +206,43 @@ pub struct Cubin {
     pub info: Vec<InfoOffsets>,
     /// The relocations of code sections (`.rel.text.*`, `.rela.text.*`), in file order.
     pub relocs: Vec<Reloc>,
+    /// The code addresses the debug sections of a `-G` build name through relocations
+    /// (`.rela.debug_info`, `.rel.debug_loc`, ...: a function's start and end, its lexical
+    /// blocks, its location ranges), sections in table order and each section's entries by
+    /// offset in the patched section; nvdisasm labels them ([`crate::listing`]).
+    pub debug_refs: Vec<(usize, u64)>,
+}
+
+/// R_CUDA_64: a 64-bit absolute address (what DWARF sections hold).
+pub const R_CUDA_64: u32 = 2;
+
+/// The code addresses `(section, offset)` a debug section's relocations name: symbol value
+/// plus the addend (`.rela`) or the 64-bit value at the patched place (`.rel`), for
+/// [`R_CUDA_64`] entries against symbols of code sections, by patched offset.
+fn debug_refs(
+    relocs: &[Reloc],
+    patched: &[u8],
+    symbols: &[Symbol],
+    code: &[usize],
+) -> Vec<(usize, u64)> {
+    let mut v: Vec<(u64, (usize, u64))> = relocs
+        .iter()
+        .filter(|r| r.kind == R_CUDA_64)
+        .filter_map(|r| {
+            let s = symbols
+                .get(r.symbol)
+                .filter(|s| code.contains(&s.section))?;
+            let addend = if r.addend != 0 {
+                r.addend as u64
+            } else {
+                let at = usize::try_from(r.offset).ok()?;
+                u64_at(patched.get(at..at.checked_add(8)?)?, 0)
+            };
+            Some((r.offset, (s.section, s.value.wrapping_add(addend))))
+        })
+        .collect();
+    v.sort_by_key(|&(off, _)| off);
+    v.into_iter().map(|(_, at)| at).collect()
 }
 
 /// `sh_type` of a relocation section without addends (`.rel.text.*`).
@@ -220,6 +257,9 @@ pub const R_CUDA_ABS32_LO_32: u32 = 56;
 pub const R_CUDA_ABS32_HI_32: u32 = 57;
 /// R_CUDA_ABS47_34: the target of `CALL.ABS` (the callee's address).
 pub const R_CUDA_ABS47_34: u32 = 58;
+/// Relocation type 75: the target of SM90's `CALL.ABS` (measured on SM90 `-G` cubins,
+/// where it takes the place of [`R_CUDA_ABS47_34`]).
+pub const R_CUDA_SM90_CALL_ABS: u32 = 75;
 
 /// A relocation of a code section: the loader patches the instruction at `offset` with the
 /// address of symbol `symbol` (an index into [`Cubin::symbols`]) plus `addend`. nvdisasm
@@ -410,13 +450,18 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let mut arch_specific = false;
     let mut virtual_sm = None;
     let mut relocs = Vec::new();
+    let mut debug_sections = Vec::new();
     for (i, s) in sections.iter().enumerate() {
-        if matches!(s.kind, SHT_REL | SHT_RELA)
-            && sections
-                .get(s.info as usize)
-                .is_some_and(|t| t.name.starts_with(b".text."))
-        {
-            relocs.extend(relocations(data(s)?, s.info as usize, s.kind == SHT_RELA)?);
+        let patched = sections.get(s.info as usize);
+        if matches!(s.kind, SHT_REL | SHT_RELA) {
+            let rs = relocations(data(s)?, s.info as usize, s.kind == SHT_RELA)?;
+            match patched {
+                Some(t) if t.name.starts_with(b".text.") => relocs.extend(rs),
+                Some(t) if t.name.starts_with(b".debug") || t.name.starts_with(b".nv_debug") => {
+                    debug_sections.push((rs, data(t)?))
+                }
+                _ => {}
+            }
         }
         if s.name == b".note.nv.cuinfo" {
             virtual_sm = note_descriptor(data(s)?)
@@ -473,6 +518,11 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
             }
         }
     }
+    let code: Vec<usize> = functions.iter().map(|f: &Function| f.section).collect();
+    let debug_refs = debug_sections
+        .iter()
+        .flat_map(|(rs, patched)| debug_refs(rs, patched, &symbols, &code))
+        .collect();
     Ok(Cubin {
         arch: Arch::from_number(sm),
         sm,
@@ -483,6 +533,7 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
         symbols,
         info,
         relocs,
+        debug_refs,
     })
 }
 
@@ -616,6 +667,40 @@ mod tests {
         assert_eq!(offsets, [(0x55, 0x2c0), (0x55, 0x2e0), (0x1c, 0xf30)]);
         assert!(indirect.is_empty());
         assert_eq!(spills, [0x2c0, 0x2e0]);
+    }
+
+    #[test]
+    fn debug_refs_name_code_addresses_by_patched_offset() {
+        let sym = |section| Symbol {
+            name: "f".into(),
+            value: 0x100,
+            size: 0,
+            kind: STT_FUNC,
+            bind: STB_GLOBAL,
+            section,
+            other: 0,
+        };
+        let symbols = [sym(20), sym(7)];
+        let reloc = |offset, symbol, kind, addend| Reloc {
+            section: 9,
+            offset,
+            symbol,
+            kind,
+            addend,
+        };
+        // A `.rel` entry reads its addend from the patched place (0x40 at offset 8).
+        let mut patched = vec![0u8; 24];
+        patched[8] = 0x40;
+        let relocs = [
+            reloc(16, 0, R_CUDA_64, 0x1110),
+            reloc(8, 0, R_CUDA_64, 0),
+            reloc(0, 1, R_CUDA_64, 0x20),
+            reloc(4, 0, R_CUDA_ABS47_34, 0x30),
+        ];
+        let refs = debug_refs(&relocs, &patched, &symbols, &[20]);
+        assert_eq!(refs, [(20, 0x140), (20, 0x1210)]);
+        // A patched place past the section's end names nothing.
+        assert!(debug_refs(&[reloc(20, 0, R_CUDA_64, 0)], &patched, &symbols, &[20]).is_empty());
     }
 
     #[test]

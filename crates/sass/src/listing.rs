@@ -28,7 +28,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::cubin::{
     self, Cubin, Reloc, Symbol, R_CUDA_ABS32_HI_32, R_CUDA_ABS32_LO_32, R_CUDA_ABS47_34,
-    STB_GLOBAL, STB_LOCAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT, STT_SECTION,
+    R_CUDA_SM90_CALL_ABS, STB_GLOBAL, STB_LOCAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT,
+    STT_SECTION,
 };
 use crate::{decode, Arch, Control, Inst, SassError};
 
@@ -140,6 +141,14 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
             if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
                 names.new_label(at);
             }
+        }
+    }
+    // Pass 1b: the code addresses a `-G` build's debug sections name (measured: numbered
+    // after the branch targets and before the .nv.info offsets; a named address takes no
+    // number).
+    for &at in &c.debug_refs {
+        if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
+            names.new_label(at);
         }
     }
     // Pass 2: offsets listed by .nv.info sections.
@@ -288,7 +297,10 @@ fn reloc_address(c: &Cubin, r: &Reloc) -> Option<(usize, u64)> {
         return None;
     }
     let s = c.symbols.get(r.symbol)?;
-    Some((s.section, s.value.wrapping_add_signed(r.addend)))
+    c.functions
+        .iter()
+        .any(|f| f.section == s.section)
+        .then(|| (s.section, s.value.wrapping_add_signed(r.addend)))
 }
 
 /// nvdisasm's text of a relocated instruction whose patched field is still zero:
@@ -298,19 +310,23 @@ fn relocated_text(c: &Cubin, names: &Names<'_>, r: &Reloc, inst: &Inst) -> Optio
     let text = inst.text();
     let sym = &c.symbols.get(r.symbol)?.name;
     match r.kind {
-        R_CUDA_ABS47_34 => {
+        R_CUDA_ABS47_34 | R_CUDA_SM90_CALL_ABS => {
             let head = text.strip_suffix(" 0x0")?;
             head.starts_with("CALL.ABS")
                 .then(|| format!("{head} `({sym})"))
         }
         R_CUDA_ABS32_LO_32 | R_CUDA_ABS32_HI_32 => {
             let head = text.strip_suffix(", 0x0")?;
-            let label = names.name(reloc_address(c, r)?)?;
             let half = if r.kind == R_CUDA_ABS32_LO_32 {
                 "lo"
             } else {
                 "hi"
             };
+            // A data symbol (a table of function pointers, a vtable) prints bare.
+            let Some(at) = reloc_address(c, r) else {
+                return (r.addend == 0).then(|| format!("{head}, 32@{half}({sym})"));
+            };
+            let label = names.name(at)?;
             Some(format!("{head}, 32@{half}(({sym} + {label}@srel))"))
         }
         _ => None,

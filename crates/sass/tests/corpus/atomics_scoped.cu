@@ -4,6 +4,7 @@
 // half2, bfloat162, 16-bit and 64-bit words, shared-memory atomics of each width, and the
 // wrapping increment and decrement. corpus-needs marks the libcu++ header (CCCL).
 // corpus-needs: cccl
+// corpus-o0: by hand
 #include <cuda/atomic>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -3,6 +3,7 @@
 // cg::inclusive_scan, tile shuffles and votes, block sync, and a grid-wide sync (the headers
 // need CCCL's <nv/target>).
 // corpus-needs: cccl
+// corpus-o0: by hand
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>

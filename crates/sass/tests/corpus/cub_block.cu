@@ -3,6 +3,7 @@
 // warp reductions and scans, a block radix sort, and block loads and stores with the
 // vectorised and transposing algorithms.
 // corpus-needs: cccl
+// corpus-o0: by hand
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>

@@ -4,6 +4,7 @@
 // and cub::DeviceReduce / cub::DeviceScan called from host code, which makes nvcc
 // instantiate CUB's own kernels for each SM's tuning policy.
 // corpus-needs: cccl
+// corpus-o0: by hand
 #include <cub/agent/agent_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
