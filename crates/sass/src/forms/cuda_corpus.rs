@@ -61,6 +61,36 @@ pub(super) fn cuda_corpus(v: &mut Vec<Form>) {
             .o(r(24).neg(72).abs(73).reuse(0))
             .o(cb().neg(63).abs(62)),
     );
+    // CALL.ABS[.NOINC] [Pp,] Ra [imm] (0x343): the indirect call of `-G` builds (function
+    // pointers, virtual calls), Ra at 24, then CALL.ABS's absolute immediate (0x943's field,
+    // printed after a blank, and not at all when zero: `CALL.ABS.NOINC R26 0x4`).
+    for (arches, pieces) in [
+        (PRE90, &[(34u8, 47u8)][..]),
+        (&[Sm90][..], &[(16, 8), (34, 47)][..]),
+    ] {
+        let mut abs = Opnd::new(OpndKind::UImm, 0, 0)
+            .pieces(pieces)
+            .scale(2)
+            .hide(0);
+        abs.blank_before = true;
+        v.push(
+            fs("CALL", arches, 0x000000001a007343, 0x0000000003c00000)
+                .no_sb()
+                .m(0, 0, &[(0, ".ABS")])
+                .m(86, 1, &[(0, ""), (1, ".NOINC")])
+                .o(p(87).not(90).hide(7))
+                .o(r(24))
+                .o(abs),
+        );
+    }
+    // NANOSLEEP[.WARP] Rb (0x35d): the register form of 0x95d, Rb at 32 (bits 24-31 print
+    // nothing: a constant 0); the backoff of libcu++ and cooperative-groups waits at -O0.
+    v.push(
+        fs("NANOSLEEP", ALL, 0x000000000000735d, 0x0000000003800000)
+            .no_sb()
+            .m(85, 1, &[(0, ""), (1, ".WARP")])
+            .o(r(32)),
+    );
     // SM90 PREEXIT (0x82d), no operands: cooperative groups' grid sync.
     v.push(fs(
         "PREEXIT",
