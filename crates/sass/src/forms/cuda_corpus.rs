@@ -18,7 +18,8 @@ pub(super) fn cuda_corpus(v: &mut Vec<Form>) {
             .o(target(&[(16, 8), (34, 48)])),
     );
     // UIMAD URd, A, B, imm32 (0x4a4): as UIMAD 0x2a4 with B a uniform register at 64 and
-    // C a signed immediate at 32 (`UIMAD UR4, UR4, UR5, -0x7fffffff`, CUB's radix sort).
+    // C a signed immediate at 32 (`UIMAD UR4, UR4, UR5, -0x7fffffff`, cooperative groups'
+    // grid sync).
     v.push(
         fs("UIMAD", ALL, 0x80000001040474a4, 0x000000000f8e0205)
             .m(73, 1, &[(1, ""), (0, ".U32")])
