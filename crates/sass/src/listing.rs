@@ -322,10 +322,12 @@ fn relocated_text(c: &Cubin, names: &Names<'_>, r: &Reloc, inst: &Inst) -> Optio
             } else {
                 "hi"
             };
-            // A data symbol (a table of function pointers, a vtable) prints bare.
-            let Some(at) = reloc_address(c, r) else {
-                return (r.addend == 0).then(|| format!("{head}, 32@{half}({sym})"));
-            };
+            // The symbol's own address (a function pointer taken, a table of function
+            // pointers, a vtable) prints bare.
+            if r.addend == 0 {
+                return Some(format!("{head}, 32@{half}({sym})"));
+            }
+            let at = reloc_address(c, r)?;
             let label = names.name(at)?;
             Some(format!("{head}, 32@{half}(({sym} + {label}@srel))"))
         }
