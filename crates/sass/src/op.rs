@@ -146,6 +146,7 @@ ops! {
     Suld = "SULD",
     Sured = "SURED",
     Sust = "SUST",
+    Ubmsk = "UBMSK",
     Ubrev = "UBREV",
     UcgabarArv = "UCGABAR_ARV",
     UcgabarWait = "UCGABAR_WAIT",

@@ -1,11 +1,13 @@
-//! The corpus check: our own CUDA and PTX kernels (tests/corpus/), compiled by nvcc/ptxas for
-//! every supported SM at test time (each CUDA source twice: `-O3`, and `-G`, the debug
-//! build whose device code is compiled at -O0), disassembled by nvdisasm and by tangle.
+//! The corpus check: CUDA and PTX kernels (tests/corpus/: ours, and ours instantiating CUB,
+//! cooperative groups and libcu++ from the CCCL headers), compiled by nvcc/ptxas for every
+//! supported SM at test time (`-O3`; by hand also `-G`, the debug build whose device code is
+//! compiled at -O0), disassembled by nvdisasm and by tangle.
 //!
 //! For every instruction word: `exact` when tangle's text equals nvdisasm's and assembling
 //! nvdisasm's text (with the word's control annotation) gives back the word; `refused` when
 //! tangle declines to decode or encode it; `wrong` otherwise. Wrong must be zero; the exact
-//! fraction must not drop below the floor reached so far.
+//! fraction must not drop below the floor reached so far; every refused key must be listed,
+//! with its reason, in `tests/corpus-refusals.tsv`, and every key listed there still refused.
 //!
 //! Cubins as nvdisasm prints them (`nvdisasm -c`): for every code section, tangle's listing
 //! ([`tangle_sass::listing`]) must have the same lines: label lines (`.L_x_N:`, symbols),
@@ -31,8 +33,23 @@ use std::thread;
 use tangle_oracle::{require, Oracle, Tool};
 use tangle_sass::{cubin, decode, encode, listing, scan, Arch, Control, Word};
 
-/// The smallest exact fraction accepted on every SM (raise it as coverage grows).
-const EXACT_FLOOR: f64 = 0.9985;
+/// The smallest exact fraction accepted per SM, `-O3` and CI's `-G` builds together (raise
+/// it as coverage grows). Before the third-party kernels (CUB, cooperative groups, libcu++)
+/// and the `-G` builds it was 0.9985 on every SM; their refusals
+/// (`tests/corpus-refusals.tsv`) dropped it, most on SM80-SM89, where CUB keeps the
+/// global-memory descriptor in a uniform register other than UR4, which nvdisasm does not
+/// print (refused by design), and BPT.TRAP fills every `-G` build (`docs/sass.md`, "Tests").
+fn exact_floor(arch: Arch) -> f64 {
+    match arch {
+        Arch::Sm75 => 0.9915,
+        Arch::Sm80 => 0.981,
+        Arch::Sm86 | Arch::Sm89 => 0.9835,
+        Arch::Sm90 => 0.9945,
+    }
+}
+
+/// The reason prefix of a `corpus-refusals.tsv` key that only the debug builds produce.
+const DEBUG_ONLY: &str = "-G only:";
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -51,10 +68,51 @@ fn corpus_flags(src: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Whether the debug builds (`-G`) are added (`TANGLE_CORPUS_O0=1`, by hand): their
-/// figures are printed and wrong words and typed round-trip failures still fail the test,
-/// but not the exact floor or the listing comparison, which the gaps listed in
-/// `docs/sass.md` ("Debug builds") do not reach yet.
+/// Whether a corpus source needs the CCCL headers (a `// corpus-needs: cccl` line): CUB,
+/// libcu++ (`cuda::atomic_ref`) and cooperative groups (which include `<nv/target>`).
+fn needs_cccl(src: &Path) -> bool {
+    std::fs::read_to_string(src)
+        .unwrap()
+        .lines()
+        .any(|l| l.trim() == "// corpus-needs: cccl")
+}
+
+/// The include directory of the CCCL headers (the `nvidia-cuda-cccl` package pinned in
+/// `tools/install-oracles.sh`): `$TANGLE_CCCL_INCLUDE` when set, else the `include/cccl`
+/// link the installer makes beside the oracles' `bin` (`$TANGLE_ORACLES`, then
+/// `<repo>/.oracles`). `None` when none exists.
+fn cccl_include() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TANGLE_CCCL_INCLUDE").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.join("cub").is_dir(),
+            "TANGLE_CCCL_INCLUDE={} has no cub/ directory",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let oracles = std::env::var_os("TANGLE_ORACLES").filter(|d| !d.is_empty());
+    oracles
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([tangle_oracle::repo_root().join(".oracles")])
+        .map(|o| o.join("include").join("cccl"))
+        .find(|d| d.join("cub").is_dir())
+}
+
+/// Whether a CUDA source's debug build is left to the by-hand mode (a `// corpus-o0: by hand`
+/// line): CUB and libcu++ at -O0 multiply the code about twentyfold (150,000 words per SM
+/// for the two CUB sources against 12,500 for all of ours), more than CI's time allows.
+fn debug_build_by_hand(src: &Path) -> bool {
+    std::fs::read_to_string(src)
+        .unwrap()
+        .lines()
+        .any(|l| l.trim() == "// corpus-o0: by hand")
+}
+
+/// Whether the by-hand debug builds are added (`TANGLE_CORPUS_O0=1`): the `-G` builds of
+/// the sources marked `corpus-o0: by hand`. Everything is checked as in CI except the exact
+/// floor, which is set for CI's set of builds.
 fn debug_builds() -> bool {
     std::env::var("TANGLE_CORPUS_O0").is_ok_and(|v| v == "1")
 }
@@ -73,11 +131,26 @@ fn compile(
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "ptx")))
         .collect();
     sources.sort();
-    // Every CUDA source optimised (-O3) and, by hand (`TANGLE_CORPUS_O0=1`), also as a
-    // debug build (-G, which compiles the device code at -O0).
+    let cccl = cccl_include();
+    if cccl.is_none() {
+        let (skip, keep): (Vec<PathBuf>, Vec<PathBuf>) =
+            sources.into_iter().partition(|s| needs_cccl(s));
+        let names: Vec<_> = skip.iter().map(|s| s.file_name().unwrap()).collect();
+        let why = format!(
+            "the CCCL headers are not installed (run tools/install-oracles.sh or set \
+             TANGLE_CCCL_INCLUDE); not compiled: {names:?}"
+        );
+        assert!(!tangle_oracle::oracles_mandatory(), "{why}");
+        if arch == Arch::ALL[0] {
+            eprintln!("SKIPPED part of the corpus: {why}");
+        }
+        sources = keep;
+    }
+    // Every CUDA source optimised (-O3) and as a debug build (-G, which compiles the device
+    // code at -O0), those marked `corpus-o0: by hand` only with `TANGLE_CORPUS_O0=1`.
     let builds = sources.iter().flat_map(|src| {
         let cu = src.extension().unwrap() == "cu";
-        let opts: &[&str] = match (cu, debug_builds()) {
+        let opts: &[&str] = match (cu, debug_builds() || !debug_build_by_hand(src)) {
             (true, true) => &["-O3", "-G"],
             (true, false) => &["-O3"],
             (false, _) => &[""],
@@ -97,6 +170,9 @@ fn compile(
             args.extend(["-cubin".into(), opt.into()]);
         }
         args.push(format!("-arch={sm}").into());
+        if let (true, Some(dir)) = (needs_cccl(&src), &cccl) {
+            args.extend(["-isystem".into(), dir.clone().into()]);
+        }
         args.extend(corpus_flags(&src).into_iter().map(Into::into));
         args.extend(["-o".into(), cubin.clone().into(), src.clone().into()]);
         if cu {
@@ -388,6 +464,28 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
         println!("{arch} most refused: {}", shown.join(", "));
     }
     let mut failed = Vec::new();
+    // Every refused key is listed with its reason, and every listed key is still refused.
+    let listed = classify::refusal_list("corpus-refusals.tsv");
+    let mut refused_anywhere = std::collections::BTreeSet::new();
+    for (arch, t) in &results {
+        for (k, (w, text)) in &t.words.refused_example {
+            refused_anywhere.insert(k.clone());
+            println!("EXAMPLE {arch} {k}\t{w}\t{text}");
+            if !listed.contains_key(k) {
+                failed.push(format!(
+                    "{arch}: refused `{k}` is not in corpus-refusals.tsv"
+                ));
+            }
+        }
+    }
+    let stale = listed.iter().filter(|(k, why)| {
+        !refused_anywhere.contains(*k) && (debug_builds() || !why.starts_with(DEBUG_ONLY))
+    });
+    for (k, _) in stale {
+        failed.push(format!(
+            "corpus-refusals.tsv lists `{k}`, which no SM refuses now"
+        ));
+    }
     for (arch, t) in &results {
         for w in t.words.wrongs.iter().take(20) {
             println!("WRONG {w}");
@@ -408,7 +506,7 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
                 t.words.typed_fail.len()
             ));
         }
-        if !t.listing_diff.is_empty() && !debug_builds() {
+        if !t.listing_diff.is_empty() {
             failed.push(format!(
                 "{arch}: {} listing lines differ from nvdisasm -c",
                 t.listing_diff.len()
@@ -417,23 +515,15 @@ fn corpus_disassembles_and_assembles_like_nvdisasm() {
         for d in &t.file_diffs {
             println!("WHOLE LISTING {d}");
         }
-        // The -G builds' label numbering across code sections is not modelled yet
-        // (docs/sass.md): their whole-file differences are reported, not failed.
-        let optimised: Vec<_> = t
-            .file_diffs
-            .iter()
-            .filter(|d| !d.contains("_O0 "))
-            .collect();
-        if !optimised.is_empty() {
+        if !t.file_diffs.is_empty() {
             failed.push(format!(
                 "{arch}: {} whole listings differ from nvdisasm's or cuobjdump's",
-                optimised.len()
+                t.file_diffs.len()
             ));
         }
-        if frac < EXACT_FLOOR && !debug_builds() {
-            failed.push(format!(
-                "{arch}: exact {frac:.4} below the floor {EXACT_FLOOR}"
-            ));
+        let floor = exact_floor(*arch);
+        if frac < floor && !debug_builds() {
+            failed.push(format!("{arch}: exact {frac:.4} below the floor {floor}"));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("; "));

@@ -293,8 +293,8 @@ const SHARED_SIZES: &[(u64, &str)] = &[
 /// 0x385 too, printed `ST.E.64 [R4], R8`, not modelled: its typed operands would equal
 /// those of 0x985, whose address prints `[R4.64]`, and the builder could not tell them
 /// apart); without a descriptor (SM75's LD, every 0x385) the signed
-/// offset is 32-63. Sizes 73-75 as LDG's; cache and scope bits are ptxas's
-/// constants. Samples from the generated PTX corpus and `-G` builds.
+/// offset is 32-63. Sizes 73-75 and the memory order and scope 77-80 as LDG's and STG's;
+/// cache bits are ptxas's constants. Samples from the generated PTX corpus and `-G` builds.
 pub(super) fn generic(v: &mut Vec<Form>) {
     let sizes = [
         (4u64, ""),
@@ -305,73 +305,34 @@ pub(super) fn generic(v: &mut Vec<Form>) {
         (3, ".S16"),
         (6, ".128"),
     ];
-    type Generic = (
-        &'static [Arch],
-        &'static str,
-        u16,
-        u64,
-        MemFmt,
-        &'static str,
-    );
+    type Generic = (&'static [Arch], &'static str, u16, u64, MemFmt);
     let forms: [Generic; 6] = [
-        (
-            &[Sm75],
-            "LD",
-            0x980,
-            0x000000000010eb00,
-            MemFmt::Global,
-            ".SYS",
-        ),
-        (
-            SM80_89,
-            "LD",
-            0x980,
-            0x000000000c101300,
-            MemFmt::Global64,
-            "",
-        ),
-        (
-            &[Sm90],
-            "LD",
-            0x980,
-            0x000000000c101b00,
-            MemFmt::GlobalDesc,
-            "",
-        ),
-        (
-            SM80_89,
-            "ST",
-            0x985,
-            0x000000000c101904,
-            MemFmt::Global64,
-            "",
-        ),
-        (
-            &[Sm90],
-            "ST",
-            0x985,
-            0x000000000c101b04,
-            MemFmt::GlobalDesc,
-            "",
-        ),
-        (
-            &[Sm75],
-            "ST",
-            0x385,
-            0x000000000010eb02,
-            MemFmt::Global,
-            ".SYS",
-        ),
+        (&[Sm75], "LD", 0x980, 0x000000000010eb00, MemFmt::Global),
+        (SM80_89, "LD", 0x980, 0x000000000c101300, MemFmt::Global64),
+        (&[Sm90], "LD", 0x980, 0x000000000c101b00, MemFmt::GlobalDesc),
+        (SM80_89, "ST", 0x985, 0x000000000c101904, MemFmt::Global64),
+        (&[Sm90], "ST", 0x985, 0x000000000c101b04, MemFmt::GlobalDesc),
+        (&[Sm75], "ST", 0x385, 0x000000000010eb02, MemFmt::Global),
     ];
-    for (arches, name, op, hi, fmt, scope) in forms {
+    for (arches, name, op, hi, fmt) in forms {
         let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
         for (size, sfx) in sizes {
             let hi = (hi & !(7 << 9)) | size << 9;
             let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+            // Memory order and scope 77-80 as LDG's (LD) and STG's (ST); SM75's table for
+            // both there (the CUDA corpus's `cuda::atomic_ref` loads and stores).
+            // SM75 ST prints the `.CONSTANT` orders (0-3) as `.INVALID0` (found by the
+            // random-field test): refused.
+            let order = match (arches, name) {
+                ([Sm75], "LD") => SM75_LD_ORDER,
+                ([Sm75], _) => SM75_LD_ORDER.split_at(4).1,
+                (_, "LD") => LD_ORDER,
+                _ => MEM_ORDER,
+            };
             let f = Form::new(name, op, arches, op as u64 | 0x7000 | ur, hi)
                 .m(0, 0, &[(0, ".E")])
                 .m(0, 0, &[(0, sfx)])
-                .m(0, 0, &[(0, scope)]);
+                .m(77, 4, order);
             // Without a descriptor register the offset is 32 bits wide (32-63; found by
             // the random-field test).
             let mut addr = mem(fmt, if name == "LD" { 32 } else { 64 });

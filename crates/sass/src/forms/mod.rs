@@ -79,6 +79,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 mod async_copy;
 mod control;
 mod coverage;
+mod cuda_corpus;
 mod float;
 mod gaps;
 mod generated;
@@ -149,6 +150,7 @@ fn build() -> Vec<Form> {
     coverage::coverage_sync(&mut v);
     tensor::tensor(&mut v);
     async_copy::async_copy(&mut v);
+    cuda_corpus::cuda_corpus(&mut v);
     v
 }
 

@@ -136,6 +136,7 @@ impl LatencyClass {
             | Op::Uprmt
             | Op::Upopc
             | Op::Ubrev
+            | Op::Ubmsk
             | Op::Uimad
             | Op::Umov
             | Op::Ulea

@@ -178,3 +178,28 @@ pub fn check_words(
         }
     }
 }
+
+/// A refusal list (`tests/<file>`: `key<TAB>reason` lines, `#` comments): `key -> reason`.
+pub fn refusal_list(file: &str) -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let (k, why) = line
+            .split_once('\t')
+            .unwrap_or_else(|| panic!("{}:{}: expected `key<TAB>reason`", path.display(), n + 1));
+        assert!(
+            !why.trim().is_empty(),
+            "{}:{}: no reason",
+            path.display(),
+            n + 1
+        );
+        out.insert(k.to_string(), why.to_string());
+    }
+    out
+}
