@@ -268,12 +268,16 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
         let bare = line.trim_end_matches(';').trim_end();
         out.lines[at] = format!("{bare:<widest$}{};", note.trim_start());
     }
-    // Data symbols that are not local (SM90's `.nv.reservedSmem.offset0`) close the listing;
-    // nvdisasm leaves out local ones, such as a `__constant__` table (`vector_memory.cu`).
+    // Data symbols that are not local (SM90's `.nv.reservedSmem.offset0`) and functions
+    // defined elsewhere (`__assertfail`, which a -G build of libcu++ code calls) close the
+    // listing, in symbol-table order; nvdisasm leaves out local ones, such as a
+    // `__constant__` table (`vector_memory.cu`).
     let objects: Vec<&Symbol> = c
         .symbols
         .iter()
-        .filter(|s| s.kind == STT_OBJECT && s.bind != STB_LOCAL)
+        .filter(|s| {
+            s.bind != STB_LOCAL && (s.kind == STT_OBJECT || (s.kind == STT_FUNC && s.section == 0))
+        })
         .collect();
     if !objects.is_empty() {
         out.lines.push(String::new());
@@ -282,6 +286,10 @@ pub fn cubin_listing(c: &Cubin, arch: Arch, control: bool) -> Listing {
             .push("//--------------------- SYMBOLS --------------------------".into());
         out.lines.push(String::new());
         for s in objects {
+            if s.kind == STT_FUNC {
+                out.lines.push(format!("\t.type\t\t{},@function", s.name));
+                continue;
+            }
             out.lines.push(format!("\t.type\t\t{},@object", s.name));
             out.lines
                 .push(format!("\t.size\t\t{},{:#x}", s.name, s.size));

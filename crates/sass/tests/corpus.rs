@@ -38,13 +38,14 @@ use tangle_sass::{cubin, decode, encode, listing, scan, Arch, Control, Word};
 /// and the `-G` builds it was 0.9985 on every SM; their refusals
 /// (`tests/corpus-refusals.tsv`) dropped it, most on SM80-SM89, where CUB keeps the
 /// global-memory descriptor in a uniform register other than UR4, which nvdisasm does not
-/// print (refused by design), and BPT.TRAP fills every `-G` build (`docs/sass.md`, "Tests").
+/// print (refused by design); the generated corpus's third step (BPT, B2R, `BAR Ra, Ra`,
+/// QSPC, ACQBULK, ...) raised it again (`docs/sass.md`, "Tests").
 fn exact_floor(arch: Arch) -> f64 {
     match arch {
-        Arch::Sm75 => 0.9915,
-        Arch::Sm80 => 0.981,
-        Arch::Sm86 | Arch::Sm89 => 0.9835,
-        Arch::Sm90 => 0.9945,
+        Arch::Sm75 => 0.9965,
+        Arch::Sm80 => 0.986,
+        Arch::Sm86 | Arch::Sm89 => 0.9885,
+        Arch::Sm90 => 0.999,
     }
 }
 
