@@ -188,7 +188,8 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             }
             OpndKind::CBank => Val::CBank {
                 bank: rng.below(32) as u8,
-                offset: (rng.below(0x1_0000) & !3) as u16,
+                // Any 16 bits: nvdisasm prints the offset rounded down to a word (bits 38-39).
+                offset: rng.below(0x1_0000) as u16,
             },
             // Every value names a special register (`SR<n>` where nvdisasm knows no name).
             OpndKind::SReg | OpndKind::SUReg => Val::SReg(rng.below(256) as u8),

@@ -488,3 +488,33 @@ fn coverage_forms_read_and_write_their_registers() {
     assert_eq!(imma.defs(), regs(4, 4));
     assert_eq!(imma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
 }
+
+/// A constant-bank offset's two low bits (38-39) are not in the text: nvdisasm prints the
+/// offset rounded down to a word (probed: `c[0x0][0x29]`'s word prints `c[0x0][0x28]`,
+/// 0xffff prints `-0x4`). The decoder prints the same, the typed instruction keeps the
+/// bits, and the assembler refuses a text offset that is not a multiple of 4.
+#[test]
+fn constant_bank_offsets_print_rounded_to_a_word() {
+    for arch in Arch::ALL {
+        for (offset, printed) in [
+            (0x29u16, "0x28"),
+            (0x2b, "0x28"),
+            (0xffff, "-0x4"),
+            (0x8003, "-0x8000"),
+        ] {
+            let mov = MachInst::build(Op::Mov)
+                .o(r(1))
+                .o(Operand::cbank(0, offset))
+                .finish(arch)
+                .unwrap();
+            let w = mov.encode(arch, 0).unwrap();
+            assert_eq!(w.get(38, 16), u64::from(offset), "{arch}");
+            let inst = tangle_sass::decode(arch, w, 0).unwrap();
+            assert_eq!(inst.text(), format!("MOV R1, c[0x0][{printed}]"), "{arch}");
+            assert_eq!(decode_typed(arch, w, 0).unwrap(), mov, "{arch}");
+        }
+        let ctl = Control::default();
+        assert!(tangle_sass::encode(arch, "MOV R1, c[0x0][0x29]", ctl, 0).is_err());
+        assert!(tangle_sass::encode(arch, "MOV R1, c[0x0][0x28]", ctl, 0).is_ok());
+    }
+}

@@ -29,7 +29,8 @@ pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     match crate::text::encode_text(arch, inst.as_text(), ctl, addr, 1) {
         // A NaN immediate's payload is not in its text (`+QNAN`): the assembler writes the
         // canonical NaN, and a word that differs from it only there is still this text.
-        Ok(back) if (back.0 ^ w.0) & !nan_payload_bits(inst.form, w) == 0 => Ok(inst),
+        // Nor are a constant-bank offset's two low bits (the text rounds it to a word).
+        Ok(back) if (back.0 ^ w.0) & !unprinted_bits(inst.form, w) == 0 => Ok(inst),
         Ok(back) => Err(SassError::UnknownForm {
             arch: arch.to_string(),
             opcode: w.get(0, 12) as u16,
@@ -67,6 +68,29 @@ pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<
     };
     inst.text = inst.try_text(None)?;
     Some(inst)
+}
+
+/// The bits of `w` that `form`'s text does not show, so that words differing only there
+/// print alike: NaN payloads ([`nan_payload_bits`]) and the two low bits (38-39) of a
+/// `c[bank][offset]` operand's offset. The typed instruction keeps them; the assembler
+/// writes them as zero.
+pub(crate) fn unprinted_bits(form: &Form, w: Word) -> u128 {
+    let cbank_low = if form.ops.iter().any(|o| o.kind == OpndKind::CBank) {
+        u128::from(cbank_unprinted(form)) << 38
+    } else {
+        0
+    };
+    nan_payload_bits(form, w) | cbank_low
+}
+
+/// The low bits of a `c[bank][offset]` offset field that `form`'s text leaves out: two for
+/// an operand of arithmetic (printed rounded to a word), none for ULDC's byte address.
+fn cbank_unprinted(form: &Form) -> u64 {
+    if form.op == crate::Op::Uldc {
+        0
+    } else {
+        3
+    }
 }
 
 /// The bits of `w` that hold the payload of a NaN immediate: for each float-immediate
@@ -209,7 +233,7 @@ impl Inst {
         }
         let mut first = true;
         for op in &form.ops {
-            let Some(t) = print_opnd(op, w, self.addr, self.arch, labels)? else {
+            let Some(t) = print_opnd(self.form, op, w, self.addr, self.arch, labels)? else {
                 continue;
             };
             let sep = if first || op.blank_before { " " } else { ", " };
@@ -289,6 +313,7 @@ pub(crate) fn target_addr(op: &Opnd, w: Word, addr: u64) -> i64 {
 
 /// Prints one operand; `Some(None)` when it is hidden, `None` when a value is not printable.
 fn print_opnd(
+    form: &Form,
     op: &Opnd,
     w: Word,
     addr: u64,
@@ -334,7 +359,11 @@ fn print_opnd(
         OpndKind::CBank => {
             // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
             // by the random-field test on every SM and every form with a constant operand).
-            let off = sext(w.get(38, 16), 16);
+            // An operand of arithmetic prints its two low bits (38-39) rounded away:
+            // nvdisasm rounds the field down to a word before the sign (0x29 prints 0x28,
+            // 0xffff -0x4, 0x8003 -0x8000; found by the bit probe, held by the
+            // random-field test). ULDC, a load of 8 to 64 bits, prints the byte offset.
+            let off = sext(w.get(38, 16) & !cbank_unprinted(form), 16);
             let bank = w.get(54, 5);
             let blank = if op.cb_blank { " " } else { "" };
             format!("c[0x{bank:x}]{blank}[{}]", hex_signed(off))
