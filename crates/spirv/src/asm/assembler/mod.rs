@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 // FxHash: the maps are keyed by ids and short names of the user's own module (see
-// `docs/interp.md`, speed): SipHash's flood resistance buys nothing and cost ~8% of `tangle run`.
+// `docs/interp-speed.md`): SipHash's flood resistance buys nothing and cost ~8% of `tangle run`.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use spirv::Op;
