@@ -121,18 +121,7 @@ pub(super) fn coverage_sync(v: &mut Vec<Form>) {
     // `.RAND` 86, `.WARP` 85, SM90's `.SYNCS` 84 (ignored before SM90); bits 87-90 print a
     // predicate before Ra unless PT (a constant here). nvdisasm rejects any scoreboard.
     // The immediate form 0x95d is in `gaps.rs`.
-    for (arches, syncs) in [(PRE90, false), (&[Sm90][..], true)] {
-        let f = fs("NANOSLEEP", arches, 0x000000020000735d, 0x0000000003800000)
-            .no_sb()
-            .m(86, 1, &[(0, ""), (1, ".RAND")])
-            .m(85, 1, &[(0, ""), (1, ".WARP")]);
-        let f = if syncs {
-            f.m(84, 1, &[(0, ""), (1, ".SYNCS")])
-        } else {
-            f
-        };
-        v.push(f.o(r(32)));
-    }
+    nanosleep(v, 0x000000020000735d, r(32));
     // MOVM.16.MT88 Rd, Ra (`movmatrix.sync.aligned.m8n8.trans.b16`): Rd 16, Ra 24, one
     // register each (two halves of the 8x8 matrix per lane). The shape 78-79 has
     // `.M832` and `.M864` too, whose register counts nvdisasm cannot show: not modelled.

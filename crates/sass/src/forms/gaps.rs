@@ -219,19 +219,8 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
     );
     // NANOSLEEP[.RAND][.WARP][.SYNCS] imm (0x95d, `__nanosleep`): the duration at 32;
     // `.RAND` 86, `.WARP` 85 (ptxas sets it on SM75 only), SM90's `.SYNCS` 84 (ignored
-    // before SM90), as the register form 0x35d (`coverage.rs`).
-    for (arches, syncs) in [(PRE90, false), (&[Sm90][..], true)] {
-        let f = fs("NANOSLEEP", arches, 0x000000640000795d, 0x0000000003800000)
-            .no_sb()
-            .m(86, 1, &[(0, ""), (1, ".RAND")])
-            .m(85, 1, &[(0, ""), (1, ".WARP")]);
-        let f = if syncs {
-            f.m(84, 1, &[(0, ""), (1, ".SYNCS")])
-        } else {
-            f
-        };
-        v.push(f.o(uimm(32, 32)));
-    }
+    // before SM90), as the register form 0x35d (`coverage.rs`); both from `nanosleep`.
+    nanosleep(v, 0x000000640000795d, uimm(32, 32));
     // ATOMS.CAS / ATOMS.CAST.SPIN Rd, [Ra+off], B, C (0x38d): compare-and-swap in shared
     // memory (`atomicCAS`) and the compare-and-store of ptxas's shared float and 64-bit
     // atomic loops (Rd = 1 when it stored); B at 32, C at 64; `.64` at 74 (pairs).

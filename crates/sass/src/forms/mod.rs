@@ -195,6 +195,24 @@ fn abc(sel: u16, imm: Opnd, neg_c: bool) -> [Opnd; 3] {
 }
 
 /// A form from a ptxas sample word `(lo, hi)`; the opcode is taken from the sample.
+/// NANOSLEEP's two forms per SM family with the duration operand `duration` (an immediate
+/// in 0x95d, a register in 0x35d; `sample_lo` is the sample's low word): `.RAND` 86,
+/// `.WARP` 85, SM90's `.SYNCS` 84 (ignored before SM90). nvdisasm rejects any scoreboard.
+fn nanosleep(v: &mut Vec<Form>, sample_lo: u64, duration: Opnd) {
+    for (arches, syncs) in [(PRE90, false), (&[Sm90][..], true)] {
+        let f = fs("NANOSLEEP", arches, sample_lo, 0x0000000003800000)
+            .no_sb()
+            .m(86, 1, &[(0, ""), (1, ".RAND")])
+            .m(85, 1, &[(0, ""), (1, ".WARP")]);
+        let f = if syncs {
+            f.m(84, 1, &[(0, ""), (1, ".SYNCS")])
+        } else {
+            f
+        };
+        v.push(f.o(duration.clone()));
+    }
+}
+
 fn fs(name: &'static str, arches: &[Arch], lo: u64, hi: u64) -> Form {
     Form::new(name, (lo & 0xfff) as u16, arches, lo, hi)
 }
