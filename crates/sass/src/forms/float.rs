@@ -114,22 +114,7 @@ pub(super) fn float(v: &mut Vec<Form>) {
     // MUFU.op Rd, B: function 74-77, B at 32 (negate 63, |.| 62).
     v.push(
         fs("MUFU", ALL, 0x4000000300027308, 0x0000680000001400)
-            .m(
-                74,
-                4,
-                &[
-                    (0, ".COS"),
-                    (1, ".SIN"),
-                    (2, ".EX2"),
-                    (3, ".LG2"),
-                    (4, ".RCP"),
-                    (5, ".RSQ"),
-                    (6, ".RCP64H"),
-                    (7, ".RSQ64H"),
-                    (8, ".SQRT"),
-                    (9, ".TANH"),
-                ],
-            )
+            .m(74, 4, MUFU_FUNCS)
             .o(r(16))
             .o(r(32).neg(63).abs(62)),
     );

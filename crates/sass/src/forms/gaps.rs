@@ -62,20 +62,7 @@ pub(super) fn sim_gaps(v: &mut Vec<Form>) {
     // Probed on SM75 and SM90.
     v.push(
         fs("MUFU", ALL, 0xffc0000000067908, 0x0000000000001400)
-            .m(
-                74,
-                4,
-                &[
-                    (0, ".COS"),
-                    (1, ".SIN"),
-                    (2, ".EX2"),
-                    (3, ".LG2"),
-                    (4, ".RCP"),
-                    (5, ".RSQ"),
-                    (8, ".SQRT"),
-                    (9, ".TANH"),
-                ],
-            )
+            .m(74, 4, MUFU_FUNCS_NO_64H)
             .o(r(16))
             .o(f32i(32)),
     );

@@ -7,19 +7,6 @@ use super::*;
 /// A modifier's table of values.
 type Values = &'static [(u64, &'static str)];
 
-/// MUFU's functions (74-77) with a half-precision operand: as the F32 ones, without
-/// RCP64H/RSQ64H (6 and 7 print `.INVALIDn`); 9 is `.TANH`.
-const MUFU_HALF_FUNCS: &[(u64, &str)] = &[
-    (0, ".COS"),
-    (1, ".SIN"),
-    (2, ".EX2"),
-    (3, ".LG2"),
-    (4, ".RCP"),
-    (5, ".RSQ"),
-    (8, ".SQRT"),
-    (9, ".TANH"),
-];
-
 pub(super) fn generated(v: &mut Vec<Form>) {
     // MUFU.fn.F16 / .BF16 Rd, B[.H1] (0x308; `ex2.approx.f16`, `tanh.approx.bf16`): the
     // type is bit 73 before SM90 (bit 72 ignored there) and 72-73 on SM90 (1 `.F16`,
@@ -39,7 +26,7 @@ pub(super) fn generated(v: &mut Vec<Form>) {
                     0x0000000000057308 | h1 << 60,
                     0x0000000000000a00,
                 )
-                .m(74, 4, MUFU_HALF_FUNCS)
+                .m(74, 4, MUFU_FUNCS_NO_64H)
                 .m(at, width, tys)
                 .o(r(16))
                 .o(r(32).neg(63).abs(62).suffix(sfx)),

@@ -195,6 +195,33 @@ fn abc(sel: u16, imm: Opnd, neg_c: bool) -> [Opnd; 3] {
 }
 
 /// A form from a ptxas sample word `(lo, hi)`; the opcode is taken from the sample.
+/// MUFU's functions (74-77) on an F32 register or constant operand.
+const MUFU_FUNCS: &[(u64, &str)] = &[
+    (0, ".COS"),
+    (1, ".SIN"),
+    (2, ".EX2"),
+    (3, ".LG2"),
+    (4, ".RCP"),
+    (5, ".RSQ"),
+    (6, ".RCP64H"),
+    (7, ".RSQ64H"),
+    (8, ".SQRT"),
+    (9, ".TANH"),
+];
+
+/// MUFU's functions with a half-precision operand or an f32 immediate: as [`MUFU_FUNCS`]
+/// without RCP64H/RSQ64H (6 and 7 print `.INVALIDn`).
+const MUFU_FUNCS_NO_64H: &[(u64, &str)] = &[
+    (0, ".COS"),
+    (1, ".SIN"),
+    (2, ".EX2"),
+    (3, ".LG2"),
+    (4, ".RCP"),
+    (5, ".RSQ"),
+    (8, ".SQRT"),
+    (9, ".TANH"),
+];
+
 /// NANOSLEEP's two forms per SM family with the duration operand `duration` (an immediate
 /// in 0x95d, a register in 0x35d; `sample_lo` is the sample's low word): `.RAND` 86,
 /// `.WARP` 85, SM90's `.SYNCS` 84 (ignored before SM90). nvdisasm rejects any scoreboard.
