@@ -12,7 +12,9 @@
 //! - [`memory`]: variables, access chains, loads, stores, atomics, `array_length` over a
 //!   list of regions;
 //! - [`builtins`]: the input built-ins of one invocation;
-//! - [`constants`]: constants and specialization-constant evaluation.
+//! - [`constants`]: constants and specialization-constant evaluation;
+//! - [`recipe`]: the transcendental functions, each defined as one sequence of IEEE f32
+//!   steps that every engine (the reference, the SASS back end) performs identically.
 //!
 //! See `docs/interp.md` ("Shared lane semantics").
 
@@ -22,6 +24,7 @@ pub mod descriptors;
 pub mod group;
 pub mod memory;
 pub mod ops;
+pub mod recipe;
 pub mod value;
 
 mod position;

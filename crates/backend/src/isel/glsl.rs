@@ -33,6 +33,9 @@ impl Isel<'_> {
         if matches!(g, GlslOp::Determinant | GlslOp::MatrixInverse) {
             return self.glsl_matrix(g, args, func, frame);
         }
+        if let Some(recipe) = tangle_lanes::recipe::for_glsl(g) {
+            return self.glsl_recipe(g, recipe, args, func, frame);
+        }
         if super::glsl_float::is_glsl_float(g) {
             return self.glsl_float(g, args, func, frame);
         }

@@ -159,7 +159,7 @@ impl Isel<'_> {
     }
 
     /// An f16 or f32 scalar as an f32 register (`F2F.F32.F16`, exact).
-    fn widen32(&mut self, x: Sc, bits: u32) -> Result<VReg, CompileError> {
+    pub(crate) fn widen32(&mut self, x: Sc, bits: u32) -> Result<VReg, CompileError> {
         let x = self.reg(x)?;
         if bits == 32 {
             return Ok(x);
@@ -170,7 +170,7 @@ impl Isel<'_> {
     }
 
     /// An f32 register as a scalar of width `bits` (16: rounded by `F2F.F16.F32`).
-    fn narrow32(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
+    pub(crate) fn narrow32(&mut self, x: VReg, bits: u32) -> Result<Vec<Sc>, CompileError> {
         if bits == 32 {
             return Ok(vec![Sc::R(x)]);
         }

@@ -27,6 +27,7 @@ mod layout;
 mod matrix;
 mod memory;
 mod ops;
+mod recipe;
 #[cfg(test)]
 mod refine_tests;
 mod resources;

@@ -99,9 +99,10 @@ pub fn glsl_split(
     }
 }
 
-/// Evaluates a GLSL.std.450 instruction for one invocation. Transcendental functions use
-/// Rust's `f64` functions rounded to the result width (not correctly rounded in general;
-/// differential tests must not compare their results bit-exactly across implementations).
+/// Evaluates a GLSL.std.450 instruction for one invocation. The transcendental functions
+/// `crate::recipe` defines (atan, atan2) follow their recipes, bit for bit on every host;
+/// the others not yet moved there use Rust's `f64` functions rounded to the result width
+/// (not correctly rounded in general, and host-dependent).
 /// `atys` are the operands' types (`Ldexp`'s exponent may be narrower or wider than 32 bits).
 pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val]) -> OpResult {
     use GlslOp as G;
@@ -137,7 +138,54 @@ pub fn glsl(types: &TypeTable, op: GlslOp, rty: Type, atys: &[Type], args: &[Val
         let (a, b) = glsl_split(types, op, members[0].ty, ew, &args[0])?;
         return Ok(Val::Comp(vec![a, b]));
     }
+    if let Some(recipe) = crate::recipe::for_glsl(op) {
+        return with_refs(args, |refs| by_recipe(types, op, recipe, rty, refs));
+    }
     with_refs(args, |refs| glsl_refs(types, op, rty, atys, args, refs))
+}
+
+/// A transcendental function by its recipe (`crate::recipe`), component by component:
+/// f32 directly, f16 widened exactly to f32 and the f32 result rounded once to f16. The
+/// operands where GLSL.std.450 leaves the function undefined are poison first. f64 is
+/// refused: GLSL.std.450 allows these functions on 16- and 32-bit floats only.
+fn by_recipe(
+    types: &TypeTable,
+    op: GlslOp,
+    recipe: &crate::recipe::Recipe,
+    rty: Type,
+    refs: &[&Val],
+) -> OpResult {
+    let w = num_width(types, rty)?;
+    if !matches!(w, 16 | 32) {
+        return unsupported(format!(
+            "GLSL.std.450 {} on f{w} (only 16- and 32-bit floats are allowed)",
+            op.name()
+        ));
+    }
+    lift(refs, &mut |v| {
+        let xs: Vec<f64> = v
+            .iter()
+            .map(|a| to_f(a.bits(), w))
+            .collect::<Result<_, _>>()?;
+        if let Some(why) = undefined_at(op, &xs) {
+            return Ok(Poison::here(why));
+        }
+        let args: Vec<u32> = xs.iter().map(|&x| (x as f32).to_bits()).collect();
+        let r = recipe.eval(&args);
+        Ok(Val::Bits(if w == 16 {
+            u64::from(f32_to_f16(f32::from_bits(r)))
+        } else {
+            u64::from(r)
+        }))
+    })
+}
+
+/// Why GLSL.std.450 leaves `op` undefined at the operands `xs`, if it does.
+fn undefined_at(op: GlslOp, xs: &[f64]) -> Option<&'static str> {
+    match op {
+        GlslOp::Atan2 if xs[0] == 0.0 && xs[1] == 0.0 => Some("atan2 with x and y both 0"),
+        _ => None,
+    }
 }
 
 /// [`glsl`] with `refs` referring to `args`.
@@ -277,7 +325,6 @@ fn glsl_refs(
             refs,
             &mut f1_domain(f64::acos, |x| x.abs() > 1.0, "acos of |x| > 1"),
         ),
-        G::Atan => lift(refs, &mut f1(f64::atan)),
         G::Sinh => lift(refs, &mut f1(f64::sinh)),
         G::Cosh => lift(refs, &mut f1(f64::cosh)),
         G::Tanh => lift(refs, &mut f1(f64::tanh)),
@@ -305,16 +352,9 @@ fn glsl_refs(
                 Ok(Val::Bits(from_f(ldexp(a, sext(v[1].bits(), ew)), w)?))
             })
         }
-        G::Atan2 | G::Pow | G::Step => lift(refs, &mut |v| {
+        G::Pow | G::Step => lift(refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
             let r = match op {
-                G::Atan2 => {
-                    let x = to_f(v[1].bits(), w)?;
-                    if a == 0.0 && x == 0.0 {
-                        return Ok(Poison::here("atan2 with x and y both 0"));
-                    }
-                    a.atan2(x)
-                }
                 G::Pow => {
                     let y = to_f(v[1].bits(), w)?;
                     if a < 0.0 || (a == 0.0 && y <= 0.0) {
@@ -329,7 +369,7 @@ fn glsl_refs(
                         1.0
                     }
                 }
-                _ => unreachable!("only atan2, pow and step reach here"),
+                _ => unreachable!("only pow and step reach here"),
             };
             Ok(Val::Bits(from_f(r, w)?))
         }),

@@ -1,0 +1,141 @@
+//! The recipes against f64 libm (accurate far beyond f32 here) on a bounded sample: each
+//! within tangle's own bound (the measured maximum, rounded up: a wrong coefficient
+//! fails it) and within Vulkan's; special operands exactly.
+
+use super::*;
+
+/// The distance from `r` to the accurate `exact`, in units of the f32 spacing at
+/// `exact` (subnormal spacing below the normal range).
+fn ulps(r: u32, exact: f64) -> f64 {
+    let r = f64::from(f32::from_bits(r));
+    if r == exact {
+        return 0.0;
+    }
+    let e = exact.abs().log2().floor().max(-126.0);
+    (r - exact).abs() / (e - 23.0).exp2()
+}
+
+/// A deterministic sample of f32 bit patterns: every 2^k-th pattern plus a
+/// multiplicative-congruential walk, both signs, finite values only.
+fn sample(n: usize) -> Vec<u32> {
+    let mut v = Vec::with_capacity(2 * n);
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in 0..n {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        v.push((s >> 32) as u32);
+        v.push((i as u64 * (1u64 << 32) / n as u64) as u32);
+    }
+    v.retain(|&b| f32::from_bits(b).is_finite());
+    v
+}
+
+#[test]
+fn every_recipe_is_well_formed() {
+    for &op in DEFINED {
+        let r = for_glsl(op).unwrap();
+        assert_eq!(r.check(), Ok(()), "{}", r.name);
+    }
+    assert!(for_glsl(GlslOp::FAbs).is_none());
+}
+
+#[test]
+fn the_checker_rejects_bad_shapes() {
+    let bad = |steps: Vec<Step>| Recipe {
+        name: "bad",
+        arity: 1,
+        steps,
+    };
+    assert!(bad(vec![Step::Arg(0), Step::Add(0, 2)]).check().is_err());
+    assert!(bad(vec![Step::Arg(1)]).check().is_err());
+    assert!(bad(vec![Step::Arg(0), Step::Sel(0, 0, 0)]).check().is_err());
+    assert!(bad(vec![Step::Arg(0), Step::Cmp(FCmp::Lt, 0, 0)])
+        .check()
+        .is_err());
+    let cmp = Step::Cmp(FCmp::Lt, 0, 0);
+    assert!(bad(vec![Step::Arg(0), cmp, Step::Add(1, 0)])
+        .check()
+        .is_err());
+    assert!(bad(vec![Step::Arg(0), cmp, Step::Sel(1, 0, 0)])
+        .check()
+        .is_ok());
+}
+
+#[test]
+fn atan_is_within_its_bound() {
+    let r = for_glsl(GlslOp::Atan).unwrap();
+    let mut worst = (0.0f64, 0u32);
+    for x in sample(200_000) {
+        let e = ulps(r.eval(&[x]), f64::from(f32::from_bits(x)).atan());
+        if e > worst.0 {
+            worst = (e, x);
+        }
+    }
+    // tangle's bound (docs/interp.md: the whole f32 range measured at 1.9 ulp); Vulkan's
+    // is 4096 ulp.
+    assert!(
+        worst.0 <= 2.0,
+        "atan({:#x}) is {} ulp off",
+        worst.1,
+        worst.0
+    );
+}
+
+#[test]
+fn atan2_is_within_its_bound() {
+    let r = for_glsl(GlslOp::Atan2).unwrap();
+    let mut worst = (0.0f64, 0u32, 0u32);
+    let xs = sample(600);
+    for &y in &xs {
+        for &x in &xs {
+            let (fy, fx) = (f32::from_bits(y), f32::from_bits(x));
+            if fy == 0.0 && fx == 0.0 {
+                continue;
+            }
+            let e = ulps(r.eval(&[y, x]), f64::from(fy).atan2(f64::from(fx)));
+            if e > worst.0 {
+                worst = (e, y, x);
+            }
+        }
+    }
+    assert!(
+        worst.0 <= 3.0,
+        "atan2({:#x}, {:#x}) is {} ulp off",
+        worst.1,
+        worst.2,
+        worst.0
+    );
+}
+
+#[test]
+fn special_operands_give_ieee_results() {
+    let atan = for_glsl(GlslOp::Atan).unwrap();
+    let atan2 = for_glsl(GlslOp::Atan2).unwrap();
+    let pio2 = std::f32::consts::FRAC_PI_2.to_bits();
+    let pi = std::f32::consts::PI.to_bits();
+    let pio4 = std::f32::consts::FRAC_PI_4.to_bits();
+    let (inf, neg) = (0x7f80_0000u32, 0x8000_0000u32);
+    assert_eq!(atan.eval(&[0]), 0);
+    assert_eq!(atan.eval(&[neg]), neg);
+    assert_eq!(atan.eval(&[inf]), pio2);
+    assert_eq!(atan.eval(&[inf | neg]), pio2 | neg);
+    assert_eq!(atan.eval(&[1.0f32.to_bits()]), pio4);
+    assert_eq!(atan.eval(&[0x7fc0_0001]), CANONICAL_NAN);
+    assert_eq!(atan.eval(&[0xff80_0001]), CANONICAL_NAN);
+    let one = 1.0f32.to_bits();
+    assert_eq!(atan2.eval(&[0, one]), 0);
+    assert_eq!(atan2.eval(&[neg, one]), neg);
+    assert_eq!(atan2.eval(&[0, one | neg]), pi);
+    assert_eq!(atan2.eval(&[neg, one | neg]), pi | neg);
+    assert_eq!(atan2.eval(&[one, 0]), pio2);
+    assert_eq!(atan2.eval(&[one | neg, neg]), pio2 | neg);
+    assert_eq!(atan2.eval(&[inf, inf]), pio4);
+    assert_eq!(
+        atan2.eval(&[inf | neg, inf | neg]),
+        0x4016_cbe4 | neg // 3π/4 rounded to f32
+    );
+    assert_eq!(atan2.eval(&[one, inf | neg]), pi);
+    assert_eq!(atan2.eval(&[CANONICAL_NAN, one]), CANONICAL_NAN);
+    assert_eq!(atan2.eval(&[one, 0xffc0_0000]), CANONICAL_NAN);
+}
