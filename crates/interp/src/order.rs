@@ -581,9 +581,12 @@ impl Run<'_, '_> {
             let old = order.any(mem, off, size);
             let keys = [((mem, off), Some(self.phase)), ((mem, off), None)];
             let raced = keys.iter().any(|k| order.decided.returned.contains(k));
+            // The known-wrong variant takes what the location held as ordered.
+            let wrong = self.it.config.variant == crate::Variant::ReturnedValuesOrdered;
+            let (raced, old_read) = if wrong { (false, false) } else { (raced, old) };
             let final_order = keys.iter().any(|k| order.decided.final_order.contains(k));
             if let Some(r) = d.result {
-                set_tainted(sg, fi, r, lane, control || through || old || raced);
+                set_tainted(sg, fi, r, lane, control || through || old_read || raced);
             }
             if op != AtomicOp::Load {
                 let overwrites = matches!(op, AtomicOp::Store | AtomicOp::Exchange);

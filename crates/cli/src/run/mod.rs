@@ -53,6 +53,9 @@ pub enum Semantics {
     NoCallReconvergence,
     /// Known wrong: a loop's break block runs once for all iterations together.
     BreakNotSplitByIteration,
+    /// Known wrong: an atomic's returned value is taken as ordered where other
+    /// invocations' atomics race on its location.
+    ReturnedValuesOrdered,
 }
 
 impl Semantics {
@@ -63,6 +66,7 @@ impl Semantics {
             Semantics::NoContinueReconvergence => Variant::NoContinueReconvergence,
             Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
             Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
+            Semantics::ReturnedValuesOrdered => Variant::ReturnedValuesOrdered,
         }
     }
 }
