@@ -53,6 +53,10 @@ pub enum Variant {
     /// Lanes leaving a loop wait for each other *before* their break block instead of at the
     /// merge, so break blocks run once for all iterations together.
     BreakNotSplitByIteration,
+    /// The value an atomic returns is taken as ordered even where another invocation's
+    /// atomic on the same location may land before or after it (`order.rs`): what the
+    /// reference's one order gave, compared as if every order gave it.
+    ReturnedValuesOrdered,
 }
 
 /// Run configuration.

@@ -26,6 +26,7 @@ impl Run<'_, '_> {
             arrivals: sg.spare.arrivals(),
             frames: sg.spare.frames(&t.frames),
             below: sg.spare.stack(&t.stack),
+            order_dependent: false,
         };
         let id = sg.alloc(instance);
         t.stack.push(id);
@@ -104,6 +105,7 @@ impl Run<'_, '_> {
                     arrivals: Vec::new(),
                     frames: t.frames.clone(),
                     below: t.stack.clone(),
+                    order_dependent: false,
                 }));
             }
         }
@@ -132,6 +134,9 @@ impl Run<'_, '_> {
 
     /// Lanes of `t` end: they leave every instance.
     pub(crate) fn exit(&mut self, sg: &mut Subgroup, t: &Tangle) -> R<()> {
+        if self.order.is_some() {
+            self.order_exit(sg, t);
+        }
         for lane in lanes_of(t.mask) {
             sg.lanes[lane].alive = false;
         }
@@ -224,6 +229,9 @@ impl Run<'_, '_> {
 
     /// Lanes of `t` escape to the instance at stack index `j` and wait there at `at`.
     pub(crate) fn escape(&mut self, sg: &mut Subgroup, t: &Tangle, j: usize, at: Block) -> R<()> {
+        if self.order.is_some() {
+            self.order_escape(sg, t, j);
+        }
         for &i in &t.stack[j + 1..] {
             sg.inst_mut(i).participants &= !t.mask;
         }
@@ -271,8 +279,13 @@ impl Run<'_, '_> {
                     mut arrivals,
                     frames: inst_frames,
                     below: mut inst_below,
+                    order_dependent,
                     ..
                 } = inst;
+                if order_dependent && self.order.is_some() {
+                    let fi = inst_frames.last().expect("frame").func.as_u32() as usize;
+                    self.order_release(sg, fi, kind, arrived);
+                }
                 if arrivals.len() > 1 {
                     // Only under BreakNotSplitByIteration: the groups rejoin at the merge.
                     let Kind::Loop { merge, .. } = kind else {
@@ -284,6 +297,7 @@ impl Run<'_, '_> {
                         arrivals: Vec::new(),
                         frames: inst_frames.clone(),
                         below: inst_below.clone(),
+                        order_dependent: false,
                     });
                     inst_below.push(r);
                 }
@@ -324,6 +338,9 @@ impl Run<'_, '_> {
                             sg.tangles.push(t);
                         }
                     }
+                }
+                if let Some(o) = &mut self.order {
+                    o.entering = 0;
                 }
                 arrivals.clear();
                 sg.spare.keep_arrivals(arrivals);

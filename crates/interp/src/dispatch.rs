@@ -11,6 +11,7 @@ impl Run<'_, '_> {
     /// Runs one workgroup to completion.
     pub(crate) fn workgroup(&mut self, wg: [u32; 3], keys: &[(u32, u32)]) -> R<()> {
         self.workgroup = wg;
+        self.phase = 0;
         let subgroups = self.subgroups(wg, keys)?;
         self.schedule(wg, subgroups)
     }
@@ -103,6 +104,7 @@ impl Run<'_, '_> {
             values[fi] = FuncValues {
                 vals: crate::state::unset_slots(it.facts[fi].values * ssize as usize),
                 prev: vec![None; ssize as usize],
+                taint: Vec::new(),
             };
             let mut sg = Subgroup {
                 index: s,
@@ -113,6 +115,7 @@ impl Run<'_, '_> {
                 free: Vec::new(),
                 tangles: Vec::new(),
                 spare: Default::default(),
+                order_dependent: false,
             };
             let mut t = Tangle {
                 serial,

@@ -29,6 +29,9 @@ pub struct Interpreter<'m> {
     pub(crate) facts: Vec<crate::decode::FuncFacts>,
     /// How many function variables the module has (`decode.rs`).
     pub(crate) var_slots: usize,
+    /// Whether the module has atomics (only then may a dispatch need a second run to find
+    /// order-dependent values: `order.rs`).
+    pub(crate) has_atomics: bool,
 }
 
 impl<'m> Interpreter<'m> {
@@ -86,6 +89,11 @@ impl<'m> Interpreter<'m> {
             push_constants: Vec::new(),
             facts,
             var_slots,
+            has_atomics: module.funcs.values().any(|f| {
+                f.insts
+                    .values()
+                    .any(|i| matches!(i.op, tangle_ir::Op::Atomic { .. }))
+            }),
             const_slots: consts.iter().cloned().map(crate::slot::Slot::of).collect(),
             consts,
         })
@@ -188,6 +196,28 @@ impl<'m> Interpreter<'m> {
         observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
         bindings: Option<BTreeMap<(u32, u32), Region>>,
     ) -> R<Outcome> {
+        // A module with atomics may need a second run on the same inputs (`order.rs`).
+        let again = match &bindings {
+            Some(b) if self.has_atomics => Some(b.clone()),
+            _ => None,
+        };
+        let (outcome, races) = self.run_pass(observer, bindings, None)?;
+        let Some(decided) = races.and_then(|r| r.decide(self.module)) else {
+            return Ok(outcome);
+        };
+        let taint = Box::new(crate::order::Taint::new(decided));
+        let (outcome, _) = self.run_pass(None, again, Some(taint))?;
+        Ok(outcome)
+    }
+
+    /// One run of the dispatch (see [`Interpreter::run_inner`]); `order` is the second
+    /// run's state where one is needed. Returns the outcome and the record of atomics.
+    fn run_pass<'s>(
+        &'s self,
+        observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
+        bindings: Option<BTreeMap<(u32, u32), Region>>,
+        order: Option<Box<crate::order::Taint>>,
+    ) -> R<(Outcome, Option<Box<crate::order::Races>>)> {
         let seed = match self.config.schedule_policy {
             SchedulePolicy::Random(s) => s | 1,
             _ => 1,
@@ -209,6 +239,9 @@ impl<'m> Interpreter<'m> {
             rng: seed,
             workgroup: [0; 3],
             observer,
+            races: None,
+            phase: 0,
+            order,
         };
         // Regions 0..n: the bound buffers in key order; then the push constants.
         let keys: Vec<(u32, u32)> = match &bindings {
@@ -235,6 +268,14 @@ impl<'m> Interpreter<'m> {
             .enumerate()
             .filter_map(|(i, k)| Some((*k, run.mems[i].undefined_mask()?)))
             .collect();
+        let order_dependent = match &run.order {
+            Some(o) => keys
+                .iter()
+                .enumerate()
+                .filter_map(|(i, k)| Some((*k, o.outcome(i as u32, run.mems[i].len())?)))
+                .collect(),
+            None => BTreeMap::new(),
+        };
         let memory_bytes = run.mems.iter().map(|r| r.len() as u64).sum();
         // The run ends here: its buffers' bytes move into the outcome.
         let buffers = keys
@@ -242,14 +283,16 @@ impl<'m> Interpreter<'m> {
             .enumerate()
             .map(|(i, k)| (*k, std::mem::take(&mut run.mems[i].bytes)))
             .collect();
-        Ok(Outcome {
+        let outcome = Outcome {
             memory_bytes,
             buffers,
             undefined,
+            order_dependent,
             trace: run.trace,
             steps: run.steps,
             lane_steps: run.lane_steps,
-        })
+        };
+        Ok((outcome, run.races))
     }
 }
 

@@ -33,6 +33,7 @@ mod fast;
 mod interpreter;
 mod memory;
 mod observe;
+mod order;
 mod phis;
 mod schedule;
 mod slot;
@@ -44,6 +45,7 @@ pub use config::{Config, FallthroughPolicy, SchedulePolicy, SwitchPolicy, Varian
 pub use error::{InterpError, Position, UndefinedUse};
 pub use interpreter::Interpreter;
 pub use observe::{Access, Observation, Observer};
+pub use order::OrderDependent;
 pub use trace::{Outcome, TraceEntry};
 
 pub use tangle_lanes::Mask;

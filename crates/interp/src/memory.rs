@@ -443,6 +443,23 @@ impl Run<'_, '_> {
             if let Some(r) = d.result {
                 Self::set(sg, t, lane, r, Slot::of(old));
             }
+            if self.order.is_none() {
+                if let Val::Ptr { mem, off } = p {
+                    let fi = t.frames.last().expect("frame").func.as_u32();
+                    let result = d.result.map(|r| (fi, r));
+                    let (inv, at) = (self.invocation(sg, lane), self.pos(t));
+                    let (group, phase) = (self.group_id(), self.phase);
+                    self.races.get_or_insert_with(Default::default).note(
+                        (mem, off),
+                        inv,
+                        group,
+                        phase,
+                        op,
+                        result,
+                        at,
+                    );
+                }
+            }
         }
         Ok(())
     }

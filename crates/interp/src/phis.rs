@@ -46,6 +46,9 @@ impl Run<'_, '_> {
                 }
             }
         }
+        if self.order.is_some() {
+            self.order_phis(sg, t, fi, block);
+        }
         t.frames.last_mut().expect("frame").idx = n;
         Ok(())
     }

@@ -41,6 +41,8 @@ impl Run<'_, '_> {
                 .map(|t| t.mask.count_ones())
                 .sum();
             if at_barrier == live {
+                // Atomics before and after a workgroup barrier do not race (`order.rs`).
+                self.phase += 1;
                 for s in subgroups.iter_mut() {
                     for t in s.tangles.iter_mut() {
                         t.at_barrier = false;
@@ -121,7 +123,11 @@ impl Run<'_, '_> {
                     observe_operands(self, sg, &t, f.func, f.block, inst);
                 }
                 let mask = t.mask;
-                self.exec_inst(sg, &mut t, inst)?;
+                if self.order.is_some() {
+                    self.exec_order(sg, &mut t, f, inst)?;
+                } else {
+                    self.exec_inst(sg, &mut t, inst)?;
+                }
                 if self.observer.is_some() {
                     let id = &self.module().funcs[f.func].insts[inst];
                     if let (Some(r), false) = (id.result, matches!(id.op, Op::Call(_))) {

@@ -26,6 +26,9 @@ pub(crate) struct TFrame {
 pub(crate) struct FuncValues {
     pub(crate) vals: Vec<Slot>,
     pub(crate) prev: Vec<Option<Block>>,
+    /// Per value of `vals`, whether it is order-dependent (`order.rs`); empty outside the
+    /// second run of a dispatch with racing atomics, and grown only when a bit is set.
+    pub(crate) taint: Vec<bool>,
 }
 
 /// One invocation: the memory of each global, as the pointer an operand naming it reads.
@@ -55,6 +58,9 @@ pub(crate) struct Instance {
     pub(crate) arrivals: Vec<(Block, Mask)>,
     pub(crate) frames: Vec<TFrame>,
     pub(crate) below: Vec<usize>,
+    /// Whether a branch on an order-dependent value controls it (`order.rs`): lanes inside
+    /// it run under order-dependent control.
+    pub(crate) order_dependent: bool,
 }
 
 /// Lanes of one subgroup executing together, with their construct stack.
@@ -81,6 +87,9 @@ pub(crate) struct Subgroup {
     /// Vectors of ended tangles and released instances, reused for new ones (a construct
     /// instance per loop iteration would otherwise allocate each time).
     pub(crate) spare: Spare,
+    /// Whether lanes ended under order-dependent control (`order.rs`): everything the
+    /// subgroup does afterwards is order-dependent.
+    pub(crate) order_dependent: bool,
 }
 
 /// Reusable vectors (see [`Subgroup::spare`]).
@@ -326,6 +335,12 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) workgroup: [u32; 3],
     /// Who sees every executed instruction, if anyone (`run_observed`).
     pub(crate) observer: Option<&'a mut dyn crate::observe::Observer>,
+    /// The first run's record of atomics per location (`order.rs`), made at the first one.
+    pub(crate) races: Option<Box<crate::order::Races>>,
+    /// How many workgroup barriers the running workgroup has passed.
+    pub(crate) phase: u32,
+    /// In the second run of a dispatch with racing atomics, the order-dependent bytes.
+    pub(crate) order: Option<Box<crate::order::Taint>>,
 }
 
 impl<'a, 'm> Run<'a, 'm> {

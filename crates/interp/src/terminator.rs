@@ -53,6 +53,13 @@ impl Run<'_, '_> {
             }
             None => {}
         }
+        if self.order.is_some() {
+            if let Terminator::CondBranch { cond: c, .. } | Terminator::Switch { selector: c, .. } =
+                &bd.term
+            {
+                self.order_branch(sg, &t, *c);
+            }
+        }
         match &bd.term {
             Terminator::Branch(b) => self.branch(sg, t, *b),
             Terminator::CondBranch {
@@ -168,6 +175,9 @@ impl Run<'_, '_> {
                     for lane in lanes_of(t.mask) {
                         let v = self.arg(sg, &t, lane, crate::decode::Src::of(*o))?.clone();
                         sg.set_slot(caller, d.as_u32(), lane, v);
+                    }
+                    if self.order.is_some() {
+                        self.order_return(sg, &t, caller, d.as_u32(), *o);
                     }
                 }
                 if self.it.config.variant == Variant::NoCallReconvergence {

@@ -2,7 +2,8 @@
 //! (`tangle-backend`: lowering, instruction selection, register assignment, control codes)
 //! for one SM, written as a cubin (`tangle-cubin`), loaded and run on the SASS warp simulator (`tangle-sim`) in hazard mode under each
 //! scheduling policy, with the same inputs; every policy must leave the buffers the
-//! reference left (its undefined bytes are wildcards) and report no hazard.
+//! reference left (its undefined and order-dependent bytes are wildcards) and report no
+//! hazard.
 
 use tangle_backend::{compile, CompileOptions, Param};
 use tangle_interp::{Config, Outcome};
@@ -29,8 +30,6 @@ pub struct SassEngine {
     /// Policies for particular SMs, in place of `policies` on those (so that a bounded run
     /// can give every policy to one SM and one policy to the others).
     pub policies_for: Vec<(Arch, Vec<Policy>)>,
-    /// Buffers left out of the comparison, each for a named reason (see [`Unordered`]).
-    pub unordered: Vec<Unordered>,
     /// Where every kernel compiled is also kept, with the pipeline's name, for checks by
     /// other tools (nvdisasm, cuobjdump).
     pub kernels: Option<Kept>,
@@ -40,7 +39,7 @@ pub struct SassEngine {
 }
 
 impl SassEngine {
-    /// The engine on `arches` under `policies`, simulated, with nothing left out.
+    /// The engine on `arches` under `policies`, simulated.
     pub fn new(arches: Vec<Arch>, scheme: Scheme, policies: Vec<Policy>) -> SassEngine {
         SassEngine {
             arches,
@@ -48,7 +47,6 @@ impl SassEngine {
             policies,
             gpu: None,
             policies_for: Vec::new(),
-            unordered: Vec::new(),
             kernels: None,
             mutate: None,
         }
@@ -65,25 +63,6 @@ impl SassEngine {
 
 /// The compiled kernels an engine keeps: the pipeline's name and the kernel.
 pub type Kept = std::sync::Arc<std::sync::Mutex<Vec<(String, tangle_backend::Compiled)>>>;
-
-/// A buffer of one pipeline whose final bytes the SASS engine does not compare: its
-/// contents depend on the order in which racing atomics of different invocations land
-/// (an `atomicExchange` chain on one address whose returned values are used), which
-/// SPIR-V leaves open, so the reference's order and the simulator's may both be right and
-/// differ. Every other buffer of the dispatch is compared, and the script's `EXPECT`s
-/// still hold on the reference. Keyed narrowly, by pipeline and binding, with the reason
-/// (`docs/backend.md`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unordered {
-    /// The pipeline's name.
-    pub pipeline: String,
-    /// The buffer's descriptor set.
-    pub set: u32,
-    /// The buffer's binding.
-    pub binding: u32,
-    /// Why its order is open.
-    pub reason: String,
-}
 
 /// Why a dispatch was not run on the SASS engine (not a failure: the back end's subset
 /// does not cover it yet, or the dispatch is not one it can run).
@@ -139,14 +118,8 @@ pub fn check(
                 })
             })
             .map_err(|e| mismatch("-".into(), e.to_string()))?;
-        let (args, mut memories) =
+        let (args, memories) =
             arguments(&compiled.abi.params, dispatch).map_err(|m| mismatch("-".into(), m))?;
-        memories.retain(|(key, _)| {
-            !engine
-                .unordered
-                .iter()
-                .any(|u| u.pipeline == pipeline && (u.set, u.binding) == *key)
-        });
         if let Some(kept) = &engine.kernels {
             // The passes' texts are not needed there and are large.
             let mut c = compiled.clone();
@@ -317,8 +290,8 @@ fn arguments(params: &[Param], dispatch: &Dispatch) -> Result<(Vec<Arg>, Holders
 }
 
 /// Compares the memories a run left (`buffers`, in argument order; `memories` says which
-/// argument holds each) with the reference's; bytes the reference leaves undefined are
-/// wildcards.
+/// argument holds each) with the reference's; bytes the reference leaves undefined or
+/// order-dependent (racing atomics) are wildcards.
 fn compare(
     memories: &[((u32, u32), usize)],
     reference: &Outcome,
@@ -330,9 +303,9 @@ fn compare(
             continue;
         };
         let got = buffers.get(i).and_then(|b| b.as_deref()).unwrap_or(&[]);
-        let wild = reference.undefined.get(&key);
+        let wild = reference.wildcards(key);
         for (k, w) in want.iter().enumerate() {
-            if wild.is_some_and(|m| m[k]) {
+            if wild.as_ref().is_some_and(|m| m[k]) {
                 continue;
             }
             let g = got.get(k).copied();

@@ -53,6 +53,9 @@ pub enum Semantics {
     NoCallReconvergence,
     /// Known wrong: a loop's break block runs once for all iterations together.
     BreakNotSplitByIteration,
+    /// Known wrong: an atomic's returned value is taken as ordered where other
+    /// invocations' atomics race on its location.
+    ReturnedValuesOrdered,
 }
 
 impl Semantics {
@@ -63,6 +66,7 @@ impl Semantics {
             Semantics::NoContinueReconvergence => Variant::NoContinueReconvergence,
             Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
             Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
+            Semantics::ReturnedValuesOrdered => Variant::ReturnedValuesOrdered,
         }
     }
 }
@@ -494,6 +498,7 @@ fn script(
                 subgroup_size,
                 lane_steps,
                 trace,
+                order_dependent,
                 ..
             } if args.verbose || args.trace => {
                 println!(
@@ -501,6 +506,13 @@ fn script(
                      subgroup size {subgroup_size}, {lane_steps} lane-instructions",
                     pos.line
                 );
+                for (set, binding) in order_dependent {
+                    println!(
+                        "{name}: Line {}: RUN {pipeline}: set {set} binding {binding} has \
+                         order-dependent bytes (racing atomics; wildcards for the engines)",
+                        pos.line
+                    );
+                }
                 for t in trace {
                     println!("{}", trace_line(t));
                 }
@@ -593,6 +605,19 @@ fn script(
             } => eprintln!(
                 "{name}: Line {}: EXPECT reads {count} undefined byte(s) of buffer `{buffer}` \
                  (first at byte offset {byte_offset}): the runs left them undefined",
+                pos.line
+            ),
+            Event::ReadOrderDependent {
+                pos,
+                buffer,
+                byte_offset,
+                count,
+                origin,
+            } => eprintln!(
+                "{name}: Line {}: EXPECT reads {count} order-dependent byte(s) of buffer \
+                 `{buffer}` (first at byte offset {byte_offset}): their values depend on the \
+                 order in which racing atomics of different invocations land, which SPIR-V \
+                 leaves open, so the expectation holds on one schedule only ({origin})",
                 pos.line
             ),
             _ => {}

@@ -56,6 +56,7 @@ impl Runner<'_> {
                 steps: 0,
                 lane_steps: 0,
                 trace: Vec::new(),
+                order_dependent: Vec::new(),
             });
             return Ok(true);
         }
@@ -159,6 +160,7 @@ impl Runner<'_> {
                     subgroup_size,
                     steps: outcome.steps,
                     lane_steps: outcome.lane_steps,
+                    order_dependent: outcome.order_dependent.keys().copied().collect(),
                     trace: outcome.trace,
                 });
                 self.report.events.extend(lowered_event);
@@ -211,6 +213,29 @@ impl Runner<'_> {
             }
             None => {
                 if let Some(u) = self.undefined.get_mut(&m.buffer) {
+                    u[window.start..window.start + n].fill(false);
+                }
+            }
+        }
+        // So do its bytes whose values came from the order of racing atomics.
+        match outcome.order_dependent.get(&m.key) {
+            Some(o) if o.valued.contains(&true) => {
+                let len = whole.len();
+                let u = self
+                    .order_valued
+                    .entry(m.buffer.clone())
+                    .or_insert_with(|| vec![false; len]);
+                u[window.start..window.start + n].copy_from_slice(&o.valued[..n]);
+                self.order_origin.insert(
+                    m.buffer.clone(),
+                    format!(
+                        "the first was written at {}; the first racing atomic is at {}",
+                        o.marked_at, o.race_at
+                    ),
+                );
+            }
+            _ => {
+                if let Some(u) = self.order_valued.get_mut(&m.buffer) {
                     u[window.start..window.start + n].fill(false);
                 }
             }

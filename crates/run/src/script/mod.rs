@@ -133,6 +133,8 @@ fn run_once(script: &Script, options: &ScriptOptions) -> Result<Report, ScriptEr
             })
             .collect::<Result<_, ScriptError>>()?,
         undefined: HashMap::new(),
+        order_valued: HashMap::new(),
+        order_origin: HashMap::new(),
         report: Report::default(),
     };
     for pipeline in &script.pipelines {
@@ -155,6 +157,11 @@ struct Runner<'s> {
     buffers: HashMap<String, Vec<u8>>,
     /// Per byte whether it is undefined, for the buffers that have undefined bytes.
     undefined: HashMap<String, Vec<bool>>,
+    /// Per byte whether its value came from the order of racing atomics (the reference's
+    /// `OrderDependent::valued`), for the buffers that have such bytes.
+    order_valued: HashMap<String, Vec<bool>>,
+    /// For those buffers, where their first order-dependent byte came from (for messages).
+    order_origin: HashMap<String, String>,
     report: Report,
 }
 
@@ -191,10 +198,24 @@ impl Runner<'_> {
                             count,
                         },
                         None => {
-                            match check_expect(expect, &|name| buffers.get(name).map(Vec::as_slice))
-                            {
-                                Ok(()) => Event::Passed { pos: expect.pos },
-                                Err(failure) => Event::Failed(failure),
+                            match crate::undefined::undefined_read(expect, &self.order_valued) {
+                                Some((buffer, byte_offset, count)) => Event::ReadOrderDependent {
+                                    pos: expect.pos,
+                                    origin: self
+                                        .order_origin
+                                        .get(&buffer)
+                                        .cloned()
+                                        .unwrap_or_default(),
+                                    buffer,
+                                    byte_offset,
+                                    count,
+                                },
+                                None => match check_expect(expect, &|name| {
+                                    buffers.get(name).map(Vec::as_slice)
+                                }) {
+                                    Ok(()) => Event::Passed { pos: expect.pos },
+                                    Err(failure) => Event::Failed(failure),
+                                },
                             }
                         }
                     };
@@ -207,6 +228,14 @@ impl Runner<'_> {
                     match self.undefined.get(from).cloned() {
                         Some(mask) => self.undefined.insert(to.clone(), mask),
                         None => self.undefined.remove(to),
+                    };
+                    match self.order_valued.get(from).cloned() {
+                        Some(mask) => self.order_valued.insert(to.clone(), mask),
+                        None => self.order_valued.remove(to),
+                    };
+                    match self.order_origin.get(from).cloned() {
+                        Some(o) => self.order_origin.insert(to.clone(), o),
+                        None => self.order_origin.remove(to),
                     };
                     true
                 }

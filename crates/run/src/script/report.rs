@@ -27,6 +27,10 @@ pub enum Event {
         lane_steps: u64,
         /// The subgroup operations and their tangles, when `engine.record_trace` is set.
         trace: Vec<TraceEntry>,
+        /// The bound buffers, by (set, binding), the run left with order-dependent bytes
+        /// (racing atomics: `tangle_interp::Outcome::order_dependent`), which the engines
+        /// compare as wildcards.
+        order_dependent: Vec<(u32, u32)>,
     },
     /// A `RUN` failed at run time; the script stopped there.
     RunFailed {
@@ -116,6 +120,23 @@ pub enum Event {
         /// How many of the bytes it reads are undefined.
         count: usize,
     },
+    /// An `EXPECT` read bytes whose values came from the order in which racing atomics of
+    /// different invocations landed (the reference's `OrderDependent::valued`), an order
+    /// SPIR-V leaves open: the expectation would hold on one schedule only, so it fails
+    /// whatever they hold.
+    ReadOrderDependent {
+        /// Where.
+        pos: Pos,
+        /// The buffer.
+        buffer: String,
+        /// The first such byte the check reads.
+        byte_offset: usize,
+        /// How many of the bytes it reads are such.
+        count: usize,
+        /// Where they came from: the first store or atomic that wrote one, and the first
+        /// racing atomic.
+        origin: String,
+    },
 }
 
 /// Everything a script run did, in order.
@@ -139,6 +160,7 @@ impl Report {
                 Event::RunFailed { .. }
                     | Event::Failed(_)
                     | Event::ReadUndefined { .. }
+                    | Event::ReadOrderDependent { .. }
                     | Event::LoweredDiffers { .. }
                     | Event::SassDiffers { .. }
             )
@@ -155,6 +177,7 @@ impl Report {
                 Event::Passed { .. } => c.1 += 1,
                 Event::Failed(_)
                 | Event::ReadUndefined { .. }
+                | Event::ReadOrderDependent { .. }
                 | Event::LoweredDiffers { .. }
                 | Event::SassDiffers { .. } => c.2 += 1,
                 Event::RunFailed { .. }
