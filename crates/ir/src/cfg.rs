@@ -188,7 +188,7 @@ impl DomTree {
     /// Computes the dominator tree of `func`.
     pub fn new(func: &Function, cfg: &Cfg) -> Self {
         let rpo = reverse_post_order(func, cfg);
-        let mut rpo_index = SecondaryMap::with_default(None);
+        let mut rpo_index = SecondaryMap::with_capacity(None, func.blocks.len());
         for (i, &b) in rpo.iter().enumerate() {
             rpo_index.set(b, Some(i));
         }
