@@ -233,6 +233,14 @@ impl DomTree {
         }
     }
 
+    /// The blocks `b` immediately dominates, in the order of [`DomTree::children`], without
+    /// collecting them (walks of a subtree visit every block: a vector per block visited
+    /// cost an allocation each).
+    pub fn children_iter(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+        let kids = self.rpo_index.get(b).map(|i| self.tree.children(i));
+        kids.into_iter().flatten().map(|c| self.rpo[c])
+    }
+
     /// The blocks `b` immediately dominates.
     pub fn children(&self, b: Block) -> Vec<Block> {
         match *self.rpo_index.get(b) {

@@ -114,7 +114,7 @@ impl ConstructTree {
                     continue;
                 }
                 out.push(b);
-                stack.extend(sdom.children(b));
+                stack.extend(sdom.children_iter(b));
             }
             out.sort_unstable();
             out

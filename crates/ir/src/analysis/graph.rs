@@ -240,14 +240,17 @@ pub(crate) fn strongly_connected(
     let mut index = vec![NONE; n];
     let mut low = vec![0usize; n];
     let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
+    // Both stacks hold at most every node (a chain makes the search that deep): reserved,
+    // so growing them copies nothing.
+    let mut stack = Vec::with_capacity(n);
+    let mut work = Vec::with_capacity(n);
     let mut next = 0usize;
     let mut out = Vec::new();
     for &root in starts {
         if !member[root] || index[root] != NONE {
             continue;
         }
-        let mut work = vec![(root, 0usize)];
+        work.push((root, 0usize));
         index[root] = next;
         low[root] = next;
         next += 1;
