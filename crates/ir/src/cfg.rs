@@ -188,7 +188,7 @@ impl DomTree {
     /// Computes the dominator tree of `func`.
     pub fn new(func: &Function, cfg: &Cfg) -> Self {
         let rpo = reverse_post_order(func, cfg);
-        let mut rpo_index = SecondaryMap::with_default(None);
+        let mut rpo_index = SecondaryMap::with_capacity(None, func.blocks.len());
         for (i, &b) in rpo.iter().enumerate() {
             rpo_index.set(b, Some(i));
         }
@@ -231,6 +231,14 @@ impl DomTree {
             idom,
             tree,
         }
+    }
+
+    /// The blocks `b` immediately dominates, in the order of [`DomTree::children`], without
+    /// collecting them (walks of a subtree visit every block: a vector per block visited
+    /// cost an allocation each).
+    pub fn children_iter(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+        let kids = self.rpo_index.get(b).map(|i| self.tree.children(i));
+        kids.into_iter().flatten().map(|c| self.rpo[c])
     }
 
     /// The blocks `b` immediately dominates.

@@ -64,7 +64,7 @@ struct Repair<'f, 'c> {
     undef: Option<Value>,
     ty: crate::types::Type,
     /// Where the backward search stops ([`ReachFloors`]).
-    floors: &'c ReachFloors,
+    floors: &'c ReachFloors<'c>,
     /// The least reach floor of the variable's definitions: blocks before it in reverse
     /// post-order are reached by none of them.
     floor: usize,
@@ -76,27 +76,25 @@ struct Repair<'f, 'c> {
 /// earlier in reverse post-order than `d` takes a back edge of a loop containing `d`, so no
 /// block before `d`'s floor is reachable from `d`. Irreducible graphs get floor 0 (no
 /// bound).
-struct ReachFloors {
-    rpo: SecondaryMap<Block, Option<usize>>,
+struct ReachFloors<'d> {
+    /// The positions in reverse post-order (the dominator tree's own map, not a copy).
+    dom: &'d DomTree,
     floor: SecondaryMap<Block, usize>,
 }
 
-impl ReachFloors {
-    fn new(cfg: &Cfg, dom: &DomTree) -> ReachFloors {
+impl<'d> ReachFloors<'d> {
+    fn new(cfg: &Cfg, dom: &'d DomTree) -> ReachFloors<'d> {
         let order = dom.rpo();
-        let mut rpo = SecondaryMap::with_default(None);
-        for (i, &b) in order.iter().enumerate() {
-            rpo.set(b, Some(i));
-        }
-        let mut floor = SecondaryMap::with_default(0);
+        let rpo = |b: Block| dom.rpo_position(b);
+        let mut floor = SecondaryMap::with_capacity(0, order.len());
         // Back edges by header; any retreating edge to a non-dominator: irreducible.
         let mut latches: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
         for (i, &b) in order.iter().enumerate() {
             for &s in cfg.succs(b) {
-                let Some(si) = *rpo.get(s) else { continue };
+                let Some(si) = rpo(s) else { continue };
                 if si <= i {
                     if !dom.dominates(s, b) {
-                        return ReachFloors { rpo, floor };
+                        return ReachFloors { dom, floor };
                     }
                     latches.entry(s).or_default().push(b);
                 }
@@ -108,7 +106,7 @@ impl ReachFloors {
         // Headers outer first (an outer loop's header comes first in reverse post-order):
         // each loop's body is collected by a backward walk from its latches; a block
         // already taken belongs to an enclosing loop, and so does this whole loop.
-        let mut taken = SecondaryMap::with_default(false);
+        let mut taken = SecondaryMap::with_capacity(false, order.len());
         for (h_pos, &h) in order.iter().enumerate() {
             let Some(ls) = latches.get(&h) else { continue };
             if *taken.get(h) {
@@ -117,7 +115,7 @@ impl ReachFloors {
             taken.set(h, true);
             let mut stack: Vec<Block> = ls.iter().copied().filter(|&l| l != h).collect();
             while let Some(b) = stack.pop() {
-                if *taken.get(b) || rpo.get(b).is_none() {
+                if *taken.get(b) || rpo(b).is_none() {
                     continue;
                 }
                 taken.set(b, true);
@@ -125,12 +123,12 @@ impl ReachFloors {
                 stack.extend(cfg.preds(b).iter().copied().filter(|&p| p != h));
             }
         }
-        ReachFloors { rpo, floor }
+        ReachFloors { dom, floor }
     }
 
     /// The reach floor of `b` (0 for unreachable blocks: no bound).
     fn of(&self, b: Block) -> usize {
-        match self.rpo.get(b) {
+        match self.dom.rpo_position(b) {
             Some(_) => *self.floor.get(b),
             None => 0,
         }
@@ -138,7 +136,7 @@ impl ReachFloors {
 
     /// Whether `b` comes before `floor` in reverse post-order.
     fn below(&self, b: Block, floor: usize) -> bool {
-        self.rpo.get(b).is_some_and(|i| i < floor)
+        self.dom.rpo_position(b).is_some_and(|i| i < floor)
     }
 }
 

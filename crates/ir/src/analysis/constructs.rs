@@ -75,8 +75,12 @@ impl Construct {
 #[derive(Clone, Debug)]
 pub struct ConstructTree {
     nodes: Vec<Construct>,
-    /// The constructs whose *region* contains each block, by block index.
-    around: Vec<Vec<ConstructId>>,
+    /// The constructs whose *region* contains each block, block after block in one array:
+    /// block `b`'s are `around[around_first[b]..around_first[b + 1]]` (a vector per block
+    /// cost an allocation and a free per block each time a tree is built; docs/lowering.md,
+    /// "Speed", round 4).
+    around: Vec<ConstructId>,
+    around_first: Vec<u32>,
     innermost: SecondaryMap<Block, Option<ConstructId>>,
     of_header: SecondaryMap<Block, Option<ConstructId>>,
     roots: Vec<ConstructId>,
@@ -96,6 +100,7 @@ impl ConstructTree {
         let mut tree = ConstructTree {
             nodes: Vec::new(),
             around: Vec::new(),
+            around_first: Vec::new(),
             innermost: SecondaryMap::with_default(None),
             of_header: SecondaryMap::with_default(None),
             roots: Vec::new(),
@@ -109,7 +114,7 @@ impl ConstructTree {
                     continue;
                 }
                 out.push(b);
-                stack.extend(sdom.children(b));
+                stack.extend(sdom.children_iter(b));
             }
             out.sort_unstable();
             out
@@ -216,14 +221,31 @@ impl ConstructTree {
     /// Fills `around`, `innermost`, parents and children.
     fn link(&mut self) {
         let ids: Vec<ConstructId> = (0..self.nodes.len() as u32).map(ConstructId).collect();
+        let blocks = ids
+            .iter()
+            .flat_map(|&id| self.region_blocks(id))
+            .map(|b| b.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut first = vec![0u32; blocks + 1];
         for &id in &ids {
-            for b in self.region(id) {
-                if b.index() >= self.around.len() {
-                    self.around.resize(b.index() + 1, Vec::new());
-                }
-                self.around[b.index()].push(id);
+            for b in self.region_blocks(id) {
+                first[b.index() + 1] += 1;
             }
         }
+        for b in 0..blocks {
+            first[b + 1] += first[b];
+        }
+        let mut fill = first.clone();
+        let mut around = vec![ConstructId(0); first[blocks] as usize];
+        for &id in &ids {
+            for b in self.region_blocks(id) {
+                around[fill[b.index()] as usize] = id;
+                fill[b.index()] += 1;
+            }
+        }
+        self.around = around;
+        self.around_first = first;
         // A total order on constructs by region size, so that parents are strictly larger.
         let key = |t: &Self, id: ConstructId| {
             let n = &t.nodes[id.0 as usize];
@@ -271,12 +293,17 @@ impl ConstructTree {
 
     /// The region of a construct: its blocks, and for a loop its continue construct's too.
     pub fn region(&self, id: ConstructId) -> Vec<Block> {
+        self.region_blocks(id).collect()
+    }
+
+    /// The blocks of [`ConstructTree::region`], without collecting them.
+    fn region_blocks(&self, id: ConstructId) -> impl Iterator<Item = Block> + '_ {
         let n = &self.nodes[id.0 as usize];
-        let mut out = n.blocks.clone();
-        if let (ConstructKind::Loop, Some(c)) = (n.kind, n.partner) {
-            out.extend(self.nodes[c.0 as usize].blocks.iter().copied());
-        }
-        out
+        let extra: &[Block] = match (n.kind, n.partner) {
+            (ConstructKind::Loop, Some(c)) => &self.nodes[c.0 as usize].blocks,
+            _ => &[],
+        };
+        n.blocks.iter().chain(extra).copied()
     }
 
     /// Whether `b` is in the region of construct `id`.
@@ -286,7 +313,13 @@ impl ConstructTree {
 
     /// The constructs whose region contains `b`, in creation order.
     pub fn regions_around(&self, b: Block) -> &[ConstructId] {
-        self.around.get(b.index()).map_or(&[], Vec::as_slice)
+        match (
+            self.around_first.get(b.index()),
+            self.around_first.get(b.index() + 1),
+        ) {
+            (Some(&from), Some(&to)) => &self.around[from as usize..to as usize],
+            _ => &[],
+        }
     }
 
     /// The construct with id `id`.

@@ -14,10 +14,9 @@
 //!
 //! A cycle is *reducible* when its header is its only entry (a natural loop).
 
-use super::graph::strongly_connected;
+use super::graph::{strongly_connected, Rows};
 use crate::cfg::Cfg;
 use crate::entity::SecondaryMap;
-use crate::hash::FxHashSet;
 use crate::module::{Block, Function};
 
 /// A cycle's index in [`CycleInfo`].
@@ -61,25 +60,21 @@ impl CycleInfo {
     /// Computes the cycles of `func` over the graph `cfg`.
     pub fn new(func: &Function, cfg: &Cfg) -> Self {
         let preorder = dfs_preorder(func, cfg);
-        let mut index = SecondaryMap::with_default(usize::MAX);
+        let mut index = SecondaryMap::with_capacity(usize::MAX, func.blocks.len());
         for (i, &b) in preorder.iter().enumerate() {
             index.set(b, i);
         }
         let n = preorder.len();
-        let succs: Vec<Vec<usize>> = preorder
-            .iter()
-            .map(|&b| cfg.succs(b).iter().map(|&s| *index.get(s)).collect())
-            .collect();
-        let mut preds = vec![Vec::new(); n];
-        for (v, out) in succs.iter().enumerate() {
-            for &s in out {
-                preds[s].push(v);
-            }
+        // Compressed rows, not a vector per block (docs/lowering.md, "Speed", round 4).
+        let mut succs = Rows::with_capacity(n, n + n / 2);
+        for &b in &preorder {
+            succs.push_row(cfg.succs(b).iter().map(|&s| *index.get(s)));
         }
+        let preds = succs.reversed(|_| true);
         let mut info = CycleInfo {
             cycles: Vec::new(),
             top_level: Vec::new(),
-            innermost: SecondaryMap::with_default(None),
+            innermost: SecondaryMap::with_capacity(None, func.blocks.len()),
             preorder,
         };
         // Work list of (member blocks, ascending, parent cycle). Each list's components are
@@ -91,16 +86,16 @@ impl CycleInfo {
             for (i, &v) in members.iter().enumerate() {
                 local[v] = i;
             }
-            let sub: Vec<Vec<usize>> = members
-                .iter()
-                .map(|&v| {
-                    succs[v]
+            let mut sub = Rows::with_capacity(members.len(), members.len() + members.len() / 2);
+            for &v in &members {
+                sub.push_row(
+                    succs
+                        .row(v)
                         .iter()
-                        .filter(|&&s| local[s] != usize::MAX)
-                        .map(|&s| local[s])
-                        .collect()
-                })
-                .collect();
+                        .map(|&s| local[s as usize])
+                        .filter(|&s| s != usize::MAX),
+                );
+            }
             for &v in &members {
                 local[v] = usize::MAX;
             }
@@ -109,7 +104,7 @@ impl CycleInfo {
             let mut found = Vec::new();
             for comp in strongly_connected(&sub, &vec![true; k], &starts) {
                 let mut comp: Vec<usize> = comp.into_iter().map(|i| members[i]).collect();
-                let is_cycle = comp.len() > 1 || succs[comp[0]].contains(&comp[0]);
+                let is_cycle = comp.len() > 1 || succs.row(comp[0]).contains(&(comp[0] as u32));
                 if !is_cycle {
                     continue;
                 }
@@ -118,7 +113,7 @@ impl CycleInfo {
                 let entries: Vec<usize> = comp
                     .iter()
                     .copied()
-                    .filter(|&v| v == 0 || preds[v].iter().any(|&p| !inside(p)))
+                    .filter(|&v| v == 0 || preds.row(v).iter().any(|&p| !inside(p as usize)))
                     .collect();
                 let header = entries[0];
                 let id = CycleId(info.cycles.len() as u32);
@@ -212,13 +207,18 @@ pub fn dfs_preorder(func: &Function, cfg: &Cfg) -> Vec<Block> {
     let Some(entry) = func.entry() else {
         return Vec::new();
     };
-    let mut seen = FxHashSet::from_iter([entry]);
-    let mut order = vec![entry];
-    let mut stack = vec![(entry, 0usize)];
+    // Dense by block number, and both lists reserved: a chain of blocks makes the stack as
+    // deep as the function is long.
+    let mut seen = SecondaryMap::with_capacity(false, func.blocks.len());
+    seen.set(entry, true);
+    let mut order = Vec::with_capacity(func.layout.len());
+    order.push(entry);
+    let mut stack = Vec::with_capacity(func.layout.len() + 1);
+    stack.push((entry, 0usize));
     while let Some((b, i)) = stack.pop() {
         if let Some(&s) = cfg.succs(b).get(i) {
             stack.push((b, i + 1));
-            if seen.insert(s) {
+            if !std::mem::replace(seen.get_mut(s), true) {
                 order.push(s);
                 stack.push((s, 0));
             }

@@ -1,40 +1,87 @@
 //! Graph algorithms over dense node indices `0..n`, shared by the analyses: dominators
 //! (Cooper, Harvey and Kennedy's iterative algorithm), interval numbering of a tree for
 //! constant-time ancestor queries, and Tarjan's strongly connected components.
+//!
+//! Graphs are [`Rows`]: every node's successors in one array (compressed rows). A vector
+//! per node cost an allocation and a free per block, several times per pass, and scattered
+//! the graph over the heap (docs/lowering.md, "Speed", round 4).
+
+/// A directed graph over nodes `0..n` as compressed rows: node `v`'s successors are
+/// `items[first[v]..first[v + 1]]`, in the order they were added. Node numbers are `u32`
+/// (half the bytes of `usize`; a function has far fewer blocks).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rows {
+    first: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Rows {
+    /// An empty graph with room for `nodes` nodes and `edges` edges; nodes are added in
+    /// order with [`Rows::push_row`].
+    pub(crate) fn with_capacity(nodes: usize, edges: usize) -> Rows {
+        let mut first = Vec::with_capacity(nodes + 1);
+        first.push(0);
+        Rows {
+            first,
+            items: Vec::with_capacity(edges),
+        }
+    }
+
+    /// Adds the next node, with successors `succs`.
+    pub(crate) fn push_row(&mut self, succs: impl IntoIterator<Item = usize>) {
+        self.items.extend(succs.into_iter().map(|s| s as u32));
+        self.first.push(self.items.len() as u32);
+    }
+
+    /// The number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.first.len() - 1
+    }
+
+    /// The successors of `v`, in the order added.
+    pub(crate) fn row(&self, v: usize) -> &[u32] {
+        &self.items[self.first[v] as usize..self.first[v + 1] as usize]
+    }
+
+    /// The reversed graph: node `s`'s row lists every `v` with an edge `v -> s`, in
+    /// increasing `v` (the order a vector per node filled by a scan of `v` gives), and
+    /// an edge twice if it is there twice. With `keep`, only the edges out of nodes it
+    /// accepts.
+    pub(crate) fn reversed(&self, keep: impl Fn(usize) -> bool) -> Rows {
+        let n = self.len();
+        let mut first = vec![0u32; n + 1];
+        for v in (0..n).filter(|&v| keep(v)) {
+            for &s in self.row(v) {
+                first[s as usize + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            first[v + 1] += first[v];
+        }
+        let mut fill = first.clone();
+        let mut items = vec![0u32; first[n] as usize];
+        for v in (0..n).filter(|&v| keep(v)) {
+            for &s in self.row(v) {
+                items[fill[s as usize] as usize] = v as u32;
+                fill[s as usize] += 1;
+            }
+        }
+        Rows { first, items }
+    }
+}
 
 /// The immediate dominator of every node reachable from `root` in the graph `succs`
 /// (`None` for the root and for nodes it does not reach). Successors are visited in the
 /// order given, so the result is deterministic.
-pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Option<usize>> {
+pub(crate) fn immediate_dominators(succs: &Rows, root: usize) -> Vec<Option<usize>> {
     let n = succs.len();
     let rpo = reverse_post_order(succs, root);
     let mut order = vec![usize::MAX; n];
     for (i, &v) in rpo.iter().enumerate() {
         order[v] = i;
     }
-    // Predecessors of the reached nodes, node after node in one array: `preds[first[v]..
-    // first[v + 1]]` (a vector per node cost an allocation per block).
-    let mut first = vec![0usize; n + 1];
-    for (v, out) in succs.iter().enumerate() {
-        if order[v] != usize::MAX {
-            for &s in out {
-                first[s + 1] += 1;
-            }
-        }
-    }
-    for v in 0..n {
-        first[v + 1] += first[v];
-    }
-    let mut fill = first.clone();
-    let mut preds = vec![0usize; first[n]];
-    for (v, out) in succs.iter().enumerate() {
-        if order[v] != usize::MAX {
-            for &s in out {
-                preds[fill[s]] = v;
-                fill[s] += 1;
-            }
-        }
-    }
+    // Predecessors of the reached nodes.
+    let preds = succs.reversed(|v| order[v] != usize::MAX);
     const UNDEF: usize = usize::MAX;
     // idom by reverse post-order position.
     let mut idom = vec![UNDEF; rpo.len()];
@@ -46,8 +93,8 @@ pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Opt
         changed = false;
         for i in 1..rpo.len() {
             let mut new_idom = UNDEF;
-            for &p in &preds[first[rpo[i]]..first[rpo[i] + 1]] {
-                let pi = order[p];
+            for &p in preds.row(rpo[i]) {
+                let pi = order[p as usize];
                 if idom[pi] == UNDEF {
                     continue;
                 }
@@ -81,7 +128,7 @@ pub(crate) fn immediate_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Opt
 
 /// The nodes reachable from `root`, in reverse post-order of a depth-first search that
 /// visits successors in the order given.
-pub(crate) fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
+pub(crate) fn reverse_post_order(succs: &Rows, root: usize) -> Vec<usize> {
     let mut visited = vec![false; succs.len()];
     // Both as long as the graph at most (a chain makes the stack that deep): reserved, so
     // growing them copies nothing.
@@ -90,9 +137,9 @@ pub(crate) fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize
     stack.push((root, 0usize));
     visited[root] = true;
     while let Some((v, i)) = stack.pop() {
-        if i < succs[v].len() {
+        if let Some(&s) = succs.row(v).get(i) {
             stack.push((v, i + 1));
-            let s = succs[v][i];
+            let s = s as usize;
             if !visited[s] {
                 visited[s] = true;
                 stack.push((s, 0));
@@ -184,7 +231,7 @@ impl Intervals {
 /// out in reverse topological order (a component before those that reach it); the search
 /// starts from members in the order of `starts`, so the result is deterministic.
 pub(crate) fn strongly_connected(
-    succs: &[Vec<usize>],
+    succs: &Rows,
     member: &[bool],
     starts: &[usize],
 ) -> Vec<Vec<usize>> {
@@ -193,22 +240,25 @@ pub(crate) fn strongly_connected(
     let mut index = vec![NONE; n];
     let mut low = vec![0usize; n];
     let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
+    // Both stacks hold at most every node (a chain makes the search that deep): reserved,
+    // so growing them copies nothing.
+    let mut stack = Vec::with_capacity(n);
+    let mut work = Vec::with_capacity(n);
     let mut next = 0usize;
     let mut out = Vec::new();
     for &root in starts {
         if !member[root] || index[root] != NONE {
             continue;
         }
-        let mut work = vec![(root, 0usize)];
+        work.push((root, 0usize));
         index[root] = next;
         low[root] = next;
         next += 1;
         stack.push(root);
         on_stack[root] = true;
         while let Some(&mut (v, ref mut i)) = work.last_mut() {
-            if *i < succs[v].len() {
-                let s = succs[v][*i];
+            if let Some(&s) = succs.row(v).get(*i) {
+                let s = s as usize;
                 *i += 1;
                 if !member[s] {
                     continue;

@@ -10,7 +10,7 @@
 //!
 //! Only blocks reachable from the entry take part, as in [`DomTree`](crate::cfg::DomTree).
 
-use super::graph::{immediate_dominators, strongly_connected, Intervals};
+use super::graph::{immediate_dominators, strongly_connected, Intervals, Rows};
 use crate::cfg::{reverse_post_order, Cfg};
 use crate::entity::SecondaryMap;
 use crate::module::{Block, Function};
@@ -42,7 +42,7 @@ impl PostDomTree {
     pub fn new(func: &Function, cfg: &Cfg) -> Self {
         let rpo = reverse_post_order(func, cfg);
         let k = rpo.len();
-        let mut node = SecondaryMap::with_default(None);
+        let mut node = SecondaryMap::with_capacity(None, func.blocks.len());
         for (i, &b) in rpo.iter().enumerate() {
             node.set(b, Some(i));
         }
@@ -50,19 +50,23 @@ impl PostDomTree {
             node.get(b)
                 .expect("successor of a reachable block is reachable")
         };
-        // The forward graph with the exit edges, as indices.
-        let mut succs: Vec<Vec<usize>> = rpo
-            .iter()
-            .map(|&b| cfg.succs(b).iter().map(|&s| idx(s)).collect())
-            .collect();
-        for s in succs.iter_mut() {
-            if s.is_empty() {
-                s.push(k);
+        // The forward graph with the exit edges, as indices; the exit (node `k`) has no
+        // successors. `fake` are the nodes given an extra edge to the exit.
+        let forward = |fake: &[usize]| {
+            let mut succs = Rows::with_capacity(k + 1, k + k / 2 + 1);
+            for (v, &b) in rpo.iter().enumerate() {
+                let out = cfg.succs(b);
+                let extra = (out.is_empty() || fake.binary_search(&v).is_ok()).then_some(k);
+                succs.push_row(out.iter().map(|&s| idx(s)).chain(extra));
             }
-        }
-        succs.push(Vec::new());
+            succs.push_row([]);
+            succs
+        };
+        let succs = forward(&[]);
+        // The reversed graph; the exit's successors are the exit blocks in block order.
+        let mut rev = succs.reversed(|_| true);
         // Blocks that cannot reach the exit, and the fake edges out of their sink components.
-        let reaches = reaches_exit(&succs, k);
+        let reaches = reaches_exit(&rev, k);
         let stuck: Vec<bool> = (0..=k).map(|v| v < k && !reaches[v]).collect();
         let mut fake_exits = Vec::new();
         if stuck.iter().any(|&s| s) {
@@ -70,23 +74,14 @@ impl PostDomTree {
             for comp in strongly_connected(&succs, &stuck, &order) {
                 let terminal = comp
                     .iter()
-                    .all(|&v| succs[v].iter().all(|s| comp.contains(s)));
+                    .all(|&v| succs.row(v).iter().all(|&s| comp.contains(&(s as usize))));
                 if terminal {
                     let first = *comp.iter().min().expect("components are non-empty");
                     fake_exits.push(first);
                 }
             }
             fake_exits.sort_unstable();
-            for &v in &fake_exits {
-                succs[v].push(k);
-            }
-        }
-        // Reverse the graph; the exit's successors are the exit blocks in block order.
-        let mut rev = vec![Vec::new(); k + 1];
-        for (v, out) in succs.iter().enumerate() {
-            for &s in out {
-                rev[s].push(v);
-            }
+            rev = forward(&fake_exits).reversed(|_| true);
         }
         let ipdom = immediate_dominators(&rev, k);
         let intervals = Intervals::new(&ipdom);
@@ -163,19 +158,14 @@ impl PostDomTree {
     }
 }
 
-/// Which nodes reach `exit`.
-fn reaches_exit(succs: &[Vec<usize>], exit: usize) -> Vec<bool> {
-    let mut preds = vec![Vec::new(); succs.len()];
-    for (v, out) in succs.iter().enumerate() {
-        for &s in out {
-            preds[s].push(v);
-        }
-    }
-    let mut seen = vec![false; succs.len()];
+/// Which nodes reach `exit` (`preds`: the reversed graph).
+fn reaches_exit(preds: &Rows, exit: usize) -> Vec<bool> {
+    let mut seen = vec![false; preds.len()];
     seen[exit] = true;
     let mut stack = vec![exit];
     while let Some(v) = stack.pop() {
-        for &p in &preds[v] {
+        for &p in preds.row(v) {
+            let p = p as usize;
             if !seen[p] {
                 seen[p] = true;
                 stack.push(p);

@@ -9,16 +9,19 @@
 use crate::hash::{FxHashMap, FxHashSet};
 
 use super::{Location, Point, Rule, Sink};
-use crate::analysis::{ConstructKind, ConstructTree, PostDomTree};
+use crate::analysis::{ConstructId, ConstructKind, ConstructTree, PostDomTree};
 use crate::cfg::{Cfg, DomTree};
 use crate::module::{Block, Func, Function, Merge, Module, Terminator};
 
 struct Construct {
+    /// Its node in the construct tree, which answers which blocks its region holds (a hash
+    /// set of the region per construct cost as much as the rest of the verifier on large
+    /// functions; docs/lowering.md, "Speed", round 4).
+    id: ConstructId,
     header: Block,
     merge: Block,
     /// The continue target of a loop.
     cont: Option<Block>,
-    blocks: FxHashSet<Block>,
 }
 
 pub(super) fn check(
@@ -117,30 +120,30 @@ pub(super) fn check(
     // Selection and loop constructs from the shared construct tree; a loop's region takes
     // in its continue construct, as edges from it to the merge or header are its exits.
     let tree = ConstructTree::with_structural_dominators(func, &sdom);
+    // Each selection or loop construct's index in `constructs`, by construct id.
+    let mut index_of: Vec<Option<usize>> = vec![None; tree.len()];
     for (id, c) in tree.iter() {
         if matches!(c.kind, ConstructKind::Selection | ConstructKind::Loop) {
+            index_of[id.0 as usize] = Some(constructs.len());
             constructs.push(Construct {
+                id,
                 header: c.header,
                 merge: c.merge,
                 cont: c.continue_target,
-                blocks: tree.region(id).into_iter().collect(),
             });
         }
     }
 
-    // The constructs that contain each block, innermost last.
-    let mut containing: FxHashMap<Block, Vec<usize>> = FxHashMap::default();
-    for (k, c) in constructs.iter().enumerate() {
-        for &b in &c.blocks {
-            containing.entry(b).or_default().push(k);
-        }
-    }
-    let around = |b: Block| -> &[usize] { containing.get(&b).map_or(&[], Vec::as_slice) };
+    // The selection and loop constructs that contain `b`, innermost last (the tree's
+    // regions around `b` are in creation order, outer before inner).
+    let around = |b: Block| {
+        tree.regions_around(b)
+            .iter()
+            .filter_map(|id| index_of[id.0 as usize])
+    };
     // Whether `t` is a merge block or continue target of a construct containing `b`.
     let structured_exit = |b: Block, t: Block| {
-        around(b)
-            .iter()
-            .any(|&k| constructs[k].merge == t || constructs[k].cont == Some(t))
+        around(b).any(|k| constructs[k].merge == t || constructs[k].cont == Some(t))
     };
 
     // Back edges and unstructured conditional branches. Back edges are found among the
@@ -239,9 +242,8 @@ pub(super) fn check(
             }
             // Entering a construct anywhere but at its header.
             for c in around(s)
-                .iter()
-                .map(|&k| &constructs[k])
-                .filter(|c| !c.blocks.contains(&b) && s != c.header)
+                .map(|k| &constructs[k])
+                .filter(|c| !tree.region_contains(c.id, b) && s != c.header)
             {
                 sink.report(
                     Rule::Structure,
@@ -253,9 +255,8 @@ pub(super) fn check(
                 );
             }
             for c in around(b)
-                .iter()
-                .map(|&k| &constructs[k])
-                .filter(|c| !c.blocks.contains(&s))
+                .map(|k| &constructs[k])
+                .filter(|c| !tree.region_contains(c.id, s))
             {
                 let allowed = s == c.merge || structured_exit(b, s);
                 if !allowed {
