@@ -35,6 +35,7 @@ mod memory;
 mod observe;
 mod phis;
 mod schedule;
+mod short;
 mod slot;
 mod state;
 mod terminator;
