@@ -12,6 +12,8 @@
 use tangle_ir::{Block, Func, Module, Op, Operand, PlainOp, Type, TypeData, TypeTable};
 use tangle_lanes::value::Val;
 
+use crate::short::Short;
+
 /// Where an operand's value lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Src {
@@ -126,10 +128,10 @@ pub(crate) enum Fast {
 /// One instruction, pre-decoded.
 #[derive(Debug)]
 pub(crate) struct DInst {
-    /// Its operands.
-    pub(crate) args: Vec<Src>,
-    /// The operand types.
-    pub(crate) atys: Vec<Type>,
+    /// Its operands (inline up to four: no allocation per instruction, `short.rs`).
+    pub(crate) args: Short<Src>,
+    /// The operand types (likewise).
+    pub(crate) atys: Short<Type>,
     /// The result type.
     pub(crate) rty: Option<Type>,
     /// The result's value number.
@@ -199,12 +201,13 @@ pub(crate) fn decode(
                 values: f.values.len(),
                 ..FuncFacts::default()
             };
+            facts.insts.reserve_exact(f.insts.len());
             for (i, d) in f.insts.iter() {
                 let n = i.as_u32() as usize;
                 while facts.insts.len() <= n {
                     facts.insts.push(DInst {
-                        args: Vec::new(),
-                        atys: Vec::new(),
+                        args: Short::default(),
+                        atys: Short::default(),
                         rty: None,
                         result: None,
                         fast: Fast::None,
@@ -212,7 +215,7 @@ pub(crate) fn decode(
                         var_slot: None,
                     });
                 }
-                let mut atys: Vec<Type> =
+                let mut atys: Short<Type> =
                     d.args.iter().map(|a| module.operand_type(f, *a)).collect();
                 let mut rty = d.result.map(|v| f.values[v].ty);
                 // Loads and stores move values as the memory's type lays them out: a
@@ -511,7 +514,8 @@ fn chain_steps(
     use tangle_lanes::value::{array_stride, member_offset, sext};
     let types = &module.types;
     let (_, mut cur) = types.pointer(*atys.first()?)?;
-    let mut steps = Vec::new();
+    // At most a step per index and one constant offset (no growing per push).
+    let mut steps = Vec::with_capacity(args.len());
     let mut off = 0u64;
     for (k, (a, ity)) in args.iter().zip(atys).enumerate().skip(1) {
         let width = types.bit_width(*ity);

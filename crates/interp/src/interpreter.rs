@@ -229,6 +229,7 @@ impl<'m> Interpreter<'m> {
             descriptors: Default::default(),
             variables: Vec::new(),
             variable_poison: vec![None; self.var_slots],
+            global_poison: vec![None; self.module.globals.len()],
             scratch: Vec::new(),
             slot_scratch: Vec::new(),
             group_scratch: Vec::new(),

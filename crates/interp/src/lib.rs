@@ -36,6 +36,7 @@ mod observe;
 mod order;
 mod phis;
 mod schedule;
+mod short;
 mod slot;
 mod state;
 mod terminator;

@@ -19,11 +19,18 @@ impl Run<'_, '_> {
     /// Allocates the memory of global `g` (its initializer written, or undefined bytes) and
     /// returns its region id.
     pub(crate) fn alloc_global(&mut self, g: Global) -> u32 {
-        let m = self.module();
+        let it = self.it;
+        let m = it.module;
         let gd = &m.globals[g];
         let (_, pointee) = m.types.pointer(gd.ty).expect("global of pointer type");
-        let init = gd.init.map(|c| &self.it.consts[c.as_u32() as usize]);
-        let region = lanes_memory::global_region(&m.types, g, pointee, init);
+        let init = gd.init.map(|c| &it.consts[c.as_u32() as usize]);
+        // Every lane's region of `g` shares one poison (the same value
+        // `lanes_memory::global_region` makes per call: an allocation less per lane and
+        // global, and messages and comparisons of poisons are by value).
+        let poison = self.global_poison[g.as_u32() as usize]
+            .get_or_insert_with(|| lanes_memory::global_poison(g))
+            .clone();
+        let region = lanes_memory::variable_region(&m.types, pointee, init, &poison);
         self.mems.push(region);
         (self.mems.len() - 1) as u32
     }

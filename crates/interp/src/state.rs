@@ -321,6 +321,9 @@ pub(crate) struct Run<'a, 'm> {
     /// Per variable slot, the poison of its bytes before they are written (the same for every
     /// execution, so made once).
     pub(crate) variable_poison: Vec<Option<std::sync::Arc<crate::value::Poison>>>,
+    /// Per global, the poison of its regions' bytes before they are written (made on the
+    /// first lane's region, shared by the others: `memory.rs`).
+    pub(crate) global_poison: Vec<Option<std::sync::Arc<crate::value::Poison>>>,
     /// A reused buffer for one lane's operand values.
     pub(crate) scratch: Vec<Val>,
     /// A reused buffer for one lane's phi values.

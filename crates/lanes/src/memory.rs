@@ -59,11 +59,16 @@ pub fn defined<'v>(what: &'static str, v: &'v Val) -> M<&'v Val> {
 /// A region for a global variable of pointee type `pointee`: its initializer written, or
 /// every byte undefined (born in `g`) without one.
 pub fn global_region(types: &TypeTable, g: Global, pointee: Type, init: Option<&Val>) -> Region {
-    let poison = Poison {
+    variable_region(types, pointee, init, &global_poison(g))
+}
+
+/// The poison of the bytes of global `g`'s region before they are written (what
+/// [`global_region`] uses; an engine that makes a region of `g` per lane can make it once).
+pub fn global_poison(g: Global) -> Arc<Poison> {
+    Arc::new(Poison {
         born: Born::Variable(g),
         why: "the variable has no initializer and was not written".into(),
-    };
-    variable_region(types, pointee, init, &Arc::new(poison))
+    })
 }
 
 /// Whether `pointee` is a `Block` struct. A `Workgroup` variable of a block type is an
