@@ -74,6 +74,11 @@ impl Shape {
         }
     }
 
+    /// The construct tree (structured functions only), for a caller done with the shape.
+    pub(crate) fn into_constructs(self) -> Option<ConstructTree> {
+        self.constructs
+    }
+
     /// Whether block `b` is reachable from the entry.
     pub(crate) fn is_reachable(&self, b: Block) -> bool {
         self.dom.is_reachable(b)

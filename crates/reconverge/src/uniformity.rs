@@ -104,6 +104,16 @@ impl Uniformity {
     /// Analyses every function of `module` (which should verify; blocks the entry does not
     /// reach are left out).
     pub fn analyse(module: &Module) -> Self {
+        Self::analyse_keeping_constructs(module).0
+    }
+
+    /// [`Uniformity::analyse`], which also hands over the construct tree it built of each
+    /// structured function (none for the others), so that the lowering, which reads the
+    /// same functions unchanged, does not build them again (docs/lowering.md, "Speed",
+    /// round 4).
+    pub(crate) fn analyse_keeping_constructs(
+        module: &Module,
+    ) -> (Self, FxHashMap<Func, tangle_ir::analysis::ConstructTree>) {
         let writes = Writes::of(module);
         let facts = Facts {
             module,
@@ -134,9 +144,14 @@ impl Uniformity {
             }
             changed |= result.propagate_arguments(module);
             if !changed {
-                return result;
+                break;
             }
         }
+        let constructs = shapes
+            .into_iter()
+            .filter_map(|(f, shape)| Some((f, shape.into_constructs()?)))
+            .collect();
+        (result, constructs)
     }
 
     /// The result for function `f`, if the module has it.

@@ -175,11 +175,11 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
         let room = func.insts.len();
         tangle_ir::passes::renumber::run_with_room(func, room);
     }
-    let mut uniformity = Uniformity::analyse(&out);
+    let (mut uniformity, mut constructs) = Uniformity::analyse_keeping_constructs(&out);
     // Fallthrough lanes of divergent switches get their own copies of the cases they fall
     // into (`fallthrough`), so no scheduler can merge them with the direct lanes.
     if fallthrough::split_divergent_fallthroughs(&mut out, &uniformity) {
-        uniformity = Uniformity::analyse(&out);
+        (uniformity, constructs) = Uniformity::analyse_keeping_constructs(&out);
     }
     let ids: Vec<Func> = out.funcs.iter().map(|(f, _)| f).collect();
     for fid in ids {
@@ -193,7 +193,12 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
                 func: fid,
                 message: "no uniformity verdicts".into(),
             })?;
-            let tree = scopes::ScopeTree::new(func);
+            // The analysis' construct tree is of this function as it is now: the rewrites
+            // of the functions before it change only those functions.
+            let tree = match constructs.remove(&fid) {
+                Some(c) => scopes::ScopeTree::with_constructs(c),
+                None => scopes::ScopeTree::new(func),
+            };
             let facts = placement::Facts::new(func, &tree, fu, is_entry);
             let on = placement::place(&facts, opts.scheme);
             rewrite::plan(fid, &facts, &on, opts.scheme == Scheme::Baseline)

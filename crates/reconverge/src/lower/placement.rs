@@ -216,65 +216,97 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
             Target::Block(b) => node_of(b),
         }
     };
-    let mut succs: FxHashMap<Node, Vec<Node>> = FxHashMap::default();
-    let mut splits = Vec::new();
+    // The collapsed graph: every node numbered in the order first seen (the exit is 0),
+    // and the successors of the nodes the region's blocks stand for, node after node in
+    // one array (`rows[k]`: node `k`'s range of `edges`, once expanded). A map of vectors
+    // cost allocations per node, and this runs for every scope (docs/lowering.md,
+    // "Speed", round 4).
+    let mut number: FxHashMap<Node, u32> = FxHashMap::default();
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut intern = |n: Node, nodes: &mut Vec<Node>| -> u32 {
+        *number.entry(n).or_insert_with(|| {
+            nodes.push(n);
+            (nodes.len() - 1) as u32
+        })
+    };
+    let exit_node = intern(Node::Exit, &mut nodes);
+    let mut rows: Vec<Option<(u32, u32)>> = Vec::new();
+    let mut edges: Vec<u32> = Vec::new();
+    let mut splits: Vec<u32> = Vec::new();
+    let mut targets: Vec<Target> = Vec::new();
     for b in tree.region(facts.func, s) {
         if !facts.reachable.contains(&b) {
             continue;
         }
         let node = node_of(b);
-        if succs.contains_key(&node) {
+        let k = intern(node, &mut nodes) as usize;
+        rows.resize(nodes.len(), None);
+        if rows[k].is_some() {
             continue;
         }
-        let targets: Vec<Target> = match node {
-            Node::Scope(d) => facts.exits[d.0 as usize].iter().copied().collect(),
+        targets.clear();
+        match node {
+            Node::Scope(d) => targets.extend(facts.exits[d.0 as usize].iter().copied()),
             _ => {
-                let mut t: Vec<Target> = distinct(facts.cfg.succs(b))
-                    .into_iter()
-                    .map(Target::Block)
-                    .collect();
+                targets.extend(distinct(facts.cfg.succs(b)).into_iter().map(Target::Block));
                 if !facts.is_entry && is_return(&facts.func.blocks[b].term) {
-                    t.push(Target::Return);
+                    targets.push(Target::Return);
                 }
-                t
             }
-        };
-        let mut next: Vec<Node> = Vec::new();
-        for t in targets {
-            let m = map(t);
-            if !next.contains(&m) {
-                next.push(m);
+        }
+        let start = edges.len();
+        for &t in &targets {
+            let m = intern(map(t), &mut nodes);
+            if !edges[start..].contains(&m) {
+                edges.push(m);
             }
         }
         let is_split = match node {
-            Node::Scope(_) => next.len() > 1,
+            Node::Scope(_) => edges.len() - start > 1,
             _ => facts.divergent(b),
         };
         if is_split {
-            splits.push(node);
+            splits.push(k as u32);
         }
-        succs.insert(node, next);
+        rows.resize(nodes.len(), None);
+        rows[k] = Some((start as u32, edges.len() as u32));
     }
-    // Backward reachability to the exit.
-    let mut preds: FxHashMap<Node, Vec<Node>> = FxHashMap::default();
-    for (&from, to) in &succs {
-        for &t in to {
-            preds.entry(t).or_default().push(from);
+    rows.resize(nodes.len(), None);
+    let row = |k: usize| rows[k].map_or(&[][..], |(from, to)| &edges[from as usize..to as usize]);
+    // Backward reachability to the exit, over the edges reversed (node after node).
+    let n = nodes.len();
+    let mut first = vec![0u32; n + 1];
+    for k in 0..n {
+        for &t in row(k) {
+            first[t as usize + 1] += 1;
         }
     }
-    let mut reach: FxHashSet<Node> = FxHashSet::from_iter([Node::Exit]);
-    let mut stack = vec![Node::Exit];
+    for k in 0..n {
+        first[k + 1] += first[k];
+    }
+    let mut fill = first.clone();
+    let mut preds = vec![0u32; first[n] as usize];
+    for k in 0..n {
+        for &t in row(k) {
+            preds[fill[t as usize] as usize] = k as u32;
+            fill[t as usize] += 1;
+        }
+    }
+    let mut reach = vec![false; n];
+    reach[exit_node as usize] = true;
+    let mut stack = vec![exit_node];
     while let Some(x) = stack.pop() {
-        for &p in preds.get(&x).map_or(&[][..], Vec::as_slice) {
-            if reach.insert(p) {
+        for &p in &preds[first[x as usize] as usize..first[x as usize + 1] as usize] {
+            if !reach[p as usize] {
+                reach[p as usize] = true;
                 stack.push(p);
             }
         }
     }
-    let apart = splits.iter().any(|node| {
-        succs[node]
+    let apart = splits.iter().any(|&k| {
+        row(k as usize)
             .iter()
-            .filter(|n| reach.contains(n) && **n != Node::Out)
+            .filter(|&&m| reach[m as usize] && nodes[m as usize] != Node::Out)
             .count()
             > 1
     });
@@ -284,10 +316,11 @@ fn needs_barrier(facts: &Facts<'_>, s: ScopeId, on: &[bool]) -> bool {
     // something observable, the iteration needs its continue barrier too.
     let leaving_observably = tree.get(s).kind == ScopeKind::LoopContinue
         && !splits.is_empty()
-        && succs.keys().any(|n| {
-            !reach.contains(n)
-                && match n {
-                    Node::Block(b) => !facts.func.blocks[*b]
+        && (0..n).any(|k| {
+            rows[k].is_some()
+                && !reach[k]
+                && match nodes[k] {
+                    Node::Block(b) => !facts.func.blocks[b]
                         .insts
                         .iter()
                         .all(|&i| is_unobservable(&facts.func.insts[i].op)),

@@ -67,7 +67,12 @@ pub const ROOT: ScopeId = ScopeId(0);
 impl ScopeTree {
     /// The scopes of `func`.
     pub fn new(func: &Function) -> Self {
-        let constructs = ConstructTree::new(func);
+        Self::with_constructs(ConstructTree::new(func))
+    }
+
+    /// The scopes of the function whose construct tree is `constructs` (the uniformity
+    /// analysis builds one; the lowering takes it over rather than build it again).
+    pub fn with_constructs(constructs: ConstructTree) -> Self {
         let mut tree = ScopeTree {
             scopes: vec![Scope {
                 kind: ScopeKind::Root,
