@@ -137,7 +137,7 @@ pub fn is_texture(op: Op) -> bool {
 /// How many consecutive registers operand `i` of a texture operation covers, given its
 /// modifiers' texts (`mods`) and its component mask. nvdisasm prints only the first
 /// register of each vector; the counts were derived from the PTX that produced each
-/// word and from the registers ptxas filled before it (`docs/sass.md`, "Textures"):
+/// word and from the registers ptxas filled before it (`docs/sass-texture-syncs.md`):
 /// * results: one register per component the mask selects, the first two in the
 ///   destination (16), the rest in the second one (64); with an f16 rounding each pair
 ///   of components is one register (`.F16.RN` with four results: one in each);

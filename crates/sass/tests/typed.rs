@@ -521,7 +521,7 @@ fn constant_bank_offsets_print_rounded_to_a_word() {
 
 /// Texture operations: the registers each vector operand covers, checked on ptxas's own
 /// words against the registers ptxas filled before them and read after them (the kernels
-/// of the generated PTX corpus, `docs/sass.md`, "Textures"). nvdisasm prints only the
+/// of the generated PTX corpus, `docs/sass-texture-syncs.md`). nvdisasm prints only the
 /// first register of each vector.
 #[test]
 fn texture_operands_cover_the_registers_ptxas_fills() {
