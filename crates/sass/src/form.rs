@@ -129,7 +129,8 @@ pub struct Opnd {
     pub hide: Option<u64>,
     /// Text printed after the register (e.g. `.64`).
     pub suffix: &'static str,
-    /// Whether RZ is allowed (nvdisasm rejects ATOMG with an RZ address).
+    /// Whether RZ (URZ for a uniform register) is allowed (nvdisasm rejects ATOMG with an RZ
+    /// address, and prints `???255` or `???63` for some texture operands).
     pub rz_ok: bool,
     /// Printed after the previous operand with a blank instead of `, ` (RET's target).
     pub blank_before: bool,

@@ -58,6 +58,8 @@ pub(crate) fn roles_of(form: &Form, op: Op) -> Vec<Role> {
                     _ => Role::DefUse,
                 },
                 OpndKind::Reg | OpndKind::UReg if at == 16 => Role::Def,
+                // A texture operation's second destination.
+                OpndKind::Reg if at == 64 && is_texture(op) => Role::Def,
                 OpndKind::Pred | OpndKind::UPred if matches!(at, 16 | 81 | 84) => Role::Def,
                 _ => Role::Use,
             }
@@ -115,12 +117,96 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         Op::Suld => (Global, Load),
         Op::Sust => (Global, Store),
         Op::Sured => (Global, Atomic),
+        // Textures read global memory through a descriptor (the handle).
+        Op::Tex | Op::Tld | Op::Tld4 | Op::Txd | Op::Txq => (Global, Load),
+        // SM90's transaction barriers update their barrier word in shared memory.
+        Op::Syncs => (Shared, Atomic),
         // The asynchronous copy reads global memory and writes shared memory; one
         // (space, access) cannot say both, so it is ordered against every memory
         // operation as a generic read-modify-write.
         Op::Ldgsts => (Generic, Atomic),
         _ => return None,
     })
+}
+
+/// Whether `op` is a texture operation (TEX, TLD, TLD4, TXD, TXQ).
+pub fn is_texture(op: Op) -> bool {
+    matches!(op, Op::Tex | Op::Tld | Op::Tld4 | Op::Txd | Op::Txq)
+}
+
+/// How many consecutive registers operand `i` of a texture operation covers, given its
+/// modifiers' texts (`mods`) and its component mask. nvdisasm prints only the first
+/// register of each vector; the counts were derived from the PTX that produced each
+/// word and from the registers ptxas filled before it (`docs/sass-texture-syncs.md`):
+/// * results: one register per component the mask selects, the first two in the
+///   destination (16), the rest in the second one (64); with an f16 rounding each pair
+///   of components is one register (`.F16.RN` with four results: one in each);
+/// * Ra (24): the coordinates, array index first; TXD before SM90 puts the bindless
+///   handle first; TXQ's Ra is the handle (before SM90) and, for the dimension query,
+///   the level;
+/// * Rb (32): before SM90 the handle first (TEX, TLD, TLD4), then the level of detail
+///   (`.LB`, `.LL`, `.LC`: one; `.LB.LC`: two), the packed offsets (`.AOFFI`: one; TLD4's
+///   `.PTP`: two), the depth reference (`.DC`) and TLD's sample index (`.MS`); TXD's Rb
+///   is the gradients (two per coordinate other than the array index) and its offsets;
+/// * SM90's handle is a 64-bit uniform register pair (40).
+pub(crate) fn texture_width(form: &Form, op: Op, i: usize, mods: &str, mask: u64) -> u8 {
+    let o = &form.ops[i];
+    let at = o.pieces.first().map_or(0, |p| p.0);
+    if o.kind == OpndKind::UReg {
+        return 2;
+    }
+    if o.kind != OpndKind::Reg {
+        return 1;
+    }
+    let has = |m: &str| mods.split('.').any(|c| c == m);
+    let dim = form
+        .ops
+        .iter()
+        .find_map(|o| match o.kind {
+            OpndKind::Fixed(t) => Some(t),
+            _ => None,
+        })
+        .unwrap_or("");
+    let coords = crate::forms::texture_coordinates(dim);
+    let bindless_regs = !form.ops.iter().any(|o| o.kind == OpndKind::UReg);
+    let handle = u8::from(bindless_regs);
+    // Results: the first two components in Rd, the others in the second destination;
+    // with an f16 rounding two components share a register.
+    let results = mask.count_ones() as u8;
+    let (first, second) = (results.min(2), results.saturating_sub(2));
+    let (first, second) = if has("F16") {
+        (first.div_ceil(2), second.div_ceil(2))
+    } else {
+        (first, second)
+    };
+    let flag = |m: &str| u8::from(has(m));
+    match at {
+        16 => first,
+        64 => second,
+        24 => match op {
+            Op::Txd => handle + coords,
+            Op::Txq => handle + u8::from(dim == "TEX_HEADER_DIMENSION"),
+            _ => coords,
+        },
+        32 => match op {
+            Op::Tex => {
+                let lod = if has("LB") && has("LC") {
+                    2
+                } else {
+                    flag("LB") | flag("LL") | flag("LC")
+                };
+                handle + lod + flag("AOFFI") + flag("DC")
+            }
+            Op::Tld => handle + flag("LL") + flag("AOFFI") + flag("MS"),
+            Op::Tld4 => handle + flag("AOFFI") + 2 * flag("PTP") + flag("DC"),
+            Op::Txd => {
+                let spatial = coords - u8::from(dim.starts_with("ARRAY"));
+                2 * spatial + flag("AOFFI")
+            }
+            _ => 0,
+        },
+        _ => 1,
+    }
 }
 
 /// Whether `op` may transfer control (branches, calls, returns, exits) or changes which

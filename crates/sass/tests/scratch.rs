@@ -69,6 +69,8 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
             OpndKind::Reg if op.align == 2 => [4, 255, 0, 16, 254][j % 5],
             OpndKind::Reg if !op.rz_ok => [5, 0, 17, 254][j % 4],
             OpndKind::Reg => REGS[j % REGS.len()],
+            // URZ is refused where RZ is (SM90 texture handles print `???63`).
+            OpndKind::UReg if !op.rz_ok => [4, 0, 62][j % 3],
             OpndKind::UReg => UREGS[j % UREGS.len()],
             OpndKind::Pred | OpndKind::UPred => PREDS[j % PREDS.len()],
             OpndKind::Bar => [1, 0, 15, 7][j % 4],

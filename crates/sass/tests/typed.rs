@@ -518,3 +518,77 @@ fn constant_bank_offsets_print_rounded_to_a_word() {
         assert!(tangle_sass::encode(arch, "MOV R1, c[0x0][0x28]", ctl, 0).is_ok());
     }
 }
+
+/// Texture operations: the registers each vector operand covers, checked on ptxas's own
+/// words against the registers ptxas filled before them and read after them (the kernels
+/// of the generated PTX corpus, `docs/sass-texture-syncs.md`). nvdisasm prints only the
+/// first register of each vector.
+#[test]
+fn texture_operands_cover_the_registers_ptxas_fills() {
+    use tangle_sass::Word;
+    let regs = |a: u8, n: u8| (a..a + n).map(Loc::R).collect::<Vec<_>>();
+    let decode = |arch: Arch, lo: u64, hi: u64| {
+        let i = decode_typed(arch, Word::from_halves(lo, hi), 0).unwrap();
+        (text(&i, arch), i.defs(), i.uses())
+    };
+    // `tex.2d.v4` with all four results used: x, y in R4, R5 and z, w in R6, R7; the
+    // coordinates x, y in R4, R5; the handle in R6 and the level (-32.0) in R7.
+    let (t, defs, uses) = decode(Arch::Sm75, 0x3800000604047361, 0x004f4400019e0f06);
+    assert_eq!(t, "TEX.SCR.B.LL R6, R4, R4, R6, 2D");
+    // In operand order: the second destination first, as printed.
+    assert_eq!(defs, [regs(6, 2), regs(4, 2)].concat());
+    assert_eq!(uses, [regs(4, 2), regs(6, 2)].concat());
+    // Three results (x, z, w: mask 0xd, then `IADD3 R11, R9, R10, R11`): x, z in R10, R11
+    // and w in R9. `tex.2d.v2.f16x2` (four f16 results, then `IMAD.IADD R9, R0, 0x1,
+    // R8`): x, y packed in R0 and z, w in R8. (ptxas set reuse flags with a clear yield
+    // bit on both, which tangle refuses by design: cleared here.)
+    let (t, defs, _) = decode(Arch::Sm75, 0x38000006040a7361, 0x004f4200019e0d09);
+    assert_eq!(t, "TEX.SCR.B.LL R9, R10, R4, R6, 2D, 0xd");
+    assert_eq!(defs, [regs(9, 1), regs(10, 2)].concat());
+    let (t, defs, _) = decode(Arch::Sm75, 0x3800000604007361, 0x000f4400019e8f08);
+    assert_eq!(t, "TEX.SCR.B.F16.RN.LL R8, R0, R4, R6, 2D");
+    assert_eq!(defs, [regs(8, 1), regs(0, 1)].concat());
+    // `tex.2d` with offsets {1, -1}, results x and w (mask 0x9): the handle R8, the level
+    // R9 and the packed offsets 0xf1 in R10.
+    let (t, defs, uses) = decode(Arch::Sm75, 0x2800000804047361, 0x004f4400019e19ff);
+    assert_eq!(t, "TEX.B.LL.AOFFI RZ, R4, R4, R8, 2D, 0x9");
+    assert_eq!(defs, regs(4, 2));
+    assert_eq!(uses, [regs(4, 2), regs(8, 3)].concat());
+    // `tex.grad.2d` before SM90: the handle then x, y in R8..R10; the gradients
+    // dPdx.x, dPdy.x, dPdx.y, dPdy.y in R12..R15.
+    let (t, defs, uses) = decode(Arch::Sm75, 0x2800000c0808736d, 0x010f4400001e09ff);
+    assert_eq!(t, "TXD.B RZ, R8, R8, R12, 2D, 0x9");
+    assert_eq!(defs, regs(8, 2));
+    assert_eq!(uses, [regs(8, 3), regs(12, 4)].concat());
+    // On SM90 the handle is the uniform pair UR6:UR7: x, y in R14, R15, the gradients in
+    // R4..R7.
+    let (t, defs, uses) = decode(Arch::Sm90, 0x200006040e0c9f6c, 0x02036200081e09ff);
+    assert_eq!(t, "@!P1 TXD RZ, R12, R14, R4, UR6, 0x0, 2D, 0x9");
+    assert_eq!(defs, regs(12, 2));
+    assert_eq!(
+        uses,
+        [
+            vec![Loc::P(1)],
+            regs(14, 2),
+            regs(4, 4),
+            vec![Loc::Ur(6), Loc::Ur(7)]
+        ]
+        .concat()
+    );
+    // `tld4.r.2d`: x, y in R4, R5, the handle in R0.
+    let (t, _, uses) = decode(Arch::Sm75, 0x3800000004047364, 0x004f4400001e09ff);
+    assert_eq!(t, "TLD4.SCR.R.B RZ, R4, R4, R0, 2D, 0x9");
+    assert_eq!(uses, [regs(4, 2), regs(0, 1)].concat());
+    // `tld4` on SM90 leaves Rb out when it is RZ: only x, y and the handle are read.
+    let (t, _, uses) = decode(Arch::Sm90, 0x200006ff04069f63, 0x02236200091e09ff);
+    assert_eq!(t, "@!P1 TLD4.B RZ, R6, R4, UR6, 0x0, 2D, 0x9");
+    assert_eq!(
+        uses,
+        [vec![Loc::P(1)], regs(4, 2), vec![Loc::Ur(6), Loc::Ur(7)]].concat()
+    );
+    // `txq.width` before SM90: the handle in R4 and the level (0) in R5; one result.
+    let (t, defs, uses) = decode(Arch::Sm75, 0x0800000004057370, 0x004f4400000001ff);
+    assert_eq!(t, "TXQ.B RZ, R5, R4, TEX_HEADER_DIMENSION, 0x1");
+    assert_eq!(defs, regs(5, 1));
+    assert_eq!(uses, regs(4, 2));
+}

@@ -87,8 +87,10 @@ mod half;
 mod integer;
 mod memory;
 mod moves;
+mod sm90_async;
 mod surface;
 mod tensor;
+mod texture;
 mod uniform;
 mod variants;
 mod warp;
@@ -151,6 +153,8 @@ fn build() -> Vec<Form> {
     tensor::tensor(&mut v);
     async_copy::async_copy(&mut v);
     cuda_corpus::cuda_corpus(&mut v);
+    texture::textures(&mut v);
+    sm90_async::syncs(&mut v);
     v
 }
 
@@ -243,6 +247,8 @@ fn nanosleep(v: &mut Vec<Form>, sample_lo: u64, duration: Opnd) {
 fn fs(name: &'static str, arches: &[Arch], lo: u64, hi: u64) -> Form {
     Form::new(name, (lo & 0xfff) as u16, arches, lo, hi)
 }
+
+pub(crate) use texture::coordinates as texture_coordinates;
 
 /// Every form, in decode priority order.
 pub fn all() -> &'static [Form] {

@@ -329,7 +329,7 @@ fn print_opnd(
     {
         return None;
     }
-    if !op.rz_ok && v == 255 {
+    if !op.rz_ok && (v == 255 || (op.kind == OpndKind::UReg && v == 63)) {
         return None;
     }
     if op.hide == Some(v)

@@ -157,6 +157,12 @@ impl LatencyClass {
             | Op::Suld
             | Op::Sust
             | Op::Sured => GlobalMem,
+            // Assumed, not measured (the latency probes have no texture): the texture
+            // unit reads memory through its own cache, with a write scoreboard as loads.
+            Op::Tex | Op::Tld | Op::Tld4 | Op::Txd | Op::Txq => GlobalMem,
+            // Assumed, not measured: SM90's barrier operations are shared-memory atomics
+            // on the barrier word, with a write scoreboard.
+            Op::Syncs => SharedMem,
             Op::Lds | Op::Ldsm | Op::Sts | Op::Stsm | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra

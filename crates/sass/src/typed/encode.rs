@@ -131,8 +131,8 @@ fn check_reg(o: &Opnd, v: u64, zero: u64) -> Result<(), String> {
     if o.align > 1 && v != zero && v % o.align as u64 != 0 {
         return Err(format!("register {v} is not a multiple of {}", o.align));
     }
-    if !o.rz_ok && v == 255 {
-        return Err("RZ is not allowed here".into());
+    if !o.rz_ok && v == zero {
+        return Err("RZ (URZ) is not allowed here".into());
     }
     Ok(())
 }

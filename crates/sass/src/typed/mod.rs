@@ -348,7 +348,13 @@ impl MachInst {
 
     /// Appends the locations of operand `i`.
     fn locs(&self, i: usize, out: &mut Vec<Loc>) {
-        let n = width_of(self.form, self.op(), i, &self.suffix());
+        let n = if crate::roles::is_texture(self.op()) {
+            // The component mask is the last operand.
+            let mask = self.operands.last().and_then(Operand::as_imm).unwrap_or(0) as u64;
+            crate::roles::texture_width(self.form, self.op(), i, &self.suffix(), mask)
+        } else {
+            width_of(self.form, self.op(), i, &self.suffix())
+        };
         let regs = |base: u8, n: u8, out: &mut Vec<Loc>| {
             if base != 255 {
                 out.extend((0..n).map(|k| Loc::R(base.saturating_add(k))));

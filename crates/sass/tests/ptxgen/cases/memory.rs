@@ -404,6 +404,26 @@ pub(super) fn texture(g: &mut Gen) {
             "tex.2d.v4.f32.f32 {v4}|%p0, [%rd1, {{%r2, %r3}}]; selp.b32 %r6, 1, 0, %p0; {keep}"
         ),
     );
+    // All four results used (the second destination register pair), three (one register
+    // there) and packed f16 results (one register per pair of components).
+    g.k(
+        "tex",
+        75,
+        Out::R32,
+        format!("tex.2d.v4.f32.f32 {v4}, [%rd1, {{%r2, %r3}}]; add.s32 %r0, %r5, %r6; add.s32 %r0, %r0, %r7; add.s32 %r0, %r0, %r8;"),
+    );
+    g.k(
+        "tex",
+        75,
+        Out::R32,
+        format!("tex.3d.v4.s32.f32 {v4}, [%rd1, {{%r2, %r3, %r4, %r4}}]; add.s32 %r0, %r5, %r7; add.s32 %r0, %r0, %r8;"),
+    );
+    g.k(
+        "tex",
+        75,
+        Out::R32,
+        "tex.2d.v2.f16x2.f32 {%r5, %r6}, [%rd1, {%r2, %r3}]; add.s32 %r0, %r5, %r6;",
+    );
     for c in ["r", "g", "b", "a"] {
         g.k(
             "tld4",
