@@ -23,8 +23,10 @@ use tangle_oracle::{require, Oracle, Tool};
 use tangle_sass::{cubin, decode, encode, Arch, Control, Word};
 
 /// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
-/// are modelled): 0.975 since the third step (sm_90 97.83%, the other SMs 98.90-99.45%).
-const EXACT_FLOOR: f64 = 0.975;
+/// are modelled): 0.975 since the third step (sm_90 97.83%, the other SMs 98.90-99.45%),
+/// 0.979 since issue 12's unprinted descriptors and addresses without a descriptor (sm_90
+/// 98.00%, the other SMs 99.29-99.45%).
+const EXACT_FLOOR: f64 = 0.979;
 
 /// Compiles the module of `target` and returns the words of every function.
 fn compile(ptxas: &Oracle, target: ptxgen::Target, dir: &Path) -> Vec<Word> {
