@@ -93,6 +93,10 @@ pub enum MemFmt {
     Global,
     /// `[Ra.64+off]`: SM80-SM89 global addresses.
     Global64,
+    /// `[Ra+off]`: SM80-SM90 global addresses without a memory descriptor (LDG 0x381, STG
+    /// 0x386, generic LD 0x980 with bits 90-91 clear, ST 0x385: ptxas's `.mmio` and some
+    /// generic accesses), printed as SM75's, without `.64`; [`crate::typed::Addr::no_desc`].
+    GlobalPlain,
     /// `desc[URx][Ra.64+off]`: SM90 global addresses with their descriptor register.
     GlobalDesc,
     /// `[Ra.U32+URb+off]` / `[Ra.64+URb+off]`: an SM75 global address adding a register
@@ -139,6 +143,11 @@ pub struct Opnd {
     pub align: u8,
     /// Memory operands: uniform register field `(at, width)` (address or `desc`).
     pub ureg: Option<Piece>,
+    /// [`MemFmt::Global64`] operands: the memory descriptor register field `(at, width)`
+    /// that nvdisasm does not print (SM80-SM89 global and generic accesses with bit 101
+    /// clear). Every value prints alike, so the decoder accepts any, the typed instruction
+    /// keeps it ([`crate::typed::Addr::desc`]) and the assembler writes ptxas's UR4.
+    pub desc: Option<Piece>,
     /// Memory operands: offset field.
     pub offset: Vec<Piece>,
     /// Shared-memory operands: the low bit `b` of the scale field `b..b+2` of the address
@@ -174,6 +183,7 @@ impl Opnd {
             blank_before: false,
             rz_ok: true,
             ureg: None,
+            desc: None,
             offset: Vec::new(),
             x4: None,
             wide: None,
@@ -269,7 +279,7 @@ impl Opnd {
         if let Some(b) = self.swz {
             m |= 1u128 << b;
         }
-        if let Some(p) = self.ureg {
+        for p in [self.ureg, self.desc].into_iter().flatten() {
             m |= mask(p.0 as u32, p.1 as u32);
         }
         m

@@ -41,7 +41,7 @@ pub use arch::Arch;
 pub use control::Control;
 pub use error::SassError;
 pub use form::{Form, Mod, Opnd, OpndKind};
-pub use inst::{decode, decode_as, encode, sureg_on, Inst};
+pub use inst::{decode, decode_as, encode, same_but_unprinted, sureg_on, Inst};
 pub use sregs::{sreg_name, sreg_number, PER_SM, SREGS};
 /// The names S2UR's operands print: the same as S2R's ([`SREGS`]).
 pub const SUREGS: &[(u64, &str)] = SREGS;

@@ -251,6 +251,7 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
         }
         return match fmt {
             MemFmt::Global
+            | MemFmt::GlobalPlain
             | MemFmt::Global64
             | MemFmt::GlobalDesc
             | MemFmt::UrAddr

@@ -31,20 +31,21 @@ use std::path::{Path, PathBuf};
 use std::thread;
 
 use tangle_oracle::{require, Oracle, Tool};
-use tangle_sass::{cubin, decode, encode, listing, scan, Arch, Control, Word};
+use tangle_sass::{cubin, decode, encode, listing, same_but_unprinted, scan, Arch, Control, Word};
 
 /// The smallest exact fraction accepted per SM, `-O3` and CI's `-G` builds together (raise
 /// it as coverage grows). Before the third-party kernels (CUB, cooperative groups, libcu++)
 /// and the `-G` builds it was 0.9985 on every SM; their refusals
 /// (`tests/corpus-refusals.tsv`) dropped it, most on SM80-SM89, where CUB keeps the
 /// global-memory descriptor in a uniform register other than UR4, which nvdisasm does not
-/// print (refused by design); the generated corpus's third step (BPT, B2R, `BAR Ra, Ra`,
-/// QSPC, ACQBULK, ...) raised it again (`docs/sass.md`, "Tests").
+/// print (refused by design then); the generated corpus's third step (BPT, B2R, `BAR Ra,
+/// Ra`, QSPC, ACQBULK, ...) raised it again, and issue 12's unprinted descriptors and
+/// addresses without a descriptor raised SM80-SM89 from 98.66-98.90% to 99.97%
+/// (`docs/sass.md`, "Tests").
 fn exact_floor(arch: Arch) -> f64 {
     match arch {
         Arch::Sm75 => 0.9965,
-        Arch::Sm80 => 0.986,
-        Arch::Sm86 | Arch::Sm89 => 0.9885,
+        Arch::Sm80 | Arch::Sm86 | Arch::Sm89 => 0.9995,
         Arch::Sm90 => 0.999,
     }
 }
@@ -339,6 +340,9 @@ fn check_listing(
             }
             match encode(arch, &i.text, Control::decode(w), i.addr) {
                 Ok(back) if back == w => t.listing_asm += 1,
+                // The text does not carry an SM80-SM89 descriptor register other than UR4
+                // (`docs/sass.md`, "Text"): the assembler writes UR4.
+                Ok(back) if same_but_unprinted(arch, w, back, i.addr) => t.listing_asm += 1,
                 other => t.listing_diff.push(format!(
                     "{arch} {stem} {name} line {}: `{}` (word {w}) assembles to {other:?}",
                     i.line, i.text

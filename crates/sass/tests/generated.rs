@@ -24,8 +24,9 @@ use tangle_sass::{cubin, decode, encode, Arch, Control, Word};
 
 /// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
 /// are modelled): 0.984 since the texture and SYNCS step (sm_90 98.46%, the other SMs
-/// 99.33-99.92%).
-const EXACT_FLOOR: f64 = 0.984;
+/// 99.33-99.92%), which with issue 12's unprinted descriptors and addresses without a
+/// descriptor (measured apart: sm_90 98.00%, the other SMs 99.29-99.45%) gives 0.985.
+const EXACT_FLOOR: f64 = 0.985;
 
 /// Compiles the module of `target` and returns the words of every function.
 fn compile(ptxas: &Oracle, target: ptxgen::Target, dir: &Path) -> Vec<Word> {

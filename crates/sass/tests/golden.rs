@@ -5,7 +5,7 @@
 
 mod golden_io;
 
-use tangle_sass::{decode, encode, Arch, Control, Word};
+use tangle_sass::{decode, encode, same_but_unprinted, Arch, Control, Word};
 
 #[test]
 fn golden_tables_decode_and_assemble_without_the_oracles() {
@@ -57,6 +57,13 @@ fn golden_tables_decode_and_assemble_without_the_oracles() {
                         if (theirs.contains("QNAN") || theirs.contains("SNAN"))
                             && decode(arch, back, addr).is_ok_and(|i| i.text() == theirs)
                             && Control::decode(back) == Control::decode(w) =>
+                    {
+                        exact += 1
+                    }
+                    // Nor is an SM80-SM89 global access's descriptor register: the
+                    // assembler writes UR4, the typed instruction keeps the word's.
+                    Ok(back)
+                        if !theirs.contains("NAN") && same_but_unprinted(arch, w, back, addr) =>
                     {
                         exact += 1
                     }

@@ -214,6 +214,12 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
                             base
                         },
                         ureg: o.ureg.map(|_| UReg(rng.below(64) as u8)),
+                        desc: UReg(if o.desc.is_some() {
+                            rng.below(64) as u8
+                        } else {
+                            4
+                        }),
+                        no_desc: fmt == MemFmt::GlobalPlain,
                         offset,
                         x4: o.x4.is_some() && rng.coin(),
                         x8: o.x4.is_some() && rng.coin(),

@@ -75,12 +75,20 @@ impl Inst {
             .into_iter()
             .filter(|l| !matches!(l, Loc::B(_)))
             .collect();
+        // The descriptor pair itself (UR4:UR5 in ptxas's code, others in CUB's; the SASS
+        // layer's `Addr::desc`).
+        let descriptor_ur = |n: u8| {
+            m.form.ops.iter().zip(&m.operands).any(|(o, x)| {
+                o.desc.is_some()
+                    && matches!(x.val, tangle_sass::typed::Val::Mem(a) if a.desc.0 == n || a.desc.0 + 1 == n)
+            })
+        };
         let uses: Vec<Loc> = m
             .uses()
             .into_iter()
             .filter(|l| match l {
                 Loc::B(_) => false,
-                Loc::Ur(n @ (4 | 5)) => explicit_ur(*n),
+                Loc::Ur(n) if *n == 4 || *n == 5 || descriptor_ur(*n) => explicit_ur(*n),
                 _ => true,
             })
             .collect();
@@ -168,9 +176,9 @@ pub fn decode_code(arch: Arch, words: &[Word]) -> Vec<Slot> {
 
 /// The bits of a global memory access that the SASS layer's forms keep constant but
 /// ptxas varies, and that change nothing the simulator models: the memory descriptor
-/// register of SM80-SM89 (which nvdisasm does not print, so the SASS layer refuses words
-/// whose descriptor is not UR4: bits 32-37 of loads, 64-69 of stores, reductions and
-/// atomics) and the memory order and scope (bits 77-80: `.STRONG.SYS` of `volatile`
+/// register of SM80-SM89 (bits 32-37 of loads, 64-69 of stores, reductions and atomics,
+/// which nvdisasm does not print: the SASS layer refused words whose descriptor is not UR4
+/// until issue 12 and decodes them now, keeping it in `Addr::desc`) and the memory order and scope (bits 77-80: `.STRONG.SYS` of `volatile`
 /// accesses; the simulator's memory is sequentially consistent whatever they say). Also
 /// bit 67 of `UPLOP3` (0x89c), which nvdisasm 13.5 ignores on every SM (the text is the
 /// same set or clear, so the SASS layer keeps it constant) and ptxas leaves clear at times

@@ -47,7 +47,7 @@ fn address(cx: &Cx<'_>, w: &Warp, i: &Inst, k: usize, lane: usize) -> Result<u64
     };
     let ur64 = |u: u8| ureg(w, u, lane) as u64 | (ureg(w, u.wrapping_add(1), lane) as u64) << 32;
     let base = match fmt {
-        MemFmt::Global => {
+        MemFmt::Global | MemFmt::GlobalPlain => {
             if i.has("E") {
                 reg64(w, a.base.0, lane)
             } else {

@@ -25,7 +25,7 @@ pub(super) fn async_copy(v: &mut Vec<Form>) {
     // LDGSTS.E[.BYPASS][.cache][.L2][.size][.ZFILL] [Rs+off], [Ra.64+off][, Pz]: the
     // shared address 16-23 with a signed 20-bit offset 44-63, the global address 24-31
     // with a signed 12-bit offset 32-43; SM90 prints its descriptor (64-69), SM80-SM89
-    // do not (UR4: a constant of the form, and bit 101, which prints it, clear).
+    // do not (bit 101, which prints it, clear: an unprinted field, UR4 from the assembler).
     // `.BYPASS` is bit 81 clear, `.ZFILL` 82 set; the zero-fill predicate 87-89 (negated
     // by 90) is printed unless it is PT. The memory order 77-80 prints after `.ZFILL`
     // (`.CONSTANT.PRIVATE`, ...): ptxas writes 0, the only value accepted here; bit 76
@@ -36,7 +36,7 @@ pub(super) fn async_copy(v: &mut Vec<Form>) {
         m
     };
     let sm80 = {
-        let mut m = mem(MemFmt::Global64, 0);
+        let mut m = mem(MemFmt::Global64, 64);
         m.offset = vec![(32, 12)];
         m
     };

@@ -108,13 +108,17 @@ pub(super) fn memory(v: &mut Vec<Form>) {
     // `desc[UR4][R2.64+0x8]` (a form of its own); SM90 always prints it. The descriptor
     // register is in bits 32-37 for loads and 64-69 for stores (whose data register is at
     // 32). SM75 stores print order values 0-3 as `.INVALID0` (no constant stores).
+    // SM80-SM90 also have SM75's opcodes 0x381/0x386: the address without a descriptor
+    // (bits 90-91 clear), printed `[R4+0x8]` without `.64` (`ld.mmio`, libcu++'s
+    // `atomic_ref`); bits 32-39 of the load, 64-69 of the store and bit 76 are ignored by
+    // nvdisasm there (constant: ptxas's zeros). Probed on SM80, SM86 and SM90.
     type Orders = (
         &'static [(u64, &'static str)],
         &'static [(u64, &'static str)],
     );
     type Global = (&'static [Arch], u16, u16, u64, u64, MemFmt, Orders);
     let sm75_st: &'static [(u64, &'static str)] = &SM75_LD_ORDER[4..];
-    let globals: [Global; 4] = [
+    let globals: [Global; 5] = [
         (
             &[Sm75],
             0x381,
@@ -151,9 +155,22 @@ pub(super) fn memory(v: &mut Vec<Form>) {
             MemFmt::GlobalDesc,
             (LD_ORDER, MEM_ORDER),
         ),
+        (
+            SM80UP,
+            0x381,
+            0x386,
+            0x00000000001e0900,
+            0x0000000000100900,
+            MemFmt::GlobalPlain,
+            (LD_ORDER, MEM_ORDER),
+        ),
     ];
     for (arches, ld, st, ld_hi, st_hi, fmt, (ld_order, st_order)) in globals {
-        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        let ur = if matches!(fmt, MemFmt::Global | MemFmt::GlobalPlain) {
+            0
+        } else {
+            4u64 << 32
+        };
         // Sizes 73-75 (probed on SM75, SM86 and SM90, loads and stores alike): 0 .U8, 1 .S8,
         // 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128 (7 prints .INVALID7, or .U.128 on SM75).
         for (size, sfx) in [
@@ -289,11 +306,11 @@ const SHARED_SIZES: &[(u64, &str)] = &[
 /// Generic-address loads and stores (`ld`/`st` without a state space): LD (0x980) has
 /// LDG's layout on every SM (SM75 `[Ra]` with `.SYS`, SM80-SM89 `[Ra.64]` with the
 /// unprinted UR4 descriptor in 32-37, SM90 `desc[URx][Ra.64]`); ST is 0x985 with STG's
-/// layout on SM80-SM90, and 0x385 on SM75 with the data register in 64-71 (SM80-SM90 have
-/// 0x385 too, printed `ST.E.64 [R4], R8`, not modelled: its typed operands would equal
-/// those of 0x985, whose address prints `[R4.64]`, and the builder could not tell them
-/// apart); without a descriptor (SM75's LD, every 0x385) the signed
-/// offset is 32-63. Sizes 73-75 and the memory order and scope 77-80 as LDG's and STG's;
+/// layout on SM80-SM90, and 0x385 on SM75 with the data register in 64-71. SM80-SM90 also
+/// have the address without a descriptor (LD 0x980 with bits 90-91 clear, ST 0x385:
+/// `LD.E.64 R6, [R4]`, [`MemFmt::GlobalPlain`], told apart in the typed API by
+/// `Addr::no_desc`). Without a descriptor (SM75's LD, every 0x385) the signed offset is
+/// 32-63. Sizes 73-75 and the memory order and scope 77-80 as LDG's and STG's;
 /// cache bits are ptxas's constants. Samples from the generated PTX corpus and `-G` builds.
 pub(super) fn generic(v: &mut Vec<Form>) {
     let sizes = [
@@ -306,16 +323,19 @@ pub(super) fn generic(v: &mut Vec<Form>) {
         (6, ".128"),
     ];
     type Generic = (&'static [Arch], &'static str, u16, u64, MemFmt);
-    let forms: [Generic; 6] = [
+    let forms: [Generic; 8] = [
         (&[Sm75], "LD", 0x980, 0x000000000010eb00, MemFmt::Global),
         (SM80_89, "LD", 0x980, 0x000000000c101300, MemFmt::Global64),
         (&[Sm90], "LD", 0x980, 0x000000000c101b00, MemFmt::GlobalDesc),
         (SM80_89, "ST", 0x985, 0x000000000c101904, MemFmt::Global64),
         (&[Sm90], "ST", 0x985, 0x000000000c101b04, MemFmt::GlobalDesc),
         (&[Sm75], "ST", 0x385, 0x000000000010eb02, MemFmt::Global),
+        (SM80UP, "LD", 0x980, 0x0000000000100b00, MemFmt::GlobalPlain),
+        (SM80UP, "ST", 0x385, 0x0000000000100b06, MemFmt::GlobalPlain),
     ];
     for (arches, name, op, hi, fmt) in forms {
-        let ur = if fmt == MemFmt::Global { 0 } else { 4u64 << 32 };
+        let plain = matches!(fmt, MemFmt::Global | MemFmt::GlobalPlain);
+        let ur = if plain { 0 } else { 4u64 << 32 };
         for (size, sfx) in sizes {
             let hi = (hi & !(7 << 9)) | size << 9;
             let data = |o: Opnd| if size == 5 { o.pair() } else { o };
@@ -336,7 +356,7 @@ pub(super) fn generic(v: &mut Vec<Form>) {
             // Without a descriptor register the offset is 32 bits wide (32-63; found by
             // the random-field test).
             let mut addr = mem(fmt, if name == "LD" { 32 } else { 64 });
-            if fmt == MemFmt::Global {
+            if plain {
                 addr.offset = vec![(32, 32)];
             }
             v.push(match (name, op) {

@@ -55,8 +55,11 @@ fn target(pieces: &[(u8, u8)]) -> Opnd {
 fn mem(fmt: MemFmt, desc_at: u8) -> Opnd {
     let mut o = Opnd::new(OpndKind::Mem(fmt), 24, 8);
     o.offset = vec![(40, 24)];
-    if fmt == MemFmt::GlobalDesc {
-        o.ureg = Some((desc_at, 6));
+    match fmt {
+        MemFmt::GlobalDesc => o.ureg = Some((desc_at, 6)),
+        // The same field, not printed (`docs/sass.md`, "Unprinted descriptors").
+        MemFmt::Global64 => o.desc = Some((desc_at, 6)),
+        _ => {}
     }
     o
 }

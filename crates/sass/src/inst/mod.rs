@@ -47,6 +47,16 @@ pub fn decode(arch: Arch, w: Word, addr: u64) -> Result<Inst, SassError> {
     }
 }
 
+/// Whether `other` is `w` but for bits nvdisasm's text does not show ([`unprinted_bits`]:
+/// NaN payloads, a constant-bank offset's low bits, the SM80-SM89 descriptor register), so
+/// that both print alike: the relation between a decoded word and the word its text
+/// assembles to. False when `w` does not decode.
+pub fn same_but_unprinted(arch: Arch, w: Word, other: Word, addr: u64) -> bool {
+    decode(arch, w, addr).is_ok_and(|inst| {
+        (w.0 ^ other.0) & !unprinted_bits(inst.form, w) == 0 && inst.form.matches(other)
+    })
+}
+
 /// What `form` alone prints for `w` at `addr`: `None` when the control code, the form's
 /// constant bits or a field table refuse the word. No table lookup and no round trip: for
 /// tools that test one form apart from the table (the bit probe's mutated forms).
@@ -71,17 +81,26 @@ pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<
 }
 
 /// The bits of `w` that `form`'s text does not show, so that words differing only there
-/// print alike: NaN payloads ([`nan_payload_bits`]) and the two low bits (38-39) of a
-/// `c[bank][offset]` operand's offset. The typed instruction keeps them; the assembler
-/// writes them as zero.
+/// print alike: NaN payloads ([`nan_payload_bits`]), the two low bits (38-39) of a
+/// `c[bank][offset]` operand's offset and the memory descriptor register of an SM80-SM89
+/// global address printed without `desc[..]` ([`Opnd::desc`]). The typed instruction
+/// keeps them; the assembler writes them as zero (the descriptor as UR4).
 pub(crate) fn unprinted_bits(form: &Form, w: Word) -> u128 {
-    let cbank_low = if form.ops.iter().any(|o| o.kind == OpndKind::CBank) {
-        u128::from(cbank_unprinted(form)) << 38
-    } else {
-        0
-    };
-    nan_payload_bits(form, w) | cbank_low
+    let mut bits = nan_payload_bits(form, w);
+    for op in &form.ops {
+        if op.kind == OpndKind::CBank {
+            bits |= u128::from(cbank_unprinted(form)) << 38;
+        }
+        if let Some((at, width)) = op.desc {
+            bits |= crate::word::mask(at as u32, width as u32);
+        }
+    }
+    bits
 }
+
+/// The memory descriptor register the assembler writes where nvdisasm's text does not show
+/// it ([`Opnd::desc`]): UR4, where ptxas keeps the descriptor of its own code.
+pub(crate) const CANONICAL_DESC: u64 = 4;
 
 /// The low bits of a `c[bank][offset]` offset field that `form`'s text leaves out: two for
 /// an operand of arithmetic (printed rounded to a word), none for ULDC's byte address.
@@ -432,19 +451,20 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
     let off = mem_offset(op, w);
     let mut parts: Vec<String> = Vec::new();
     match fmt {
-        MemFmt::Global | MemFmt::Global64 | MemFmt::GlobalDesc => {
+        MemFmt::Global | MemFmt::GlobalPlain | MemFmt::Global64 | MemFmt::GlobalDesc => {
+            let plain = matches!(fmt, MemFmt::Global | MemFmt::GlobalPlain);
             let mut pre = String::new();
             if fmt == MemFmt::GlobalDesc {
                 let u = op.ureg?;
                 pre = format!("desc[{}]", ureg_name(w.get(u.0 as u32, u.1 as u32))?);
             }
-            if fmt == MemFmt::Global && ra == 255 && off < 0 {
+            if plain && ra == 255 && off < 0 {
                 // nvdisasm's spelling of a negative absolute address is unchecked.
                 return None;
             }
-            let wide = if fmt == MemFmt::Global { "" } else { ".64" };
+            let wide = if plain { "" } else { ".64" };
             // SM75 drops RZ before a non-zero offset; SM80+ keeps `RZ.64`.
-            if !(fmt == MemFmt::Global && ra == 255 && off != 0) {
+            if !(plain && ra == 255 && off != 0) {
                 parts.push(format!("{}{wide}", reg_name(ra)));
             }
             if off != 0 {

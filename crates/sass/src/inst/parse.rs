@@ -277,6 +277,10 @@ fn parse_mem(fmt: MemFmt, op: &Opnd, t: &str, w: &mut Word) -> Option<()> {
     if let (MemFmt::GlobalUr, 255, Some(b)) = (fmt, ra, op.wide) {
         w.set_bit(b as u32, true);
     }
+    if let Some(d) = op.desc {
+        // The descriptor register nvdisasm does not print: ptxas's UR4.
+        w.set(d.0 as u32, d.1 as u32, CANONICAL_DESC);
+    }
     if fmt == MemFmt::Shared || fmt == MemFmt::GlobalUr {
         if let Some(u) = op.ureg {
             w.set(u.0 as u32, u.1 as u32, ur);

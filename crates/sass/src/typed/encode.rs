@@ -291,6 +291,22 @@ fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Re
                 (None, Some(_)) => return Err("the address has no uniform register".into()),
                 (None, None) => {}
             }
+            match o.desc {
+                Some(d) if a.desc.0 <= 63 => w.set(d.0 as u32, d.1 as u32, a.desc.0 as u64),
+                Some(_) => return Err(format!("descriptor UR{} is not UR0-URZ", a.desc.0)),
+                None if a.desc.0 as u64 != crate::inst::CANONICAL_DESC => {
+                    return Err("the address has no unprinted descriptor (only UR4)".into())
+                }
+                None => {}
+            }
+            if a.no_desc != (fmt == MemFmt::GlobalPlain) {
+                return Err(if a.no_desc {
+                    "the address has a memory descriptor (give it without `without_desc`)"
+                } else {
+                    "the address has no memory descriptor (give it `without_desc`)"
+                }
+                .into());
+            }
             flag(w, a.x4, o.x4, "scaled by 4")?;
             flag(w, a.x8, o.x4.map(|b| b + 1), "scaled by 8")?;
             flag(w, a.wide, o.wide, "a 64-bit base")?;

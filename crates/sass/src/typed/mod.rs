@@ -119,16 +119,14 @@ pub fn decode_typed(arch: Arch, w: Word, addr: u64) -> Result<MachInst, SassErro
 }
 
 /// The bits of a global memory access that the forms keep constant but ptxas varies, and
-/// that change no register an instruction reads or writes: the memory descriptor register
-/// of SM80-SM89 (nvdisasm does not print it, so [`decode`](crate::decode) refuses words
-/// whose descriptor is not UR4: bits 32-37 of loads, 64-69 of stores, reductions and
-/// atomics) and the memory order and scope (bits 77-80, `.STRONG.SYS` of `volatile`
-/// accesses). The simulator applies the same rule to its own decoding (`docs/sim.md`).
+/// that change no register an instruction reads or writes: the memory order and scope
+/// (bits 77-80, `.STRONG.SYS` of `volatile` accesses) where a form lists only some of
+/// them. (The SM80-SM89 descriptor register, once relaxed here too, is a field of the
+/// forms now: [`crate::typed::Addr::desc`].) The simulator applies the same rule to its
+/// own decoding (`docs/sim.md`).
 pub fn relaxed_memory_bits(opcode: u64) -> u128 {
-    let order = 0xf << 77;
     match opcode {
-        0x381 | 0x981 => order | (0x3f << 32),
-        0x386 | 0x986 | 0x98e | 0x9a8 | 0x3a9 => order | (0x3f << 64),
+        0x381 | 0x981 | 0x386 | 0x986 | 0x98e | 0x9a8 | 0x3a9 => 0xf << 77,
         _ => 0,
     }
 }
@@ -198,6 +196,10 @@ impl MachInst {
                             Reg(v as u8)
                         },
                         ureg: o.ureg.map(|u| UReg(w.get(u.0 as u32, u.1 as u32) as u8)),
+                        desc: UReg(o.desc.map_or(crate::inst::CANONICAL_DESC, |d| {
+                            w.get(d.0 as u32, d.1 as u32)
+                        }) as u8),
+                        no_desc: fmt == MemFmt::GlobalPlain,
                         offset: mem_offset(o, w),
                         x4: o.x4.is_some_and(|b| w.bit(b as u32)),
                         x8: o.x4.is_some_and(|b| w.bit(b as u32 + 1)),
@@ -324,15 +326,14 @@ impl MachInst {
                 self.locs(i, &mut out);
             }
         }
-        if self
-            .form
-            .ops
-            .iter()
-            .any(|o| o.kind == OpndKind::Mem(MemFmt::Global64))
-        {
-            // SM80-SM89 global accesses read the memory descriptor UR4:UR5, a constant of
-            // the form that nvdisasm does not print.
-            out.extend([Loc::Ur(4), Loc::Ur(5)]);
+        for (o, x) in self.form.ops.iter().zip(&self.operands) {
+            if let (Some(_), Val::Mem(a)) = (o.desc, x.val) {
+                // SM80-SM89 global accesses read their memory descriptor (a pair), which
+                // nvdisasm does not print: UR4:UR5 in ptxas's code, others in CUB's.
+                if a.desc.0 < 63 {
+                    out.extend([Loc::Ur(a.desc.0), Loc::Ur(a.desc.0 + 1)]);
+                }
+            }
         }
         if self.op() == Op::P2r {
             // P2R Rd, PR, Ra, mask: reads the predicates the mask selects.

@@ -86,6 +86,15 @@ pub struct Addr {
     pub base: Reg,
     /// The uniform register of the address (or descriptor), where the form has one.
     pub ureg: Option<UReg>,
+    /// The memory descriptor register of an SM80-SM89 global or generic address printed
+    /// without `desc[..]` (bit 101 clear): nvdisasm does not print it, so only this field
+    /// tells `[R2.64]` with UR6 from `[R2.64]` with UR4. UR4 (ptxas's own choice, and what
+    /// the assembler writes) by default, and the only value for any other address.
+    pub desc: UReg,
+    /// An SM80-SM90 global or generic address without a memory descriptor, printed
+    /// `[R4+0x8]` without `.64` (LDG 0x381, STG 0x386, LD 0x980's other mode, ST 0x385):
+    /// the only field that tells it from the descriptor form's `[R4.64+0x8]`.
+    pub no_desc: bool,
     /// Signed byte offset.
     pub offset: i64,
     /// Shared/local memory: the base register is scaled by 4 (`[R0.X4]`); with `x8` too,
@@ -104,6 +113,8 @@ impl Addr {
         Addr {
             base,
             ureg: None,
+            desc: UReg(4),
+            no_desc: false,
             offset,
             x4: false,
             x8: false,
@@ -113,6 +124,16 @@ impl Addr {
     /// Adds a uniform register (shared memory `[R+UR]`, SM90 `desc[UR]`, or `[UR]`).
     pub fn with_ureg(mut self, u: UReg) -> Addr {
         self.ureg = Some(u);
+        self
+    }
+    /// The address without a memory descriptor ([`Addr::no_desc`]).
+    pub fn without_desc(mut self) -> Addr {
+        self.no_desc = true;
+        self
+    }
+    /// Sets the unprinted descriptor register of an SM80-SM89 global address ([`Addr::desc`]).
+    pub fn with_desc(mut self, u: UReg) -> Addr {
+        self.desc = u;
         self
     }
 }
