@@ -57,6 +57,9 @@ pub enum Variant {
     /// atomic on the same location may land before or after it (`order.rs`): what the
     /// reference's one order gave, compared as if every order gave it.
     ReturnedValuesOrdered,
+    /// No order-dependent values at all: the reference's order of racing atomics is taken
+    /// as the only one (no second run).
+    NoOrderDependence,
 }
 
 /// Run configuration.

@@ -202,6 +202,9 @@ impl<'m> Interpreter<'m> {
             _ => None,
         };
         let (outcome, races) = self.run_pass(observer, bindings, None)?;
+        if self.config.variant == crate::Variant::NoOrderDependence {
+            return Ok(outcome);
+        }
         let Some(decided) = races.and_then(|r| r.decide(self.module)) else {
             return Ok(outcome);
         };

@@ -56,6 +56,9 @@ pub enum Semantics {
     /// Known wrong: an atomic's returned value is taken as ordered where other
     /// invocations' atomics race on its location.
     ReturnedValuesOrdered,
+    /// Known wrong: no order-dependent values at all (the reference's order of racing
+    /// atomics taken as the only one).
+    NoOrderDependence,
 }
 
 impl Semantics {
@@ -67,6 +70,7 @@ impl Semantics {
             Semantics::NoCallReconvergence => Variant::NoCallReconvergence,
             Semantics::BreakNotSplitByIteration => Variant::BreakNotSplitByIteration,
             Semantics::ReturnedValuesOrdered => Variant::ReturnedValuesOrdered,
+            Semantics::NoOrderDependence => Variant::NoOrderDependence,
         }
     }
 }
