@@ -60,8 +60,9 @@ pub(super) fn exp2() -> Recipe {
 }
 
 /// `exp(x) = 2^(x · log2 e)`, the product kept as two f32 (`hi` rounded, `lo` its error by
-/// `fma` plus `x · LOG2E_LO`); `lo` is dropped where `hi` is infinite (`fma(∞, ...)` would
-/// make it NaN; there it cannot matter).
+/// `fma` plus `x · LOG2E_LO`); `lo` is dropped where `|hi| ≥ 152`, where `hi` is clamped
+/// and `lo` (up to half an ulp of `hi`, 2^22 at 2^47, NaN at ∞) would otherwise land in
+/// the polynomial's argument: there the result is 0 or ∞ without it.
 pub(super) fn exp() -> Recipe {
     let mut b = Builder::new();
     let x = b.arg(0);
@@ -73,9 +74,9 @@ pub(super) fn exp() -> Recipe {
     let err = b.fma(x, l_hi, neg_hi);
     let lo = b.fma(x, l_lo, err);
     let a = b.abs(hi);
-    let inf = b.f(f32::INFINITY);
-    let finite = b.cmp(FCmp::Lt, a, inf);
-    let lo = b.sel(finite, lo, zero);
+    let limit = b.f(152.0);
+    let inside = b.cmp(FCmp::Lt, a, limit);
+    let lo = b.sel(inside, lo, zero);
     let r = exp2_parts(&mut b, hi, lo);
     b.finish("Exp", 1, r)
 }
