@@ -11,6 +11,10 @@ the recipes in ../src/recipe/ evaluate (see docs/interp.md, "Transcendental func
   stays away from zero, unlike the whole expression's, whose vanishing weight at s = 0
   defeats the exchange); the whole expression's relative error is then at most
   s*|h|/(atan(t)/t) <= 0.28 times P's.
+- exp2: 2^f = E(f) on f in [-0.5005, 0.5005] (exp's reduced argument carries a low word
+  of at most 2^-17 beyond +-0.5), E of degree EXP2_DEGREE, relative error.
+- log2: log2(1 + r) = r*L(r) on r in [sqrt(1/2) - 1, sqrt(2) - 1], L of degree
+  LOG2_DEGREE, relative error of L against log2(1 + r)/r.
 
 Run from crates/lanes/tools: python3 gen_coefficients.py (prints the achieved relative
 error of each fit before rounding).
@@ -23,6 +27,8 @@ import mpmath as mp
 mp.mp.dps = 50
 
 ATAN_DEGREE = 8
+EXP2_DEGREE = 6
+LOG2_DEGREE = 9
 
 
 def f32(x):
@@ -110,6 +116,20 @@ def atan_fit():
     return remez(h, w, 0, 1, ATAN_DEGREE)
 
 
+def exp2_fit():
+    return remez(lambda f: mp.mpf(2) ** f, lambda f: 1 / mp.mpf(2) ** f,
+                 mp.mpf("-0.5005"), mp.mpf("0.5005"), EXP2_DEGREE)
+
+
+def log2_fit():
+    def q(r):
+        if abs(r) < mp.mpf("1e-20"):
+            return 1 / mp.log(2) - r / (2 * mp.log(2))
+        return mp.log(1 + r, 2) / r
+
+    return remez(q, lambda r: 1 / q(r), mp.sqrt(2) / 2 - 1, mp.sqrt(2) - 1, LOG2_DEGREE)
+
+
 def rust_array(name, doc, coeffs):
     bits = [f32(c) for c in coeffs]
     lines = [f"/// {doc}", f"pub const {name}: [u32; {len(bits)}] = ["]
@@ -124,6 +144,10 @@ def main():
     atan_c, atan_e = atan_fit()
     print(f"atan: degree {ATAN_DEGREE} in s, relative error {mp.nstr(atan_e, 5)}"
           f" = 2^{mp.nstr(mp.log(atan_e, 2), 4)}")
+    exp2_c, exp2_e = exp2_fit()
+    log2_c, log2_e = log2_fit()
+    for name, e in (("exp2", exp2_e), ("log2", log2_e)):
+        print(f"{name}: relative error 2^{mp.nstr(mp.log(e, 2), 4)}")
     out = [
         "//! Polynomial coefficients of the transcendental recipes, as f32 bit patterns,",
         "//! lowest degree first. Written by `crates/lanes/tools/gen_coefficients.py`",
@@ -131,8 +155,18 @@ def main():
         "",
         rust_array("ATAN",
                    f"atan(t) = t + t s P(s), s = t^2, t in [0, 1]: P's coefficients "
-                   f"(relative error of the fit 2^{mp.nstr(mp.log(atan_e, 2), 4)}).",
+                   f"(2^{mp.nstr(mp.log(atan_e, 2), 4)}).",
                    atan_c),
+        "",
+        rust_array("EXP2",
+                   f"2^f = E(f), f in [-0.5005, 0.5005]: E's coefficients "
+                   f"(2^{mp.nstr(mp.log(exp2_e, 2), 4)}).",
+                   exp2_c),
+        "",
+        rust_array("LOG2",
+                   f"log2(1 + r) = r L(r), r in [sqrt(1/2) - 1, sqrt(2) - 1]: L's "
+                   f"coefficients (2^{mp.nstr(mp.log(log2_e, 2), 4)}).",
+                   log2_c),
         "",
     ]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)),

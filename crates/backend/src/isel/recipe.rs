@@ -1,4 +1,4 @@
-//! The transcendental GLSL.std.450 functions (atan, atan2, ...): each is *defined* by a
+//! The transcendental GLSL.std.450 functions (atan, atan2, exp, exp2, log, log2, pow): each is *defined* by a
 //! recipe of IEEE f32 steps in `tangle_lanes::recipe`, which the reference evaluates;
 //! here every step becomes the instruction that performs exactly that IEEE operation, so
 //! the SASS result equals the reference's bit for bit:
@@ -8,6 +8,7 @@
 //! | `Fma`, `Mul`, `Add`, `Sub` | `FFMA`, `FMUL`, `FADD`, `FADD` with `-b` (round to nearest, denormals kept) |
 //! | `Div` | the correctly rounded division of `fdiv.rs` (its NaN is `0x7fffffff`, as the recipe's) |
 //! | `And`, `Or` | `LOP3.LUT` |
+//! | `IAdd`, `Shl`, `Shr`, `Sar` | `IADD3` with `RZ`, `SHF.L.U32`, `SHF.R.U32.HI`, `SHF.R.S32.HI` |
 //! | `Cmp` | `FSETP.LT/GT/EQ/NAN.AND` |
 //! | `Sel` | `SEL` |
 //! | `Const`, `Arg` | `MOV` of the word (once per distinct word), the operand |
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Func, Operand};
 use tangle_lanes::recipe::{FCmp, Recipe, Step};
-use tangle_sass::typed::PT;
+use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
 use super::ops::{lop3r, LUT_AND};
@@ -110,6 +111,45 @@ impl Isel<'_> {
                 Step::Or(a, b) => {
                     let d = self.r();
                     self.emit(lop3r(d, s(a), s(b), LUT_OR));
+                    d
+                }
+                Step::IAdd(a, b) => {
+                    let d = self.r();
+                    self.emit(MInst::new(Op::Iadd3).d(d).u(s(a)).u(s(b)).f(RZ));
+                    d
+                }
+                Step::Shl(a, k) => {
+                    let k = self.reg(Sc::Imm(u32::from(k)))?;
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Shf)
+                            .m(".L")
+                            .m(".U32")
+                            .d(d)
+                            .u(s(a))
+                            .u(k)
+                            .f(RZ),
+                    );
+                    d
+                }
+                Step::Shr(a, k) | Step::Sar(a, k) => {
+                    let kind = if matches!(step, Step::Sar(..)) {
+                        ".S32"
+                    } else {
+                        ".U32"
+                    };
+                    let k = self.reg(Sc::Imm(u32::from(k)))?;
+                    let d = self.r();
+                    self.emit(
+                        MInst::new(Op::Shf)
+                            .m(".R")
+                            .m(kind)
+                            .m(".HI")
+                            .d(d)
+                            .f(RZ)
+                            .u(k)
+                            .u(s(a)),
+                    );
                     d
                 }
                 Step::Cmp(c, a, b) => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/wide/transcendental.amber: GLSL.std.450's transcendental functions
-(atan, atan2) in f32 and f16 through the SASS engine, bit for bit, with EXPECTs computed
+(atan, atan2, exp2, exp, log2, log, pow) in f32 and f16 through the SASS engine, bit for bit, with EXPECTs computed
 here, independently of tangle's Rust code:
 
 - the functions are tangle's definitions (docs/interp.md, "Transcendental functions"):
@@ -160,6 +160,95 @@ def atan2(y, x):
     return canonical(r | (y & 0x80000000))
 
 
+M32 = 0xFFFFFFFF
+ROUNDER = 0x4B400000  # 1.5 * 2^23
+LOG2E_HI, LOG2E_LO = 0x3FB8AA3B, 0x32A57060
+LN2, LN2_HI, LN2_LO = 0x3F317218, 0x3F317200, 0x35BFBE8E
+SQRT2 = 0x3FB504F3
+
+
+def horner(x, c):
+    p = c[-1]
+    for k in reversed(c[:-1]):
+        p = fma(p, x, k)
+    return p
+
+
+def sar(v, k):
+    return ((v - (1 << 32) if v >> 31 else v) >> k) & M32
+
+
+def exp2_parts(hi, lo):
+    low, high = bits(-151.0), bits(129.0)
+    x = low if lt(hi, low) else hi
+    x = high if gt(x, high) else x
+    y = add(x, ROUNDER)
+    f = add(sub(x, sub(y, ROUNDER)), lo)
+    p = horner(f, coefficients("EXP2"))
+    n = (y - ROUNDER) & M32
+    n1 = sar(n, 1)
+    n2 = (n1 + (n & 1)) & M32
+    s1 = ((n1 + 127) << 23) & M32
+    s2 = ((n2 + 127) << 23) & M32
+    return mul(mul(p, s1), s2)
+
+
+def exp2(x):
+    return canonical(exp2_parts(x, 0))
+
+
+def exp(x):
+    hi = mul(x, LOG2E_HI)
+    err = fma(x, LOG2E_HI, sub(0, hi))
+    lo = fma(x, LOG2E_LO, err)
+    if not lt(hi & 0x7FFFFFFF, bits(152.0)):
+        lo = 0
+    return canonical(exp2_parts(hi, lo))
+
+
+def log2_parts(x):
+    small = lt(x, 0x00800000)
+    xs = mul(x, 0x4B000000) if small else x
+    adjust = bits(-23.0) if small else 0
+    e = ((xs >> 23) - 127) & M32
+    m = (xs & 0x007FFFFF) | ONE
+    if gt(m, SQRT2):
+        m = mul(m, 0x3F000000)
+        e = (e + 1) & M32
+    e_f = add(sub((e + ROUNDER) & M32, ROUNDER), adjust)
+    r = sub(m, ONE)
+    return e_f, mul(r, horner(r, coefficients("LOG2")))
+
+
+def log2_special(x, r):
+    if eq(x, 0):
+        r = 0xFF800000
+    if eq(x, 0x7F800000):
+        r = 0x7F800000
+    if lt(x, 0) or is_nan32(x):
+        r = QNAN
+    return r
+
+
+def log2_of(x):
+    e, lg = log2_parts(x)
+    return log2_special(x, add(e, lg))
+
+
+def log2(x):
+    return canonical(log2_of(x))
+
+
+def log(x):
+    e, lg = log2_parts(x)
+    t = fma(e, LN2_LO, mul(lg, LN2))
+    return canonical(log2_special(x, fma(e, LN2_HI, t)))
+
+
+def pow_(x, y):
+    return canonical(exp2_parts(mul(y, log2_of(x)), 0))
+
+
 # ---- checks against the exact functions ------------------------------------------------
 
 
@@ -286,6 +375,128 @@ X16 = [
 ]
 
 
+EDGE_E32 = [bits(v) for v in (
+    0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, 127.9, 128.0, 127.99999,
+    -126.0, -149.0, -149.5, -150.0, -160.0, 88.7, -87.3, -103.97, 1e-10, -1.6279644e14,
+    3.3, 88.72283, 1e30)]
+EDGE_L32 = [bits(v) for v in (
+    1.0, 2.0, 0.5, math.inf, math.nan, 0.0, -1.0, 1.0000001, 0.99999994, 3.0, 10.0, 1e-30,
+    1e30, 0.9999, 1.0001, 7.389056, 1.4142135, 1.4142137, 0.70710677, 2.7182817)] + [
+    0x00000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF]
+EDGE_P32 = [(bits(x), bits(y)) for x, y in (
+    (2.0, 10.0), (2.0, 0.5), (10.0, -2.0), (0.0, 3.0), (0.0, -1.0), (-2.0, 2.0),
+    (1.0, math.inf), (math.inf, 2.0), (math.inf, -1.0), (0.5, 200.0), (3.0, 0.0),
+    (1.5, 80.0), (7.0, 0.33333334), (1e-20, 0.5), (1e10, 3.5), (0.9, -500.0),
+    (2.0, -149.0), (5.0, 2.0), (100.0, 0.5), (1e-45, 1.0), (math.nan, 1.0), (2.0, math.nan),
+    (0.1, 2.2), (1e30, 1.2))]
+E32 = EDGE_E32 + [a for (a,) in sensitive(4, lambda r: (bits(r.uniform(-20, 20)),), exp2)] + [
+    a for (a,) in sensitive(4, lambda r: (bits(r.uniform(-20, 20)),), exp)]
+L32 = EDGE_L32 + [a for (a,) in sensitive(4, lambda r: (bits(r.uniform(0.01, 100)),), log2)] + [
+    a for (a,) in sensitive(4, lambda r: (bits(r.uniform(0.01, 100)),), log)]
+P32 = EDGE_P32 + sensitive(8, lambda r: (bits(r.uniform(0, 10)), bits(r.uniform(-8, 8))), pow_)
+E16 = [0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x3C00, 0xBC00, 0x4B80, 0x4BFF, 0x4C00,
+       0xCB00, 0xCC60, 0xCE00, 0x3800, 0x2E66, 0x4900, 0xC900, 0x1400, 0x4A3D, 0x5000,
+       0xD000, 0x4248, 0xBD00, 0x3555, 0x4500, 0xC700, 0x47FF, 0x0001, 0xC9C0, 0xC980,
+       0x4A00, 0xB800]
+L16 = [0x3C00, 0x4000, 0x3800, 0x7C00, 0x7E00, 0x0000, 0xBC00, 0x3C01, 0x3BFF, 0x0001,
+       0x03FF, 0x0400, 0x7BFF, 0x3DA8, 0x39A8, 0x4170, 0x4900, 0x1400, 0x6400, 0x4248,
+       0x4500, 0x3E00, 0x3A00, 0x5640, 0x2E66, 0x4D00, 0x3555, 0x2000, 0x7000, 0x3BF0,
+       0x3C10, 0x4E40]
+
+
+def undefined_log(x):
+    return val(x) <= 0
+
+
+def undefined_pow(x, y):
+    return val(x) < 0 or (val(x) == 0 and val(y) <= 0)
+
+
+def exact_pow(x, y):
+    vx, vy = val(x), val(y)
+    if math.isnan(vx) or math.isnan(vy) or (vx == 1 and math.isinf(vy)):
+        return None
+    if vx == 0 or math.isinf(vx) or math.isinf(vy):
+        return mp.mpf(math.pow(vx, vy))
+    return mp.power(mp.mpf(vx), mp.mpf(vy))
+
+
+def exact1(f, x):
+    v = val(x)
+    if math.isnan(v):
+        return None
+    if math.isinf(v):
+        return mp.mpf(f(mp.mpf(v)))
+    return f(mp.mpf(v))
+
+
+def check_range(r, exact, bound, what):
+    """check, with results beyond f32's range (or below its smallest subnormal) held to
+    the rounded value."""
+    if exact is not None and not mp.isinf(exact) and (
+            abs(exact) > mp.mpf(val(0x7F7FFFFF)) or abs(exact) < mp.mpf(2) ** -149):
+        assert r == bits(float(exact)), what
+        return
+    check(r, exact, bound, what)
+
+
+def exp_log_script():
+    e2 = [exp2(a) for a in E32]
+    ee = [exp(a) for a in E32]
+    for a, r2, r in zip(E32, e2, ee):
+        check_range(r2, exact1(lambda v: mp.power(2, v), a), 1, f"exp2({a:#x})")
+        check_range(r, exact1(mp.exp, a), 1, f"exp({a:#x})")
+    l2 = [None if undefined_log(a) else log2(a) for a in L32]
+    ll = [None if undefined_log(a) else log(a) for a in L32]
+    for a, r2, r in zip(L32, l2, ll):
+        if r2 is not None:
+            check(r2, exact1(lambda v: mp.log(v, 2), a), 1.5, f"log2({a:#x})")
+            check(r, exact1(mp.log, a), 2, f"log({a:#x})")
+    pw = [None if undefined_pow(x, y) else pow_(x, y) for x, y in P32]
+    h_e2 = [f16_of(exp2(f32_of_f16(a))) for a in E16]
+    h_l2 = [None if undefined_log(f32_of_f16(a)) else f16_of(log2(f32_of_f16(a))) for a in L16]
+    assert len(E32) == len(L32) == len(P32) == len(E16) == len(L16) == 32
+    px = [x for x, _ in P32]
+    py = [y for _, y in P32]
+    return f"""SHADER compute exp_log GLSL
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer X {{ uint x[]; }};
+layout(std430, binding = 1) buffer R {{ uint r[]; }};
+layout(std430, binding = 2) buffer H {{ uint h[]; }};
+void main() {{
+  uint i = gl_LocalInvocationIndex;
+  float a = uintBitsToFloat(x[i]), b = uintBitsToFloat(x[32 + i]);
+  r[i] = floatBitsToUint(exp2(a));
+  r[32 + i] = floatBitsToUint(exp(a));
+  r[64 + i] = floatBitsToUint(log2(b));
+  r[96 + i] = floatBitsToUint(log(b));
+  r[128 + i] = floatBitsToUint(pow(uintBitsToFloat(x[64 + i]), uintBitsToFloat(x[96 + i])));
+  float16_t c = uint16BitsToFloat16(uint16_t(x[128 + i]));
+  float16_t d = uint16BitsToFloat16(uint16_t(x[160 + i]));
+  h[i] = uint(float16BitsToUint16(exp2(c)));
+  h[32 + i] = uint(float16BitsToUint16(log2(d)));
+}}
+END
+BUFFER ex DATA_TYPE uint32 DATA
+{data(E32 + L32 + px + py + E16 + L16)}
+END
+BUFFER er DATA_TYPE uint32 SIZE 160 FILL 0
+BUFFER eh DATA_TYPE uint32 SIZE 64 FILL 0
+PIPELINE compute q
+  ATTACH exp_log
+  BIND BUFFER ex AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER er AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER eh AS storage DESCRIPTOR_SET 0 BINDING 2
+END
+RUN q 1 1 1
+{expects("er", e2 + ee + l2 + ll + pw)}
+{expects("eh", h_e2 + h_l2)}
+"""
+
+
 def undefined2(y, x, w):
     """atan2(0, 0) (either sign) is undefined: no EXPECT."""
     m = 0x7FFFFFFF if w == 32 else 0x7FFF
@@ -368,7 +579,7 @@ END
 RUN p 1 1 1
 {expects("r", r_atan + r_atan2 + r_swap)}
 {expects("h", h_atan + h_atan2)}
-"""
+""" + exp_log_script()
 
 
 if __name__ == "__main__":

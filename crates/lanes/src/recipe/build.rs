@@ -75,6 +75,26 @@ impl Builder {
         self.push(Step::Or(a, b))
     }
 
+    /// `a + b` as integers (wrapping).
+    pub fn iadd(&mut self, a: Slot, b: Slot) -> Slot {
+        self.push(Step::IAdd(a, b))
+    }
+
+    /// `a << k`.
+    pub fn shl(&mut self, a: Slot, k: u8) -> Slot {
+        self.push(Step::Shl(a, k))
+    }
+
+    /// `a >> k`, zeros in.
+    pub fn shr(&mut self, a: Slot, k: u8) -> Slot {
+        self.push(Step::Shr(a, k))
+    }
+
+    /// `a >> k`, sign bits in.
+    pub fn sar(&mut self, a: Slot, k: u8) -> Slot {
+        self.push(Step::Sar(a, k))
+    }
+
     /// The comparison `a c b`.
     pub fn cmp(&mut self, c: FCmp, a: Slot, b: Slot) -> Slot {
         self.push(Step::Cmp(c, a, b))

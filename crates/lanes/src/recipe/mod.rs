@@ -14,6 +14,7 @@
 
 mod build;
 mod coefficients;
+mod exp_log;
 mod functions;
 
 use std::sync::OnceLock;
@@ -65,6 +66,14 @@ pub enum Step {
     And(Slot, Slot),
     /// The bitwise or of two words (`LOP3`).
     Or(Slot, Slot),
+    /// The wrapping sum of two words as integers (`IADD3`).
+    IAdd(Slot, Slot),
+    /// A word shifted left by a constant, zeros in (`SHF.L.U32`).
+    Shl(Slot, u8),
+    /// A word shifted right by a constant, zeros in (`SHF.R.U32.HI`).
+    Shr(Slot, u8),
+    /// A word shifted right by a constant, copies of its sign bit in (`SHF.R.S32.HI`).
+    Sar(Slot, u8),
     /// A float comparison of two words (`FSETP`), a boolean.
     Cmp(FCmp, Slot, Slot),
     /// `if p { a } else { b }` (`SEL`), `p` a boolean step.
@@ -76,6 +85,7 @@ impl Step {
     pub fn operands(&self) -> Vec<Slot> {
         match *self {
             Step::Arg(_) | Step::Const(_) => vec![],
+            Step::Shl(a, _) | Step::Shr(a, _) | Step::Sar(a, _) => vec![a],
             Step::Fma(a, b, c) | Step::Sel(a, b, c) => vec![a, b, c],
             Step::Mul(a, b)
             | Step::Add(a, b)
@@ -83,6 +93,7 @@ impl Step {
             | Step::Div(a, b)
             | Step::And(a, b)
             | Step::Or(a, b)
+            | Step::IAdd(a, b)
             | Step::Cmp(_, a, b) => vec![a, b],
         }
     }
@@ -128,6 +139,10 @@ impl Recipe {
                 }
                 Step::And(a, b) => g(a) & g(b),
                 Step::Or(a, b) => g(a) | g(b),
+                Step::IAdd(a, b) => g(a).wrapping_add(g(b)),
+                Step::Shl(a, k) => g(a) << k,
+                Step::Shr(a, k) => g(a) >> k,
+                Step::Sar(a, k) => ((g(a) as i32) >> k) as u32,
                 Step::Cmp(c, a, b) => {
                     let (x, y) = (f(g(a)), f(g(b)));
                     u32::from(match c {
@@ -155,6 +170,11 @@ impl Recipe {
     /// range, and the result is a word. Every recipe of [`for_glsl`] passes (a unit test).
     pub fn check(&self) -> Result<(), String> {
         for (i, s) in self.steps.iter().enumerate() {
+            if let Step::Shl(_, k) | Step::Shr(_, k) | Step::Sar(_, k) = s {
+                if *k >= 32 {
+                    return Err(format!("{}: step {i} shifts by {k}", self.name));
+                }
+            }
             for (k, &o) in s.operands().iter().enumerate() {
                 let Some(src) = self.steps.get(o as usize).filter(|_| (o as usize) < i) else {
                     return Err(format!(
@@ -186,17 +206,31 @@ impl Recipe {
 /// The recipe that defines `op` on f32 (and, through f32, f16), if `op` is one of the
 /// transcendental functions defined so.
 pub fn for_glsl(op: GlslOp) -> Option<&'static Recipe> {
-    static ATAN: OnceLock<Recipe> = OnceLock::new();
-    static ATAN2: OnceLock<Recipe> = OnceLock::new();
-    match op {
-        GlslOp::Atan => Some(ATAN.get_or_init(functions::atan)),
-        GlslOp::Atan2 => Some(ATAN2.get_or_init(functions::atan2)),
-        _ => None,
-    }
+    static RECIPES: OnceLock<Vec<(GlslOp, Recipe)>> = OnceLock::new();
+    let all = RECIPES.get_or_init(|| {
+        vec![
+            (GlslOp::Atan, functions::atan()),
+            (GlslOp::Atan2, functions::atan2()),
+            (GlslOp::Exp2, exp_log::exp2()),
+            (GlslOp::Exp, exp_log::exp()),
+            (GlslOp::Log2, exp_log::log2()),
+            (GlslOp::Log, exp_log::log()),
+            (GlslOp::Pow, exp_log::pow()),
+        ]
+    });
+    all.iter().find(|(o, _)| *o == op).map(|(_, r)| r)
 }
 
 /// All functions [`for_glsl`] defines.
-pub const DEFINED: &[GlslOp] = &[GlslOp::Atan, GlslOp::Atan2];
+pub const DEFINED: &[GlslOp] = &[
+    GlslOp::Atan,
+    GlslOp::Atan2,
+    GlslOp::Exp2,
+    GlslOp::Exp,
+    GlslOp::Log2,
+    GlslOp::Log,
+    GlslOp::Pow,
+];
 
 #[cfg(test)]
 mod tests;

@@ -100,7 +100,7 @@ pub fn glsl_split(
 }
 
 /// Evaluates a GLSL.std.450 instruction for one invocation. The transcendental functions
-/// `crate::recipe` defines (atan, atan2) follow their recipes, bit for bit on every host;
+/// `crate::recipe` defines (atan, atan2, exp, exp2, log, log2, pow) follow their recipes, bit for bit on every host;
 /// the others not yet moved there use Rust's `f64` functions rounded to the result width
 /// (not correctly rounded in general, and host-dependent).
 /// `atys` are the operands' types (`Ldexp`'s exponent may be narrower or wider than 32 bits).
@@ -184,6 +184,11 @@ fn by_recipe(
 fn undefined_at(op: GlslOp, xs: &[f64]) -> Option<&'static str> {
     match op {
         GlslOp::Atan2 if xs[0] == 0.0 && xs[1] == 0.0 => Some("atan2 with x and y both 0"),
+        GlslOp::Log if xs[0] <= 0.0 => Some("log of x <= 0"),
+        GlslOp::Log2 if xs[0] <= 0.0 => Some("log2 of x <= 0"),
+        GlslOp::Pow if xs[0] < 0.0 || (xs[0] == 0.0 && xs[1] <= 0.0) => {
+            Some("pow with x < 0, or x = 0 and y <= 0")
+        }
         _ => None,
     }
 }
@@ -233,13 +238,6 @@ fn glsl_refs(
         ),
         G::Sin => lift(refs, &mut f1(f64::sin)),
         G::Cos => lift(refs, &mut f1(f64::cos)),
-        G::Exp => lift(refs, &mut f1(f64::exp)),
-        G::Exp2 => lift(refs, &mut f1(f64::exp2)),
-        G::Log => lift(refs, &mut f1_domain(f64::ln, |x| x <= 0.0, "log of x <= 0")),
-        G::Log2 => lift(
-            refs,
-            &mut f1_domain(f64::log2, |x| x <= 0.0, "log2 of x <= 0"),
-        ),
         G::UMin | G::UMax | G::SMin | G::SMax => lift(refs, &mut |v| {
             let (a, b) = (v[0].bits(), v[1].bits());
             let pick_a = match op {
@@ -352,25 +350,9 @@ fn glsl_refs(
                 Ok(Val::Bits(from_f(ldexp(a, sext(v[1].bits(), ew)), w)?))
             })
         }
-        G::Pow | G::Step => lift(refs, &mut |v| {
+        G::Step => lift(refs, &mut |v| {
             let a = to_f(v[0].bits(), w)?;
-            let r = match op {
-                G::Pow => {
-                    let y = to_f(v[1].bits(), w)?;
-                    if a < 0.0 || (a == 0.0 && y <= 0.0) {
-                        return Ok(Poison::here("pow with x < 0, or x = 0 and y <= 0"));
-                    }
-                    a.powf(y)
-                }
-                G::Step => {
-                    if to_f(v[1].bits(), w)? < a {
-                        0.0
-                    } else {
-                        1.0
-                    }
-                }
-                _ => unreachable!("only pow and step reach here"),
-            };
+            let r = if to_f(v[1].bits(), w)? < a { 0.0 } else { 1.0 };
             Ok(Val::Bits(from_f(r, w)?))
         }),
         G::FClamp | G::NClamp | G::FMix | G::SmoothStep => lift(refs, &mut |v| {
