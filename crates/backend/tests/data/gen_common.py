@@ -101,6 +101,16 @@ def expects(name, vals, per_line=8, size=4):
     return "\n".join(out)
 
 
+def dispatch(pipeline, shader, buffers):
+    """A compute pipeline attaching `shader` with `buffers` (names, in binding order) as
+    storage buffers of descriptor set 0, and its one-workgroup RUN."""
+    binds = "".join(
+        f"  BIND BUFFER {b} AS storage DESCRIPTOR_SET 0 BINDING {i}\n"
+        for i, b in enumerate(buffers.split())
+    )
+    return f"PIPELINE compute {pipeline}\n  ATTACH {shader}\n{binds}END\nRUN {pipeline} 1 1 1"
+
+
 def data(vals, per_line=8):
     return "\n".join(
         " ".join(str(v) for v in vals[i : i + per_line]) for i in range(0, len(vals), per_line)

@@ -22,7 +22,7 @@ import os
 import random
 from fractions import Fraction as F
 
-from gen_common import (FMT_INF, data, expects, f32_bits, f64_bits, from_f64, is_nan,
+from gen_common import (FMT_INF, data, dispatch, expects, f32_bits, f64_bits, from_f64, is_nan,
                         round_frac, to_frac, value, value_any)
 
 
@@ -174,14 +174,7 @@ BUFFER h DATA_TYPE uint32 SIZE 64 FILL 0
 BUFFER d DATA_TYPE uint64 DATA
 {data(X64 + [0] * 64, 4)}
 END
-PIPELINE compute p
-  ATTACH roots
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER s AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER h AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 3
-END
-RUN p 1 1 1
+{dispatch("p", "roots", "x s h d")}
 {expects("s", s32 + r32)}
 {expects("h", s16 + r16)}
 {expects("d", [None] * 32 + s64 + r64, 4, 8)}
@@ -277,12 +270,7 @@ BUFFER a DATA_TYPE uint64 DATA
 {data([x for x, _ in ops] + [y for _, y in ops], 4)}
 END
 BUFFER q DATA_TYPE uint64 SIZE 32 FILL 0
-PIPELINE compute p
-  ATTACH ddiv
-  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER q AS storage DESCRIPTOR_SET 0 BINDING 1
-END
-RUN p 1 1 1
+{dispatch("p", "ddiv", "a q")}
 {expects("q", q, 4, 8)}
 """
 
@@ -449,14 +437,7 @@ END
 BUFFER o DATA_TYPE uint32 SIZE 416 FILL 0
 BUFFER d DATA_TYPE uint64 SIZE 192 FILL 0
 BUFFER h DATA_TYPE uint32 SIZE 160 FILL 0
-PIPELINE compute p
-  ATTACH geo
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER h AS storage DESCRIPTOR_SET 0 BINDING 3
-END
-RUN p 1 1 1
+{dispatch("p", "geo", "x o d h")}
 {expects("o", [x for k, x in enumerate(out) if k % 13 != 12] + [x for k, x in enumerate(out) if k % 13 == 12])}
 {expects("d", dout, 4, 8)}
 {expects("h", hout)}
@@ -579,13 +560,7 @@ BUFFER f DATA_TYPE uint32 DATA
 END
 BUFFER o DATA_TYPE uint32 SIZE 576 FILL 0
 BUFFER d DATA_TYPE uint64 SIZE 384 FILL 0
-PIPELINE compute p
-  ATTACH exact
-  BIND BUFFER f AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
-END
-RUN p 1 1 1
+{dispatch("p", "exact", "f o d")}
 {expects("o", o32)}
 {expects("d", o64, 4, 8)}
 """
@@ -655,12 +630,7 @@ BUFFER x DATA_TYPE uint32 DATA
 {data(X + Y + hx + hy)}
 END
 BUFFER o DATA_TYPE uint32 SIZE 40 FILL 0
-PIPELINE compute p
-  ATTACH fmod
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-END
-RUN p 1 1 1
+{dispatch("p", "fmod", "x o")}
 {expects("o", out + hout)}
 """
 

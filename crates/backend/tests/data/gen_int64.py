@@ -7,7 +7,7 @@ python3 gen_int64.py
 import os
 import random
 
-from gen_common import data, expects
+from gen_common import data, dispatch, expects
 
 # ---- div64.amber ---------------------------------------------------------------------
 
@@ -64,12 +64,7 @@ BUFFER x DATA_TYPE uint64 DATA
 {data([a for a, _ in pairs] + [b for _, b in pairs], 4)}
 END
 BUFFER o DATA_TYPE uint64 SIZE 128 FILL 0
-PIPELINE compute p
-  ATTACH div64
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-END
-RUN p 1 1 1
+{dispatch("p", "div64", "x o")}
 {expects("o", out, 4, 8)}
 """
 
@@ -175,16 +170,7 @@ BUFFER o DATA_TYPE uint64 DATA
 END
 BUFFER r DATA_TYPE uint64 SIZE 256 FILL 0
 BUFFER l DATA_TYPE uint64 SIZE 64 FILL 0
-PIPELINE compute p
-  ATTACH atomic64
-  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER s AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER v AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER r AS storage DESCRIPTOR_SET 0 BINDING 4
-  BIND BUFFER l AS storage DESCRIPTOR_SET 0 BINDING 5
-END
-RUN p 1 1 1
+{dispatch("p", "atomic64", "a s v o r l")}
 {expects("a", fin, 3, 8)}
 {expects("s", sfin + [after[8 * i + 5] for i in range(32)], 4, 8)}
 {expects("r", ret, 4, 8)}
@@ -247,12 +233,7 @@ BUFFER x DATA_TYPE uint64 DATA
 {data(xs, 4)}
 END
 BUFFER o DATA_TYPE uint64 SIZE 256 FILL 0
-PIPELINE compute p
-  ATTACH glsl64
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
-END
-RUN p 1 1 1
+{dispatch("p", "glsl64", "x o")}
 {expects("o", out, 4, 8)}
 """
 

@@ -26,7 +26,7 @@ from fractions import Fraction as F
 
 import mpmath as mp
 
-from gen_common import data, expects, round_frac, to_frac
+from gen_common import data, dispatch, expects, round_frac, to_frac
 
 mp.mp.dps = 40
 
@@ -485,13 +485,7 @@ BUFFER ex DATA_TYPE uint32 DATA
 END
 BUFFER er DATA_TYPE uint32 SIZE 160 FILL 0
 BUFFER eh DATA_TYPE uint32 SIZE 64 FILL 0
-PIPELINE compute q
-  ATTACH exp_log
-  BIND BUFFER ex AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER er AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER eh AS storage DESCRIPTOR_SET 0 BINDING 2
-END
-RUN q 1 1 1
+{dispatch("q", "exp_log", "ex er eh")}
 {expects("er", e2 + ee + l2 + ll + pw)}
 {expects("eh", h_e2 + h_l2)}
 """
@@ -570,13 +564,7 @@ BUFFER x DATA_TYPE uint32 DATA
 END
 BUFFER r DATA_TYPE uint32 SIZE 96 FILL 0
 BUFFER h DATA_TYPE uint32 SIZE 64 FILL 0
-PIPELINE compute p
-  ATTACH transcendental
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER r AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER h AS storage DESCRIPTOR_SET 0 BINDING 2
-END
-RUN p 1 1 1
+{dispatch("p", "transcendental", "x r h")}
 {expects("r", r_atan + r_atan2 + r_swap)}
 {expects("h", h_atan + h_atan2)}
 """ + exp_log_script()
