@@ -54,7 +54,7 @@ pub enum Variant {
     /// merge, so break blocks run once for all iterations together.
     BreakNotSplitByIteration,
     /// The value an atomic returns is taken as ordered even where another invocation's
-    /// atomic on the same location may land before or after it (`order.rs`): what the
+    /// atomic on the same location may land before or after it (`order/`): what the
     /// reference's one order gave, compared as if every order gave it.
     ReturnedValuesOrdered,
     /// No order-dependent values at all: the reference's order of racing atomics is taken

@@ -30,7 +30,7 @@ pub struct Interpreter<'m> {
     /// How many function variables the module has (`decode.rs`).
     pub(crate) var_slots: usize,
     /// Whether the module has atomics (only then may a dispatch need a second run to find
-    /// order-dependent values: `order.rs`).
+    /// order-dependent values: `order/`).
     pub(crate) has_atomics: bool,
 }
 
@@ -196,7 +196,7 @@ impl<'m> Interpreter<'m> {
         observer: Option<&'s mut (dyn crate::observe::Observer + 's)>,
         bindings: Option<BTreeMap<(u32, u32), Region>>,
     ) -> R<Outcome> {
-        // A module with atomics may need a second run on the same inputs (`order.rs`).
+        // A module with atomics may need a second run on the same inputs (`order/`).
         let again = match &bindings {
             Some(b) if self.has_atomics => Some(b.clone()),
             _ => None,

@@ -41,7 +41,7 @@ impl Run<'_, '_> {
                 .map(|t| t.mask.count_ones())
                 .sum();
             if at_barrier == live {
-                // Atomics before and after a workgroup barrier do not race (`order.rs`).
+                // Atomics before and after a workgroup barrier do not race (`order/`).
                 self.phase += 1;
                 for s in subgroups.iter_mut() {
                     for t in s.tangles.iter_mut() {

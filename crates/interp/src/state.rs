@@ -26,7 +26,7 @@ pub(crate) struct TFrame {
 pub(crate) struct FuncValues {
     pub(crate) vals: Vec<Slot>,
     pub(crate) prev: Vec<Option<Block>>,
-    /// Per value of `vals`, whether it is order-dependent (`order.rs`); empty outside the
+    /// Per value of `vals`, whether it is order-dependent (`order/`); empty outside the
     /// second run of a dispatch with racing atomics, and grown only when a bit is set.
     pub(crate) taint: Vec<bool>,
 }
@@ -58,7 +58,7 @@ pub(crate) struct Instance {
     pub(crate) arrivals: Vec<(Block, Mask)>,
     pub(crate) frames: Vec<TFrame>,
     pub(crate) below: Vec<usize>,
-    /// Whether a branch on an order-dependent value controls it (`order.rs`): lanes inside
+    /// Whether a branch on an order-dependent value controls it (`order/`): lanes inside
     /// it run under order-dependent control.
     pub(crate) order_dependent: bool,
 }
@@ -87,7 +87,7 @@ pub(crate) struct Subgroup {
     /// Vectors of ended tangles and released instances, reused for new ones (a construct
     /// instance per loop iteration would otherwise allocate each time).
     pub(crate) spare: Spare,
-    /// Whether lanes ended under order-dependent control (`order.rs`): everything the
+    /// Whether lanes ended under order-dependent control (`order/`): everything the
     /// subgroup does afterwards is order-dependent.
     pub(crate) order_dependent: bool,
 }
@@ -338,7 +338,7 @@ pub(crate) struct Run<'a, 'm> {
     pub(crate) workgroup: [u32; 3],
     /// Who sees every executed instruction, if anyone (`run_observed`).
     pub(crate) observer: Option<&'a mut dyn crate::observe::Observer>,
-    /// The first run's record of atomics per location (`order.rs`), made at the first one.
+    /// The first run's record of atomics per location (`order/`), made at the first one.
     pub(crate) races: Option<Box<crate::order::Races>>,
     /// How many workgroup barriers the running workgroup has passed.
     pub(crate) phase: u32,
