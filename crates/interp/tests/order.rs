@@ -2,8 +2,10 @@
 //! A subgroup of 32 lanes executing one atomic instruction is 32 invocations whose order
 //! SPIR-V leaves open. The expected masks are derived by hand from the rules.
 
+mod common;
+
+use common::{module, word_flags, words as le_words};
 use tangle_interp::{Config, Interpreter, Outcome, Variant};
-use tangle_ir::Module;
 
 /// A program of one subgroup of 32: `v0` is the lane, `v1` a pointer to `d[0]` (buffer
 /// `d`, set 0 binding 1, 4 words), then `body`. Buffer `out` (set 0 binding 0) has 64
@@ -49,14 +51,6 @@ b0:
     )
 }
 
-fn module(text: &str) -> Module {
-    let m = tangle_ir::text::parse(text).unwrap_or_else(|e| panic!("parse: {e}\n{text}"));
-    if let Err(e) = tangle_ir::verify::verify(&m) {
-        panic!("verify: {e}\n{text}");
-    }
-    m
-}
-
 fn run_with(body: &str, config: Config) -> Outcome {
     let text = program(body);
     let m = module(&text);
@@ -76,15 +70,7 @@ fn words(o: &Outcome, binding: u32, n: usize) -> (Vec<bool>, Vec<bool>) {
     let Some(od) = o.order_dependent.get(&(0, binding)) else {
         return (vec![false; n], vec![false; n]);
     };
-    let per_word = |mask: &[bool]| -> Vec<bool> {
-        mask.chunks(4)
-            .map(|w| {
-                assert!(w.iter().all(|b| *b == w[0]), "a word split: {w:?}");
-                w[0]
-            })
-            .collect()
-    };
-    (per_word(&od.bytes), per_word(&od.valued))
+    (word_flags(&od.bytes), word_flags(&od.valued))
 }
 
 /// `n` words, `true` where `f(word)`.
@@ -94,8 +80,7 @@ fn mask(n: usize, f: impl Fn(usize) -> bool) -> Vec<bool> {
 
 /// The word `i` of buffer (0, `binding`).
 fn word(o: &Outcome, binding: u32, i: usize) -> u32 {
-    let b = &o.buffers[&(0, binding)];
-    u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap())
+    le_words(&o.buffers[&(0, binding)])[i]
 }
 
 /// Stores `v9` at out[lane].

@@ -5,6 +5,8 @@
 //! those lanes' words must come out undefined, the others exact), under every schedule
 //! policy and with 32 and 8 lanes a subgroup.
 
+mod common;
+
 use tangle_interp::{Config, Interpreter, SchedulePolicy};
 
 const TEXT: &str = r#"spirv 1.3
@@ -96,8 +98,7 @@ fn want(l: u32) -> [Option<u32>; 2] {
 
 #[test]
 fn phis_copy_by_edge_and_swap_under_every_schedule() {
-    let m = tangle_ir::text::parse(TEXT).expect("parse");
-    tangle_ir::verify::verify(&m).expect("verify");
+    let m = common::module(TEXT);
     let policies = [
         SchedulePolicy::LowestLaneFirst,
         SchedulePolicy::NewestFirst,
@@ -114,17 +115,17 @@ fn phis_copy_by_edge_and_swap_under_every_schedule() {
             let mut it = Interpreter::new(&m, "main", config).expect("interpreter");
             it.bind_buffer(0, 0, vec![0xAB; 64 * 4]);
             let o = it.run().expect("run");
-            let bytes = &o.buffers[&(0, 0)];
+            let words = common::out_words(&o);
             let undefined = o.undefined.get(&(0, 0)).expect("some words are undefined");
             for l in 0..32u32 {
                 for (k, w) in want(l).into_iter().enumerate() {
-                    let at = (2 * l as usize + k) * 4;
-                    let got = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("word"));
-                    let undef = undefined[at..at + 4].iter().all(|b| *b);
+                    let at = 2 * l as usize + k;
+                    let got = words[at];
+                    let undef = undefined[4 * at..4 * at + 4].iter().all(|b| *b);
                     match w {
                         None => assert!(undef, "{size} {policy:?}: lane {l} word {k} defined"),
                         Some(v) => {
-                            assert!(!undefined[at], "{size} {policy:?}: lane {l} word {k}");
+                            assert!(!undefined[4 * at], "{size} {policy:?}: lane {l} word {k}");
                             assert_eq!(got, v, "{size} {policy:?}: lane {l} word {k}");
                         }
                     }

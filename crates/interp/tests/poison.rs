@@ -4,8 +4,10 @@
 //! run naming where the value was used and where it was born. The expected outcomes are
 //! derived by hand from the rule (which lanes are hit, which bytes are written).
 
+mod common;
+
+use common::{module, out_words, word_flags};
 use tangle_interp::{Config, InterpError, Interpreter, Outcome, UndefinedUse};
-use tangle_ir::Module;
 
 /// A program of 32 invocations (one subgroup of 32 unless configured otherwise): `v0` is
 /// the subgroup lane, `v2` a zero read from the input buffer (so nothing can fold), `v3` an
@@ -99,14 +101,6 @@ b2:
 /// Only computes `v9`.
 const DISCARD: &str = "  return";
 
-fn module(text: &str) -> Module {
-    let m = tangle_ir::text::parse(text).unwrap_or_else(|e| panic!("parse: {e}\n{text}"));
-    if let Err(e) = tangle_ir::verify::verify(&m) {
-        panic!("verify: {e}\n{text}");
-    }
-    m
-}
-
 fn run_with(text: &str, config: Config) -> Result<Outcome, InterpError> {
     let m = module(text);
     let mut it = Interpreter::new(&m, "main", config)?;
@@ -123,16 +117,7 @@ fn run(text: &str) -> Result<Outcome, InterpError> {
 fn undefined_words(o: &Outcome) -> Vec<bool> {
     match o.undefined.get(&(0, 0)) {
         None => vec![false; 32],
-        Some(mask) => mask
-            .chunks(4)
-            .map(|w| {
-                assert!(
-                    w.iter().all(|b| *b == w[0]),
-                    "a word is undefined as a whole"
-                );
-                w[0]
-            })
-            .collect(),
+        Some(mask) => word_flags(mask),
     }
 }
 
@@ -450,10 +435,7 @@ fn scan_idiom_passes() {
   v7 = uge bool v0, c12
   v9 = select u32 v7, v8, v0";
     let o = run(&program(select, STORE)).unwrap();
-    let words: Vec<u32> = o.buffers[&(0, 0)]
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = out_words(&o);
     let want: Vec<u32> = (0..32).map(|l| if l >= 3 { l - 3 } else { l }).collect();
     assert_eq!(words, want);
     assert!(o.undefined.is_empty());

@@ -111,9 +111,26 @@ pub fn run(
 
 /// The output buffer as words.
 pub fn out_words(o: &Outcome) -> Vec<u32> {
-    o.buffers[&(0, 0)]
+    words(&o.buffers[&(0, 0)])
+}
+
+/// Little-endian bytes as 32-bit words.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A per-byte flag (undefined, order-dependent) as one flag per 32-bit word; panics where
+/// the four bytes of a word differ, since the tests write and expect whole words.
+pub fn word_flags(bytes: &[bool]) -> Vec<bool> {
+    bytes
+        .chunks(4)
+        .map(|w| {
+            assert!(w.iter().all(|b| *b == w[0]), "a word split: {w:?}");
+            w[0]
+        })
         .collect()
 }
 
