@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tangle_oracle::Tool;
+use tangle_oracle::{Oracle, Tool};
 use tangle_reconverge::Scheme;
 use tangle_run::sass::{Kept, SassEngine, OTHER_SIDE};
 use tangle_run::{run_script, Event, ScriptOptions};
@@ -49,6 +49,24 @@ const TEST: &str = "conformance_corpus_sass";
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/amber")
+}
+
+/// The corpus folder and `tools`, in that order, for `test`; `None` after a SKIPPED line
+/// where the corpus or a tool is missing (under `CI=true` that fails the test instead).
+fn corpus_and_tools(test: &str, tools: &[Tool]) -> Option<(PathBuf, Vec<Oracle>)> {
+    let dir = corpus();
+    if !dir.join("MANIFEST.tsv").is_file() {
+        if tangle_oracle::oracles_mandatory() {
+            panic!("{test}: {} is missing (CI=true)", dir.display());
+        }
+        eprintln!("SKIPPED {test}: {} is missing", dir.display());
+        return None;
+    }
+    let found = tools
+        .iter()
+        .map(|&tool| tangle_oracle::require(tool, test))
+        .collect::<Option<Vec<Oracle>>>()?;
+    Some((dir, found))
 }
 
 /// The manifest's AmberScript compute scripts, as paths under the corpus folder.
@@ -283,26 +301,15 @@ fn their_text(
 
 #[test]
 fn conformance_corpus_sass() {
-    let dir = corpus();
-    if !dir.join("MANIFEST.tsv").is_file() {
-        if tangle_oracle::oracles_mandatory() {
-            panic!("{TEST}: {} is missing (CI=true)", dir.display());
-        }
-        eprintln!("SKIPPED {TEST}: {} is missing", dir.display());
-        return;
-    }
-    let mut tools = Vec::new();
-    for tool in [
+    let tools = [
         Tool::Glslang,
         Tool::SpirvOpt,
         Tool::Nvdisasm,
         Tool::Cuobjdump,
-    ] {
-        match tangle_oracle::require(tool, TEST) {
-            Some(t) => tools.push(t),
-            None => return,
-        }
-    }
+    ];
+    let Some((dir, tools)) = corpus_and_tools(TEST, &tools) else {
+        return;
+    };
     let (nvdisasm, cuobjdump) = (&tools[2], &tools[3]);
     let out_of_scope = not_in_scope();
     let scripts: Vec<String> = manifest(&dir)
@@ -464,6 +471,24 @@ fn conformance_corpus_sass() {
     }
 }
 
+/// The events of the script at `path` through the SASS engine on `arch` under `policy`
+/// alone, after `adjust` changed the options (a broken back end, a reference variant).
+fn sass_events(
+    path: &Path,
+    arch: Arch,
+    policy: tangle_sched::Policy,
+    adjust: impl FnOnce(&mut ScriptOptions),
+) -> Vec<Event> {
+    let script = tangle_amber::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut options = ScriptOptions {
+        base_dir: tangle_run::script::script_dir(path),
+        sass: Some(SassEngine::new(vec![arch], Scheme::Scopes, vec![policy])),
+        ..ScriptOptions::default()
+    };
+    adjust(&mut options);
+    run_script(&script, &options).unwrap().events
+}
+
 /// A change that breaks a compiled kernel.
 type Mutant = fn(&mut tangle_backend::Compiled);
 
@@ -508,19 +533,9 @@ fn stalls_cut(c: &mut tangle_backend::Compiled) {
 #[test]
 fn broken_back_ends_are_caught_on_the_corpus() {
     let test = "broken_back_ends_are_caught_on_the_corpus";
-    let dir = corpus();
-    if !dir.join("MANIFEST.tsv").is_file() {
-        if tangle_oracle::oracles_mandatory() {
-            panic!("{test}: {} is missing (CI=true)", dir.display());
-        }
-        eprintln!("SKIPPED {test}: {} is missing", dir.display());
+    let Some((dir, _)) = corpus_and_tools(test, &[Tool::Glslang, Tool::SpirvOpt]) else {
         return;
-    }
-    for tool in [Tool::Glslang, Tool::SpirvOpt] {
-        if tangle_oracle::require(tool, test).is_none() {
-            return;
-        }
-    }
+    };
     let out_of_scope = not_in_scope();
     let scripts: Vec<String> = manifest(&dir)
         .into_iter()
@@ -536,21 +551,13 @@ fn broken_back_ends_are_caught_on_the_corpus() {
     for (what, mutate) in mutants {
         let (mut caught, mut agreed) = (0, 0);
         for name in &scripts {
-            let path = dir.join(name);
-            let script = tangle_amber::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let mut engine = SassEngine::new(
-                vec![Arch::Sm86],
-                Scheme::Scopes,
-                vec![tangle_sched::Policy::RoundRobin],
+            let events = sass_events(
+                &dir.join(name),
+                Arch::Sm86,
+                tangle_sched::Policy::RoundRobin,
+                |o| o.sass.as_mut().expect("the SASS engine").mutate = Some(mutate),
             );
-            engine.mutate = Some(mutate);
-            let options = ScriptOptions {
-                base_dir: tangle_run::script::script_dir(&path),
-                sass: Some(engine),
-                ..ScriptOptions::default()
-            };
-            let report = run_script(&script, &options).unwrap();
-            for e in &report.events {
+            for e in &events {
                 match e {
                     Event::SassDiffers { .. } => caught += 1,
                     Event::SassAgreed { .. } => agreed += 1,
@@ -571,37 +578,16 @@ fn broken_back_ends_are_caught_on_the_corpus() {
 #[test]
 fn a_reference_without_order_dependence_is_caught_on_the_corpus() {
     let test = "a_reference_without_order_dependence_is_caught_on_the_corpus";
-    let dir = corpus();
-    if !dir.join("MANIFEST.tsv").is_file() {
-        if tangle_oracle::oracles_mandatory() {
-            panic!("{test}: {} is missing (CI=true)", dir.display());
-        }
-        eprintln!("SKIPPED {test}: {} is missing", dir.display());
+    let Some((dir, _)) = corpus_and_tools(test, &[Tool::Glslang, Tool::SpirvOpt]) else {
         return;
-    }
-    for tool in [Tool::Glslang, Tool::SpirvOpt] {
-        if tangle_oracle::require(tool, test).is_none() {
-            return;
-        }
-    }
+    };
     let path = dir.join(
         "VK-GL-CTS/external/vulkancts/data/vulkan/amber/subgroup_uniform_control_flow/large/\
          subgroup_reconverge14.amber",
     );
-    let script = tangle_amber::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let policy: tangle_sched::Policy = "random:6".parse().unwrap();
     let events = |variant: tangle_interp::Variant| {
-        let mut options = ScriptOptions {
-            base_dir: tangle_run::script::script_dir(&path),
-            sass: Some(SassEngine::new(
-                vec![Arch::Sm75],
-                Scheme::Scopes,
-                vec![policy],
-            )),
-            ..ScriptOptions::default()
-        };
-        options.engine.variant = variant;
-        run_script(&script, &options).unwrap().events
+        sass_events(&path, Arch::Sm75, policy, |o| o.engine.variant = variant)
     };
     let right = events(tangle_interp::Variant::Maximal);
     assert!(
