@@ -9,18 +9,7 @@
 //! 2048; pow where the accurate result is a finite nonzero f32).
 
 use tangle_ir::glsl::GlslOp;
-use tangle_lanes::recipe::for_glsl;
-
-/// `|r - exact|` in units of the f32 spacing at `exact` (the subnormal spacing below the
-/// normal range).
-fn ulps(r: u32, exact: f64) -> f64 {
-    let r = f64::from(f32::from_bits(r));
-    if r == exact {
-        return 0.0;
-    }
-    let e = exact.abs().log2().floor().max(-126.0);
-    (r - exact).abs() / (e - 23.0).exp2()
-}
+use tangle_lanes::recipe::{for_glsl, ulps};
 
 /// A one-operand function: its op, its accurate value in f64, Vulkan's bound in words.
 type OneOperand = (GlslOp, fn(f64) -> f64, &'static str);

@@ -20,6 +20,18 @@ fn atan_01(b: &mut Builder, t: Slot) -> Slot {
     b.fma(t, q, t)
 }
 
+/// The angle of a reduced ratio `t = small / large` in [0, 1], as both recipes reduce:
+/// `atan(t)`, π/4 exactly where the two magnitudes `p` and `q` are equal, and `π/2 - that`
+/// where `swapped` (the ratio was taken the other way up).
+fn atan_unreduced(b: &mut Builder, t: Slot, (p, q): (Slot, Slot), swapped: Slot) -> Slot {
+    let r = atan_01(b, t);
+    let equal = b.cmp(FCmp::Eq, p, q);
+    let pio4 = b.f(PIO4);
+    let r = b.sel(equal, pio4, r);
+    let c = b.minus_from(PIO2_HI, PIO2_LO, r);
+    b.sel(swapped, c, r)
+}
+
 /// `atan(x)`: `t = |x|`, or `1/|x|` where `|x| > 1` and then `π/2 - atan(t)`; π/4
 /// exactly where `|x| = 1`; the sign of `x` put back last (so `atan(-0) = -0` and
 /// `atan(±∞) = ±π/2`).
@@ -31,12 +43,7 @@ pub(super) fn atan() -> Recipe {
     let big = b.cmp(FCmp::Gt, a, one);
     let inv = b.div(one, a);
     let t = b.sel(big, inv, a);
-    let r = atan_01(&mut b, t);
-    let unit = b.cmp(FCmp::Eq, a, one);
-    let pio4 = b.f(PIO4);
-    let r = b.sel(unit, pio4, r);
-    let c = b.minus_from(PIO2_HI, PIO2_LO, r);
-    let r = b.sel(big, c, r);
+    let r = atan_unreduced(&mut b, t, (a, one), big);
     let s = b.sign(x);
     let r = b.or(r, s);
     b.finish("Atan", 1, r)
@@ -57,12 +64,7 @@ pub(super) fn atan2() -> Recipe {
     let num = b.sel(steep, ax, ay);
     let den = b.sel(steep, ay, ax);
     let q = b.div(num, den);
-    let r = atan_01(&mut b, q);
-    let equal = b.cmp(FCmp::Eq, ax, ay);
-    let pio4 = b.f(PIO4);
-    let r = b.sel(equal, pio4, r);
-    let c = b.minus_from(PIO2_HI, PIO2_LO, r);
-    let r = b.sel(steep, c, r);
+    let r = atan_unreduced(&mut b, q, (ax, ay), steep);
     let zero = b.f(0.0);
     let left = b.cmp(FCmp::Lt, x, zero);
     let c = b.minus_from(PI_HI, PI_LO, r);

@@ -14,6 +14,7 @@
 
 mod build;
 mod coefficients;
+mod error;
 mod exp_log;
 mod functions;
 
@@ -22,6 +23,7 @@ use std::sync::OnceLock;
 use tangle_ir::glsl::GlslOp;
 
 pub use build::Builder;
+pub use error::ulps;
 
 /// The index of an earlier step of the same recipe, whose result an operand reads.
 pub type Slot = u16;

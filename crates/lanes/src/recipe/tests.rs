@@ -4,17 +4,6 @@
 
 use super::*;
 
-/// The distance from `r` to the accurate `exact`, in units of the f32 spacing at
-/// `exact` (subnormal spacing below the normal range).
-fn ulps(r: u32, exact: f64) -> f64 {
-    let r = f64::from(f32::from_bits(r));
-    if r == exact {
-        return 0.0;
-    }
-    let e = exact.abs().log2().floor().max(-126.0);
-    (r - exact).abs() / (e - 23.0).exp2()
-}
-
 /// A deterministic sample of f32 bit patterns: every 2^k-th pattern plus a
 /// multiplicative-congruential walk, both signs, finite values only.
 fn sample(n: usize) -> Vec<u32> {
@@ -64,14 +53,7 @@ fn the_checker_rejects_bad_shapes() {
 
 #[test]
 fn atan_is_within_its_bound() {
-    let r = for_glsl(GlslOp::Atan).unwrap();
-    let mut worst = (0.0f64, 0u32);
-    for x in sample(200_000) {
-        let e = ulps(r.eval(&[x]), f64::from(f32::from_bits(x)).atan());
-        if e > worst.0 {
-            worst = (e, x);
-        }
-    }
+    let worst = worst1(GlslOp::Atan, &sample(200_000), f64::atan);
     // tangle's bound (docs/interp.md: the whole f32 range measured at 1.9 ulp); Vulkan's
     // is 4096 ulp.
     assert!(
