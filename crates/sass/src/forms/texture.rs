@@ -27,15 +27,13 @@ use super::*;
 /// The f16 result rounding, bits 79-80 (3 prints `.INVALID3`).
 const F16: &[(u64, &str)] = &[(0, ""), (1, ".F16.RN"), (2, ".F16.RZ")];
 
-/// The cache operation, bits 84-86 (6 and 7 print `.INVALIDn`).
-const CACHE: &[(u64, &str)] = &[
-    (0, ".EF"),
-    (1, ""),
-    (2, ".EL"),
-    (3, ".LU"),
-    (4, ".EU"),
-    (5, ".NA"),
-];
+/// The cache operation, bits 84-86: the same field and values as LDG's (6 and 7 print
+/// `.INVALIDn`).
+use super::memory::CACHE_OPS as CACHE;
+
+/// The one-bit modifiers (clear prints nothing).
+const AOFFI: &[(u64, &str)] = &[(0, ""), (1, ".AOFFI")];
+const DC: &[(u64, &str)] = &[(0, ""), (1, ".DC")];
 
 /// TEX's level-of-detail mode, bits 87-89 (7 prints `.INVALID7`).
 const TEX_LOD: &[(u64, &str)] = &[
@@ -61,8 +59,9 @@ const TLD4_COMPONENT_BINDLESS: &[(u64, &str)] =
 /// TLD4's offset mode, bits 76-77 (3 prints `.INVALID3`).
 const TLD4_OFFSETS: &[(u64, &str)] = &[(0, ""), (1, ".AOFFI"), (2, ".PTP")];
 
-/// Dimensions by operation, bits 61-63 (the values left out print `INVALIDn`).
-const TEX_DIMS: &[(u64, &str)] = &[
+/// The dimensions, bits 61-63 (6 prints `INVALID6`), one table for every operation; each
+/// operation's list below names the ones it accepts (the others print `INVALIDn`).
+const DIMENSIONS: &[(u64, &str)] = &[
     (0, "1D"),
     (1, "2D"),
     (2, "3D"),
@@ -71,15 +70,18 @@ const TEX_DIMS: &[(u64, &str)] = &[
     (5, "ARRAY_2D"),
     (7, "ARRAY_CUBE"),
 ];
-const TLD_DIMS: &[(u64, &str)] = &[
-    (0, "1D"),
-    (1, "2D"),
-    (2, "3D"),
-    (4, "ARRAY_1D"),
-    (5, "ARRAY_2D"),
+const TEX_DIMS: &[&str] = &[
+    "1D",
+    "2D",
+    "3D",
+    "CUBE",
+    "ARRAY_1D",
+    "ARRAY_2D",
+    "ARRAY_CUBE",
 ];
-const TLD4_DIMS: &[(u64, &str)] = &[(1, "2D"), (3, "CUBE"), (5, "ARRAY_2D"), (7, "ARRAY_CUBE")];
-const TXD_DIMS: &[(u64, &str)] = &[(0, "1D"), (1, "2D"), (4, "ARRAY_1D"), (5, "ARRAY_2D")];
+const TLD_DIMS: &[&str] = &["1D", "2D", "3D", "ARRAY_1D", "ARRAY_2D"];
+const TLD4_DIMS: &[&str] = &["2D", "CUBE", "ARRAY_2D", "ARRAY_CUBE"];
+const TXD_DIMS: &[&str] = &["1D", "2D", "ARRAY_1D", "ARRAY_2D"];
 
 /// TXQ's queries, bits 62-63 (3 prints `INVALID3`).
 const TXQ_QUERIES: &[(u64, &str)] = &[
@@ -100,12 +102,15 @@ pub(crate) fn coordinates(dim: &str) -> u8 {
 }
 
 /// One operation: its name, ptxas sample words before SM90 and on SM90 (dimension bits
-/// cleared), its dimensions and its modifiers (in print order, after `.SCR` and `.B`).
+/// cleared), the field of its dimension operand (or TXQ's query): its values' texts, the
+/// texts the operation accepts (empty: all of them) and its first bit; and its modifiers
+/// (in print order, after `.SCR` and `.B`).
 struct Family {
     name: &'static str,
     pre90: (u64, u64),
     sm90: (u64, u64),
-    dims: &'static [(u64, &'static str)],
+    texts: &'static [(u64, &'static str)],
+    dims: &'static [&'static str],
     dim_at: u8,
     mods: fn(Form) -> Form,
 }
@@ -113,8 +118,8 @@ struct Family {
 fn tex_mods(f: Form) -> Form {
     f.m(79, 2, F16)
         .m(87, 3, TEX_LOD)
-        .m(76, 1, &[(0, ""), (1, ".AOFFI")])
-        .m(78, 1, &[(0, ""), (1, ".DC")])
+        .m(76, 1, AOFFI)
+        .m(78, 1, DC)
         .m(84, 3, CACHE)
         .m(77, 1, &[(0, ""), (1, ".NDV")])
 }
@@ -122,7 +127,7 @@ fn tex_mods(f: Form) -> Form {
 fn tld_mods(f: Form) -> Form {
     f.m(79, 2, F16)
         .m(87, 3, TLD_LOD)
-        .m(76, 1, &[(0, ""), (1, ".AOFFI")])
+        .m(76, 1, AOFFI)
         .m(84, 3, CACHE)
         .m(78, 1, &[(0, ""), (1, ".MS")])
         .m(77, 1, &[(0, ""), (1, ".CL")])
@@ -131,14 +136,14 @@ fn tld_mods(f: Form) -> Form {
 fn tld4_mods(f: Form) -> Form {
     f.m(79, 2, F16)
         .m(76, 2, TLD4_OFFSETS)
-        .m(78, 1, &[(0, ""), (1, ".DC")])
+        .m(78, 1, DC)
         .m(84, 3, CACHE)
 }
 
 fn txd_mods(f: Form) -> Form {
     f.m(79, 2, F16)
         .m(87, 1, &[(0, ""), (1, ".LC")])
-        .m(76, 1, &[(0, ""), (1, ".AOFFI")])
+        .m(76, 1, AOFFI)
         .m(84, 3, CACHE)
 }
 
@@ -151,6 +156,7 @@ const FAMILIES: [Family; 5] = [
         name: "TEX",
         pre90: (0x0800000804047361, 0x004f4400019e19ff),
         sm90: (0x0000060804069f60, 0x02236200099e19ff),
+        texts: DIMENSIONS,
         dims: TEX_DIMS,
         dim_at: 61,
         mods: tex_mods,
@@ -159,6 +165,7 @@ const FAMILIES: [Family; 5] = [
         name: "TLD",
         pre90: (0x1800000500047367, 0x004f4400009e09ff),
         sm90: (0x000006ff00069f66, 0x02236200089e09ff),
+        texts: DIMENSIONS,
         dims: TLD_DIMS,
         dim_at: 61,
         mods: tld_mods,
@@ -167,6 +174,7 @@ const FAMILIES: [Family; 5] = [
         name: "TLD4",
         pre90: (0x1800000004047364, 0x004f4400001e09ff),
         sm90: (0x000006ff04069f63, 0x02236200081e09ff),
+        texts: DIMENSIONS,
         dims: TLD4_DIMS,
         dim_at: 61,
         mods: tld4_mods,
@@ -175,6 +183,7 @@ const FAMILIES: [Family; 5] = [
         name: "TXD",
         pre90: (0x0800000c0808736d, 0x010f4400001e09ff),
         sm90: (0x000006040e0c9f6c, 0x02036200081e09ff),
+        texts: DIMENSIONS,
         dims: TXD_DIMS,
         dim_at: 61,
         mods: txd_mods,
@@ -183,7 +192,8 @@ const FAMILIES: [Family; 5] = [
         name: "TXQ",
         pre90: (0x0800000004057370, 0x004f4400000001ff),
         sm90: (0x0000060000059f6f, 0x02236200080001ff),
-        dims: TXQ_QUERIES,
+        texts: TXQ_QUERIES,
+        dims: &[],
         dim_at: 62,
         mods: txq_mods,
     },
@@ -192,7 +202,11 @@ const FAMILIES: [Family; 5] = [
 pub(super) fn textures(v: &mut Vec<Form>) {
     for fam in &FAMILIES {
         let query = fam.name == "TXQ";
-        for &(value, text) in fam.dims {
+        let accepted = fam
+            .texts
+            .iter()
+            .filter(|(_, t)| fam.dims.is_empty() || fam.dims.contains(t));
+        for &(value, text) in accepted {
             for (arches, (lo, hi), sm90) in
                 [(PRE90, fam.pre90, false), (&[Sm90][..], fam.sm90, true)]
             {
@@ -242,6 +256,26 @@ pub(super) fn textures(v: &mut Vec<Form>) {
                 // The mask of all four components is not printed (TXQ prints it).
                 let mask = uimm(72, 4);
                 v.push(f.o(if query { mask } else { mask.hide(15) }));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dimension an operation names but the field has no value for would drop its forms
+    /// without a word.
+    #[test]
+    fn every_accepted_dimension_is_a_value_of_the_field() {
+        for fam in &FAMILIES {
+            for d in fam.dims {
+                assert!(
+                    fam.texts.iter().any(|(_, t)| t == d),
+                    "{}: {d} is not a value of the field",
+                    fam.name
+                );
             }
         }
     }
