@@ -17,14 +17,10 @@
 
 use tangle_sass::Op;
 
-use super::ops::LUT_AND;
+use super::ops::{LUT_AND, LUT_OR, LUT_XOR};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, VReg};
-
-/// LOP3 truth tables: `A | B` and `A ^ B`.
-const LUT_OR: i64 = 0xfc;
-const LUT_XOR: i64 = 0x3c;
 
 impl Isel<'_> {
     /// `a / b` on f64 pairs, correctly rounded.

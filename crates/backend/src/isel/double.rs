@@ -9,14 +9,11 @@ use tangle_ir::PlainOp;
 use tangle_sass::typed::PT;
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_XOR};
 use super::wide::Widths;
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
-
-/// LOP3 truth table of `A ^ B`.
-pub(crate) const LUT_XOR: i64 = 0x3c;
 
 impl Isel<'_> {
     /// One element of a plain operation with a double-precision operand or result.

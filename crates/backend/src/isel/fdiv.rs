@@ -12,14 +12,10 @@
 use tangle_sass::typed::PT;
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_OR, LUT_XOR};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
-
-/// LOP3 truth tables: `A ^ B` and `A | B`.
-const LUT_XOR: i64 = 0x3c;
-const LUT_OR: i64 = 0xfc;
 
 impl Isel<'_> {
     /// `x / y` on f32 scalars.

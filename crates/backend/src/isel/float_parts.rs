@@ -12,14 +12,13 @@ use tangle_ir::{Func, Operand, TypeData};
 use tangle_sass::typed::{Operand as SOperand, PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_OR};
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 /// LOP3 truth tables: `A & ~B` and `A | B`.
 const LUT_AND_NOT: i64 = 0x30;
-const LUT_OR: i64 = 0xfc;
 
 /// The part of `modf`/`frexp`'s result that is stored, and the part that is returned.
 struct Split {

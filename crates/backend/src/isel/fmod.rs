@@ -14,13 +14,10 @@
 use tangle_ir::PlainOp;
 use tangle_sass::Op;
 
-use super::ops::LUT_AND;
+use super::ops::{LUT_AND, LUT_OR};
 use super::Isel;
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
-
-/// LOP3 truth tables: `A | B` and `A ^ B`.
-const LUT_OR: i64 = 0xfc;
 
 impl Isel<'_> {
     /// `x % y` (`op` `FRem`) or GLSL's `mod` (`FMod`) of two f32 values widened to f64

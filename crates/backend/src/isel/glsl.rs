@@ -8,7 +8,7 @@ use tangle_sass::typed::Operand as SOperand;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::LUT_AND;
+use super::ops::{lop3r, LUT_AND};
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd};
@@ -147,16 +147,7 @@ impl Isel<'_> {
                     let sign = if bits == 16 { 0x7fff } else { 0x7fff_ffff };
                     let m = self.reg(Sc::Imm(sign))?;
                     let d = self.r();
-                    self.emit(
-                        MInst::new(Op::Lop3)
-                            .m(".LUT")
-                            .d(d)
-                            .u(x)
-                            .u(m)
-                            .f(RZ)
-                            .imm(LUT_AND)
-                            .f(!SOperand::from(PT)),
-                    );
+                    self.emit(lop3r(d, x, m, LUT_AND));
                     Sc::R(d)
                 }
                 GlslOp::FindUMsb => {

@@ -10,13 +10,10 @@ use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Func, Operand};
 use tangle_sass::Op;
 
-use super::ops::LUT_AND;
+use super::ops::{LUT_AND, LUT_OR};
 use super::{Frame, Isel, MVal};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
-
-/// LOP3 truth table of `A | B`.
-const LUT_OR: i64 = 0xfc;
 
 /// Whether [`Isel::glsl_exact`] selects `g`.
 pub(crate) fn is_glsl_exact(g: GlslOp) -> bool {

@@ -6,13 +6,10 @@ use tangle_ir::PlainOp;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_XOR};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, VReg};
-
-/// LOP3 truth table of `A ^ B`.
-const LUT_XOR: i64 = 0x3c;
 
 impl Isel<'_> {
     /// Unsigned division and remainder by restoring long division, unrolled over the 32

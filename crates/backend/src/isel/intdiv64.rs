@@ -8,14 +8,10 @@ use tangle_ir::PlainOp;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_OR, LUT_XOR};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, VReg};
-
-/// LOP3 truth tables: `A | B` and `A ^ B`.
-const LUT_OR: i64 = 0xfc;
-const LUT_XOR: i64 = 0x3c;
 
 impl Isel<'_> {
     /// Unsigned 64-bit quotient and remainder of `n / d` (low, high words each).

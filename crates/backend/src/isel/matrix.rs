@@ -21,7 +21,7 @@ use tangle_ir::glsl::GlslOp;
 use tangle_ir::{Func, Operand, PlainOp, Type, TypeData};
 use tangle_sass::Op;
 
-use super::double::LUT_XOR;
+use super::ops::LUT_XOR;
 use super::wide::Widths;
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;

@@ -14,8 +14,8 @@ use crate::mir::{MInst, MOpnd, RegClass, VReg};
 
 /// LOP3/PLOP3 truth-table inputs: A = 0xf0, B = 0xcc, C = 0xaa.
 pub(crate) const LUT_AND: i64 = 0xc0;
-const LUT_OR: i64 = 0xfc;
-const LUT_XOR: i64 = 0x3c;
+pub(crate) const LUT_OR: i64 = 0xfc;
+pub(crate) const LUT_XOR: i64 = 0x3c;
 const LUT_XNOR: i64 = 0xc3;
 pub(crate) const LUT_NOT_A: i64 = 0x0f;
 /// `A ? B : C`.
@@ -477,16 +477,7 @@ impl Isel<'_> {
                 // The sign bit flips, whatever the value (0 - x would turn -0 into +0).
                 let x = self.reg(a[0])?;
                 let m = self.reg(Sc::Imm(0x8000_0000))?;
-                self.emit(
-                    MInst::new(Op::Lop3)
-                        .m(".LUT")
-                        .d(d)
-                        .u(x)
-                        .u(m)
-                        .f(RZ)
-                        .imm(LUT_XOR)
-                        .f(!SOperand::from(PT)),
-                );
+                self.emit(lop3r(d, x, m, LUT_XOR));
             }
             P::ConvertSToF | P::ConvertUToF => {
                 let x = self.reg(a[0])?;

@@ -25,13 +25,10 @@ use tangle_lanes::recipe::{FCmp, Recipe, Step};
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_OR};
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, VReg};
-
-/// LOP3 truth table of `A | B`.
-const LUT_OR: i64 = 0xfc;
 
 impl Isel<'_> {
     /// `g` by its recipe, component by component.

@@ -14,13 +14,10 @@
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::{lop3r, LUT_AND};
+use super::ops::{lop3r, LUT_AND, LUT_OR};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, RegRef, VReg};
-
-/// LOP3 truth table of `A | B`.
-const LUT_OR: i64 = 0xfc;
 
 impl Isel<'_> {
     /// Word `k` (0 low, 1 high) of pair `pair`, copied into a register of its own.

@@ -8,6 +8,7 @@ use tangle_ir::{GroupOp, GroupOperation, Operand, Type};
 use tangle_sass::typed::{Operand as SOperand, PT, RZ};
 use tangle_sass::Op;
 
+use super::ops::{lop3r, LUT_AND, LUT_OR, LUT_XOR};
 use super::{Frame, Isel, MVal, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, VReg};
@@ -48,16 +49,7 @@ impl Isel<'_> {
                 let active = self.activemask();
                 let lt = self.s2r("SR_LTMASK")?;
                 let below = self.r();
-                self.emit(
-                    MInst::new(Op::Lop3)
-                        .m(".LUT")
-                        .d(below)
-                        .u(active)
-                        .u(lt)
-                        .f(RZ)
-                        .imm(0xc0)
-                        .f(!SOperand::from(PT)),
-                );
+                self.emit(lop3r(below, active, lt, LUT_AND));
                 let p = self.p();
                 self.emit(
                     MInst::new(Op::Isetp)
@@ -173,7 +165,7 @@ impl Isel<'_> {
                 );
                 let one_reg = self.reg(Sc::Imm(1))?;
                 let bit = self.r();
-                self.emit(lop3(bit, sh, one_reg, 0xc0));
+                self.emit(lop3r(bit, sh, one_reg, LUT_AND));
                 let p = self.p();
                 self.emit(
                     MInst::new(Op::Isetp)
@@ -195,7 +187,7 @@ impl Isel<'_> {
                     let neg = self.r();
                     self.emit(MInst::new(Op::Iadd3).d(neg).f(RZ).o(MOpnd::neg(x)).f(RZ));
                     let low = self.r();
-                    self.emit(lop3(low, x, neg, 0xc0));
+                    self.emit(lop3r(low, x, neg, LUT_AND));
                     low
                 } else {
                     x
@@ -227,7 +219,7 @@ impl Isel<'_> {
                     "SR_LTMASK"
                 })?;
                 let t = self.r();
-                self.emit(lop3(t, x, m, 0xc0));
+                self.emit(lop3r(t, x, m, LUT_AND));
                 t
             }
             GroupOperation::ClusteredReduce => {
@@ -294,7 +286,7 @@ impl Isel<'_> {
                 }
                 let m = self.reg(Sc::Imm(!(cs - 1)))?;
                 let base = self.r();
-                self.emit(lop3(base, lane, m, 0xc0));
+                self.emit(lop3r(base, lane, m, LUT_AND));
                 Some((!(cs - 1), base))
             }
             _ => None,
@@ -305,7 +297,7 @@ impl Isel<'_> {
             let v = self.shfl_idx(x, jr);
             let bit = self.reg(Sc::Imm(1 << j))?;
             let t = self.r();
-            self.emit(lop3(t, active, bit, 0xc0));
+            self.emit(lop3r(t, active, bit, LUT_AND));
             let p = self.p();
             self.emit(
                 MInst::new(Op::Isetp)
@@ -375,9 +367,9 @@ impl Isel<'_> {
                         !SOperand::from(PT)
                     })
                 }
-                G::BitwiseAnd | G::LogicalAnd => lop3(next, acc, v, 0xc0),
-                G::BitwiseOr | G::LogicalOr => lop3(next, acc, v, 0xfc),
-                G::BitwiseXor | G::LogicalXor => lop3(next, acc, v, 0x3c),
+                G::BitwiseAnd | G::LogicalAnd => lop3r(next, acc, v, LUT_AND),
+                G::BitwiseOr | G::LogicalOr => lop3r(next, acc, v, LUT_OR),
+                G::BitwiseXor | G::LogicalXor => lop3r(next, acc, v, LUT_XOR),
                 G::FAdd => MInst::new(Op::Fadd).d(next).u(acc).u(v),
                 G::FMul => MInst::new(Op::Fmul).d(next).u(acc).u(v),
                 _ => {
@@ -492,18 +484,6 @@ impl Isel<'_> {
     }
 }
 
-/// `LOP3.LUT d, a, b, RZ, lut, !PT`.
-fn lop3(d: VReg, a: VReg, b: VReg, lut: i64) -> MInst {
-    MInst::new(Op::Lop3)
-        .m(".LUT")
-        .d(d)
-        .u(a)
-        .u(b)
-        .f(RZ)
-        .imm(lut)
-        .f(!SOperand::from(PT))
-}
-
 impl Isel<'_> {
     /// `SHFL.IDX PT, d, x, lane, 0x1f`.
     pub(crate) fn shfl_idx(&mut self, x: VReg, lane: VReg) -> VReg {
@@ -539,16 +519,7 @@ impl Isel<'_> {
                 .f(RZ),
         );
         let low = self.r();
-        self.emit(
-            MInst::new(Op::Lop3)
-                .m(".LUT")
-                .d(low)
-                .u(active)
-                .u(neg)
-                .f(RZ)
-                .imm(0xc0)
-                .f(!SOperand::from(PT)),
-        );
+        self.emit(lop3r(low, active, neg, LUT_AND));
         let d = self.r();
         self.emit(MInst::new(Op::Flo).m(".U32").d(d).u(low));
         Ok(d)

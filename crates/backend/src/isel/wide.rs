@@ -18,13 +18,10 @@ use tangle_ir::PlainOp;
 use tangle_sass::typed::{PT, RZ};
 use tangle_sass::Op;
 
-use super::ops::lop3r;
+use super::ops::{lop3r, LUT_AND};
 use super::{Isel, Sc};
 use crate::error::CompileError;
 use crate::mir::{MInst, MOpnd, RegClass, RegRef, VReg};
-
-/// LOP3 truth table of `A & B`.
-const LUT_AND: i64 = 0xc0;
 
 /// The bit widths of one element operation: each operand's element and the result's
 /// (1 for booleans).
