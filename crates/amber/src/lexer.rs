@@ -58,6 +58,36 @@ fn is_separator(b: u8) -> bool {
     b == b' ' || b.wrapping_sub(b'\t') < 5
 }
 
+/// `0 0 0 0 ` as a little-endian 8-byte word: four lone zeros, each ended by a space.
+const FOUR_ZEROS: u64 = u64::from_le_bytes(*b"0 0 0 0 ");
+
+/// The 8 bytes at `at` as a little-endian word (the caller checks that they exist).
+#[inline(always)]
+fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The index of the first `\n` in `hay`, eight bytes at a time: a byte equal to `\n` is a
+/// zero byte of `word ^ 0x0a0a...`, and the lowest set bit of `(x - 0x01..) & !x & 0x80..`
+/// marks the first zero byte of `x` (a borrow can only set bits above a zero byte).
+pub(crate) fn find_newline(hay: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let x = read_u64(hay, i) ^ NEWLINES;
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(i + (zero.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    hay[i..].iter().position(|b| *b == b'\n').map(|p| i + p)
+}
+
 /// Not a hexadecimal digit, in [`HEX_DIGIT`].
 const NOT_DIGIT: u8 = 0xff;
 
@@ -115,6 +145,33 @@ fn plain_number(bytes: &[u8], start: usize) -> Option<(bool, u64, usize)> {
         }
     }
     (at == len || is_separator(bytes[at])).then_some((hex, v, at))
+}
+
+/// ASCII whitespace as `char::is_whitespace` has it (the line end included).
+#[inline(always)]
+fn is_ascii_space(b: u8) -> bool {
+    b == b' ' || b.wrapping_sub(b'\t') < 5
+}
+
+/// `line` without its leading whitespace, and its first word: what `line.trim_start()`
+/// and `split_whitespace().next()` give, read a byte at a time while the bytes are ASCII
+/// (a shader line nearly always is); from the first other byte on, through those methods.
+fn first_word(line: &str) -> (&str, &str) {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && is_ascii_space(bytes[start]) {
+        start += 1;
+    }
+    let mut end = start;
+    while end < bytes.len() && bytes[end] < 0x80 && !is_ascii_space(bytes[end]) {
+        end += 1;
+    }
+    if end < bytes.len() && bytes[end] >= 0x80 {
+        // A character beyond ASCII before the word ended: Unicode's whitespace rules.
+        let trimmed = line.trim_start();
+        return (trimmed, trimmed.split_whitespace().next().unwrap_or(""));
+    }
+    (&line[start..], &line[start..end])
 }
 
 pub(crate) struct Lexer<'a> {
@@ -210,7 +267,7 @@ impl<'a> Lexer<'a> {
     /// at least a digit and a separator, so half of this, rounded up, bounds their count).
     pub fn line_remaining(&self) -> usize {
         let rest = &self.src.as_bytes()[self.at..];
-        rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len())
+        find_newline(rest).unwrap_or(rest.len())
     }
 
     /// Reads plain numbers on the current line: decimals (ASCII digits only, at most 19 of
@@ -261,10 +318,25 @@ impl<'a> Lexer<'a> {
             return;
         }
         let bytes = self.src.as_bytes();
+        let len = bytes.len();
         let mut at = self.at;
         loop {
-            while at < bytes.len() && is_blank(bytes[at]) {
+            while at < len && is_blank(bytes[at]) {
                 at += 1;
+            }
+            // Lone zeros, three values in four on the performance set: four `0 ` at a time
+            // as one 8-byte word, then one `0` and its separator. Each is exactly what
+            // `plain_number` reads there (a decimal `0` ended by a blank), and zero fits
+            // every mask.
+            if at + 8 <= len && read_u64(bytes, at) == FOUR_ZEROS {
+                out.extend_from_slice(&[0; 4]);
+                at += 8;
+                continue;
+            }
+            if at + 1 < len && bytes[at] == b'0' && is_separator(bytes[at + 1]) {
+                out.push(0);
+                at += 1;
+                continue;
             }
             match plain_number(bytes, at) {
                 Some((_, v, end)) if v & !mask == 0 => {
@@ -377,10 +449,9 @@ impl<'a> Lexer<'a> {
                 return Err(unclosed(near_end, opener, ""));
             }
             let rest = &self.src[self.at..];
-            let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+            let line_len = find_newline(rest.as_bytes()).map_or(rest.len(), |i| i + 1);
             let line = &rest[..line_len];
-            let trimmed = line.trim_start();
-            let first = trimmed.split_whitespace().next().unwrap_or("");
+            let (trimmed, first) = first_word(line);
             let first_pos = Pos::new(self.line, self.col + (line.len() - trimmed.len()) as u32);
             if near_end.is_none()
                 && first.len() >= 2
@@ -495,6 +566,9 @@ mod tests {
             "0x0123456789abcdef0",
             "EQ",
             "\u{e9}",
+            "0 0 0 0 ",
+            "0 0 0 0 0 0 0 ",
+            "0 ",
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |n: usize| {
@@ -583,6 +657,38 @@ mod tests {
                 ("next", Pos::new(line, col + 4)),
                 "{src:?}"
             );
+        }
+    }
+
+    /// `find_newline` against a plain search, and `first_word` against `trim_start` and
+    /// `split_whitespace`, on generated lines (every ASCII blank, multi-byte characters
+    /// and Unicode blanks among them, a line end at every offset of an 8-byte word).
+    #[test]
+    fn byte_scans_agree_with_the_plain_searches() {
+        let pieces = [
+            "a", "0", " ", "\t", "\r", "\x0B", "\x0C", "\n", "\u{e9}", "\u{3000}", "\u{85}", "END",
+            "%x", "abcdefgh",
+        ];
+        let mut rng = 0x0bad_cafe_f00d_1234u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for _ in 0..5000 {
+            let mut text = String::new();
+            for _ in 0..next(24) {
+                text.push_str(pieces[next(pieces.len())]);
+            }
+            let bytes = text.as_bytes();
+            for start in 0..bytes.len().min(9) {
+                let want = bytes[start..].iter().position(|b| *b == b'\n');
+                assert_eq!(find_newline(&bytes[start..]), want, "{text:?} from {start}");
+            }
+            let trimmed = text.trim_start();
+            let first = trimmed.split_whitespace().next().unwrap_or("");
+            assert_eq!(first_word(&text), (trimmed, first), "{text:?}");
         }
     }
 

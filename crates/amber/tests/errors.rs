@@ -373,3 +373,115 @@ fn copy_to_itself() {
     at(&e, 12, 13);
     assert!(matches!(e.kind, ErrorKind::Invalid(_)));
 }
+
+/// A bad value in an `EXPECT` list after a run of lone zeros (the lexer's fast path reads
+/// those four at a time) is reported at its own line and column, with its text.
+fn expect_value_error(values: &str, line: u32, column: u32, what: &str, text: &str) {
+    let e = fail(&format!("RUN p 1 1 1\nEXPECT buf IDX 0 EQ {values}\n"));
+    at(&e, line, column);
+    assert_eq!(
+        e.kind,
+        ErrorKind::BadNumber {
+            what: what.into(),
+            text: text.into()
+        },
+        "{values}"
+    );
+}
+
+#[test]
+fn expect_decimal_overflow_after_zeros() {
+    // uint32: 2^32 does not fit; column 21 is where the values start.
+    expect_value_error(
+        "0 0 0 0 0 0 0 0 0 4294967296",
+        13,
+        39,
+        "uint32 expected value",
+        "4294967296",
+    );
+    // Wider than u64 (20 digits).
+    expect_value_error(
+        "0 0 0 0 18446744073709551616",
+        13,
+        29,
+        "uint32 expected value",
+        "18446744073709551616",
+    );
+}
+
+#[test]
+fn expect_hex_wider_than_the_type_after_zeros() {
+    expect_value_error(
+        "0 0 0 0 0 0x100000000",
+        13,
+        31,
+        "uint32 expected value",
+        "0x100000000",
+    );
+    // Leading zeros do not count against the width, nine significant digits do.
+    expect_value_error(
+        "0x0 0 0 0 0 0x00000000000000001 0xfffffffff",
+        13,
+        53,
+        "uint32 expected value",
+        "0xfffffffff",
+    );
+}
+
+#[test]
+fn expect_bad_digits_after_zeros() {
+    expect_value_error(
+        "0 0 0 0 0 0 0 0 12a",
+        13,
+        37,
+        "uint32 expected value",
+        "12a",
+    );
+    expect_value_error("0 0 0 0 0x1G", 13, 29, "uint32 expected value", "0x1G");
+    expect_value_error("0 0 0 0 0x", 13, 29, "uint32 expected value", "0x");
+    expect_value_error(
+        "0 0 0 0 00 0 0 0 0 1.5",
+        13,
+        40,
+        "uint32 expected value",
+        "1.5",
+    );
+    // A zero glued to a word is no lone zero.
+    expect_value_error("0 0 0 0 0z 0 0 0 0", 13, 29, "uint32 expected value", "0z");
+}
+
+#[test]
+fn expect_value_error_on_a_continued_line() {
+    // `\` joins the next line: the bad value is at its own line there.
+    expect_value_error(
+        "0 0 0 0 \\\n  0 0 0 0 0 -x",
+        14,
+        13,
+        "uint32 expected value",
+        "-x",
+    );
+}
+
+#[test]
+fn expect_narrow_integer_widths() {
+    let prelude = |ty: &str, values: &str| {
+        format!("BUFFER n DATA_TYPE {ty} SIZE 16 FILL 0\nEXPECT n IDX 0 EQ 0 0 0 0 {values}\n")
+    };
+    for (ty, values, column, text) in [
+        ("uint8", "255 256", 31, "256"),
+        ("int8", "0xff 0x100", 32, "0x100"),
+        ("uint16", "0xffff 0x10000", 34, "0x10000"),
+        ("int16", "65535 65536", 33, "65536"),
+    ] {
+        let e = fail(&prelude(ty, values));
+        at(&e, 13, column);
+        assert_eq!(
+            e.kind,
+            ErrorKind::BadNumber {
+                what: format!("{ty} expected value"),
+                text: text.into()
+            },
+            "{ty} {values}"
+        );
+    }
+}

@@ -82,6 +82,9 @@ pub(crate) struct Assembler<'a> {
     value_types: HashMap<u32, u32>,
     ext_sets: HashMap<u32, ExtInstSet>,
     words: Vec<u32>,
+    /// The operand queue of the instruction being read, kept between instructions so
+    /// that each does not allocate its own.
+    slots: VecDeque<Slot>,
 }
 
 type Result<T> = std::result::Result<T, AsmError>;
@@ -179,20 +182,27 @@ impl<'a> Assembler<'a> {
                 }
             }
         }
+        // Sized once from the text: a module has about one id for every four words
+        // (`%a = OpIAdd %t %b %c`) and as many words of output as of text; growing the maps
+        // a rehash at a time was a visible part of assembling.
+        let ids = HashMap::with_capacity_and_hasher(tokens.len() / 4, Default::default());
+        let values = HashMap::with_capacity_and_hasher(tokens.len() / 8, Default::default());
+        let words = Vec::with_capacity(tokens.len() + 5);
         Self {
             tokens,
             pos: 0,
             eof,
             opts,
-            ids: HashMap::default(),
+            ids,
             reserved,
             next_id: 1,
             bound: 1,
             num_types: HashMap::default(),
             type_ids: HashSet::default(),
-            value_types: HashMap::default(),
+            value_types: values,
             ext_sets: HashMap::default(),
-            words: Vec::new(),
+            words,
+            slots: VecDeque::new(),
         }
     }
 
@@ -274,6 +284,13 @@ impl<'a> Assembler<'a> {
         };
         let id = match numeric {
             Some(n) => n,
+            // Without preserved numeric ids every id is numbered here, in order, so none
+            // can be taken already: no set of taken ids to keep.
+            None if !self.opts.preserve_numeric_ids => {
+                let id = self.next_id;
+                self.next_id = self.next_id.wrapping_add(1);
+                id
+            }
             None => {
                 while self.reserved.contains(&self.next_id) {
                     self.next_id = self.next_id.wrapping_add(1);
@@ -399,11 +416,14 @@ impl<'a> Assembler<'a> {
             ids: Vec::new(),
             import_name: None,
         };
-        let mut expected: VecDeque<Slot> = inst
-            .operands
-            .iter()
-            .map(|o| Slot::grammar(o.kind, o.quantifier))
-            .collect();
+        // The queue is given back after the operands (an error ends the assembly anyway).
+        let mut expected = std::mem::take(&mut self.slots);
+        expected.clear();
+        expected.extend(
+            inst.operands
+                .iter()
+                .map(|o| Slot::grammar(o.kind, o.quantifier)),
+        );
         // Where spirv-as's cursor stops: after the last word read, or at the next word when it
         // looked ahead for an optional operand. Errors found after the operands point there.
         let mut stop = op_tok.end;
@@ -486,6 +506,7 @@ impl<'a> Assembler<'a> {
             return Err(err_at(&op_tok, K::InstructionTooLong(count)));
         }
         self.words[start] |= (count as u32) << 16;
+        self.slots = expected;
         self.record(&ctx, start, stop)
     }
 
