@@ -555,7 +555,7 @@ fn undominated_values(f: &Function, dom: &DomTree, groups: &[Vec<Value>]) -> Vec
 /// variables: each of the others now has a definition on one path only.
 #[test]
 fn mending_in_the_repair_scan_matches_a_separate_search() {
-    let mut rng = fastrand::Rng::with_seed(0x5eed_0f_5);
+    let mut rng = fastrand::Rng::with_seed(0x5eed_00f5);
     let (mut cases, mut mended, mut refused) = (0usize, 0usize, 0usize);
     for case in 0..1500 {
         let n = rng.usize(2..10);

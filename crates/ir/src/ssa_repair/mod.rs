@@ -196,7 +196,7 @@ fn repair_groups(
     cfg: &Cfg,
     dom: &DomTree,
     groups: &[Vec<Value>],
-    refuse: Option<&dyn Fn(&Function, Value) -> bool>,
+    refuse: Option<sites::Refuse<'_>>,
 ) -> Result<Mended, Value> {
     let floors = ReachFloors::new(cfg, dom);
     // Dense maps by value and instruction number: hash maps over every instruction cost a

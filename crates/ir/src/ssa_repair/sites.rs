@@ -10,6 +10,9 @@ use crate::hash::FxHashMap;
 use crate::module::{Block, Function, Inst, Operand, Value, ValueDef};
 use crate::ops::Op;
 
+/// Which undominated values the caller turns down (see `repair_many_mending_in`).
+pub(super) type Refuse<'r> = &'r dyn Fn(&Function, Value) -> bool;
+
 /// The position of an instruction in no laid-out block.
 const NOT_PLACED: u32 = u32::MAX;
 
@@ -106,7 +109,7 @@ pub(super) fn scan(
     func: &Function,
     group_of: &mut SecondaryMap<Value, Option<u32>>,
     groups: usize,
-    mend: Option<(&DomTree, &dyn Fn(&Function, Value) -> bool)>,
+    mend: Option<(&DomTree, Refuse<'_>)>,
 ) -> Result<Scan, Value> {
     let mut mender = mend.map(|(dom, _)| {
         let mut place =
