@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use tangle_ir::builder::InsertAt;
 use tangle_ir::cfg::{Cfg, DomTree};
 use tangle_ir::exec::{run, ExecError, Scalar};
-use tangle_ir::ssa_repair::{promote_variable, promote_variables, repair};
+use tangle_ir::ssa_repair::{
+    promote_variable, promote_variables, repair, repair_many_in, repair_many_mending_in,
+};
 use tangle_ir::{Block, Function, Module, Op, Operand, PlainOp, Terminator, Value, ValueDef};
 
 /// Duplicates `b` for its predecessor `p`: `p` branches to a copy of `b` whose phis become
@@ -498,4 +500,132 @@ fn promoting_several_variables_at_once_keeps_random_programs_equivalent() {
     }
     println!("{promoted} variables promoted together, {compared} executions compared");
     assert!(compared > 300);
+}
+
+/// The values outside `groups` whose definition does not dominate one of their uses
+/// (the test's own search, separate from the repair's scan), ascending.
+fn undominated_values(f: &Function, dom: &DomTree, groups: &[Vec<Value>]) -> Vec<Value> {
+    let grouped: Vec<Value> = groups.iter().flatten().copied().collect();
+    let def_block = |v: Value| match f.values[v].def {
+        ValueDef::Param(_) => f.entry(),
+        ValueDef::Inst(i) => f.inst_position(i).map(|(b, _)| b),
+        ValueDef::Unused => None,
+    };
+    let mut out = Vec::new();
+    let mut check = |o: Operand, at: Block| {
+        let Operand::Value(v) = o else { return };
+        if grouped.contains(&v) || !dom.is_reachable(at) {
+            return;
+        }
+        if def_block(v).is_some_and(|d| !dom.dominates(d, at)) {
+            out.push(v);
+        }
+    };
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            let data = &f.insts[i];
+            match &data.op {
+                Op::Phi(preds) => {
+                    for (k, &a) in data.args.iter().enumerate() {
+                        check(a, preds[k]);
+                    }
+                }
+                _ => {
+                    for &a in data.args.iter() {
+                        check(a, b);
+                    }
+                }
+            }
+        }
+        if let Some(o) = f.blocks[b].term.operand() {
+            check(o, b);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `repair_many_mending_in` finds the values a rewrite left undominated in the scan it
+/// makes for the groups' uses, and repairs them exactly as a separate search followed by
+/// `repair_many_in`, with each such value a group of its own after the others, would
+/// (what the lowering did before; docs/lowering.md, "Speed", round 5): the same values,
+/// and the same function, phi for phi and number for number. The undominated values are
+/// made by duplicating a block and repairing only some of the duplicated values as
+/// variables: each of the others now has a definition on one path only.
+#[test]
+fn mending_in_the_repair_scan_matches_a_separate_search() {
+    let mut rng = fastrand::Rng::with_seed(0x5eed_00f5);
+    let (mut cases, mut mended, mut refused) = (0usize, 0usize, 0usize);
+    for case in 0..1500 {
+        let n = rng.usize(2..10);
+        let (m, fid) = common::random_program(&mut rng, n);
+        let mut after = m.clone();
+        let f = &mut after.funcs[fid];
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        let joins: Vec<(Block, Block)> = dom
+            .rpo()
+            .iter()
+            .copied()
+            .filter(|&b| Some(b) != f.entry())
+            .flat_map(|b| {
+                let preds: Vec<Block> = cfg
+                    .preds(b)
+                    .iter()
+                    .copied()
+                    .filter(|&p| dom.is_reachable(p))
+                    .collect();
+                let join = preds.len() > 1;
+                preds.into_iter().filter(move |_| join).map(move |p| (b, p))
+            })
+            .collect();
+        if joins.is_empty() {
+            continue;
+        }
+        let (b, p) = joins[rng.usize(0..joins.len())];
+        let groups: Vec<Vec<Value>> = duplicate_block(f, b, p)
+            .into_iter()
+            .filter(|_| rng.usize(0..3) == 0)
+            .map(|(a, b)| vec![a, b])
+            .collect();
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        let want_mended = undominated_values(f, &dom, &groups);
+        let mut separate = after.clone();
+        let mut all = groups.clone();
+        all.extend(want_mended.iter().map(|&v| vec![v]));
+        let want_phis = repair_many_in(&mut separate.funcs[fid], &cfg, &dom, &all);
+        let mut fused = after.clone();
+        let got = repair_many_mending_in(&mut fused.funcs[fid], &cfg, &dom, &groups, &|_, _| false)
+            .expect("nothing is refused");
+        let text = |m: &Module| tangle_ir::text::print(m);
+        assert_eq!(got.mended, want_mended, "case {case}:\n{}", text(&after));
+        assert_eq!(got.phis, want_phis, "case {case}:\n{}", text(&after));
+        assert_eq!(
+            text(&fused),
+            text(&separate),
+            "case {case}: before the repair:\n{}",
+            text(&after)
+        );
+        // Duplicating a block can change dominators; a rewrite lays blocks out anew.
+        tangle_ir::passes::reverse_post_order::run(&mut fused.funcs[fid]);
+        common::verify_lowered(&fused)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{}", text(&fused)));
+        // Refusing a value changes nothing and names the smallest refused.
+        if let Some(&last) = want_mended.last() {
+            let mut untouched = after.clone();
+            let refused_value =
+                repair_many_mending_in(&mut untouched.funcs[fid], &cfg, &dom, &groups, &|_, v| {
+                    v >= last
+                });
+            assert_eq!(refused_value, Err(last));
+            assert_eq!(text(&untouched), text(&after));
+            refused += 1;
+        }
+        cases += 1;
+        mended += want_mended.len();
+    }
+    println!("{cases} rewrites, {mended} values mended, {refused} refusals checked");
+    assert!(cases > 900 && mended > cases / 6 && refused > cases / 10);
 }

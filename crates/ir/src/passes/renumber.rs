@@ -21,7 +21,8 @@ pub fn run(func: &mut Function) -> bool {
 
 /// [`run`], leaving room in the new arena for `room` more instructions: a caller about to
 /// add many (the lowering's rewrite and SSA repair) saves the copy of the whole arena that
-/// growing it would cost. When nothing moves, the arena is left as it is.
+/// growing it would cost. When nothing moves, the arena keeps its order and only gains
+/// the room.
 pub fn run_with_room(func: &mut Function, room: usize) -> bool {
     let n = func.insts.len();
     let mut order: Vec<Inst> = Vec::with_capacity(n);
@@ -48,6 +49,7 @@ pub fn run_with_room(func: &mut Function, room: usize) -> bool {
     }
     order.extend(func.insts.keys().filter(|&i| !*placed.get(i)));
     if order.iter().enumerate().all(|(k, i)| i.index() == k) {
+        func.insts.reserve(room);
         return false;
     }
     let mut new_of: Vec<Inst> = vec![Inst::from_u32(0); n];

@@ -544,104 +544,24 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     // graph and one dominator tree serve the repair and the final layout.
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    // The values the rewrite left undominated are repaired in the same call (one scan of
-    // the function for all groups, which on large functions reads it from memory): the
-    // groups' repair rewrites only uses of the groups' own values, so it neither breaks
-    // nor mends the dominance of any other value.
-    let broken = undominated(f, fid, &opaque, &dom, &groups)?;
-    let mut all = groups;
-    all.extend(broken.into_iter().map(|v| vec![v]));
-    tangle_ir::ssa_repair::repair_many_in(f, &cfg, &dom, &all);
+    // The values the rewrite left undominated (new paths through a shared sync) are found
+    // and repaired in the same call, in the same scan of the function as the groups' uses
+    // (a second scan read every instruction again, from memory on large functions;
+    // docs/lowering.md, "Speed", round 5). The groups' repair rewrites only uses of the
+    // groups' own values, so it neither breaks nor mends the dominance of any other value.
+    // A token or barrier that no longer dominates its uses cannot be merged by a phi: that
+    // would be a bug of the rewrite.
+    let refuse = |f: &tangle_ir::Function, v: Value| opaque.contains(&f.values[v].ty);
+    tangle_ir::ssa_repair::repair_many_mending_in(f, &cfg, &dom, &groups, &refuse).map_err(
+        |v| LowerError::Internal {
+            func: fid,
+            message: format!("{v} is a token or barrier that no longer dominates its uses"),
+        },
+    )?;
     // Reverse post-order (what `layout_in_reverse_post_order` computes), unreachable
     // blocks after it in their old order.
     let mut order = dom.rpo().to_vec();
     order.extend(f.layout.iter().copied().filter(|&b| !dom.is_reachable(b)));
     f.layout = order;
     Ok(())
-}
-
-/// The values, outside `groups`, whose definition no longer dominates all their uses
-/// (`dom` is the function's, current), in value order; an error for a token or barrier
-/// (which no phi can merge).
-fn undominated(
-    f: &tangle_ir::Function,
-    fid: Func,
-    opaque: &[Type],
-    dom: &DomTree,
-    groups: &[Vec<Value>],
-) -> Result<Vec<Value>, LowerError> {
-    let mut grouped: tangle_ir::entity::SecondaryMap<Value, bool> =
-        tangle_ir::entity::SecondaryMap::with_capacity(false, f.values.len());
-    for &v in groups.iter().flatten() {
-        grouped.set(v, true);
-    }
-    // The block of every laid-out instruction, from the blocks' lists alone: reading each
-    // instruction's result instead would read the whole instruction arena once more (from
-    // memory, on large functions) before the scan below reads it again. Dense by number:
-    // a hash map costs a cache miss per lookup.
-    let mut block_of: tangle_ir::entity::SecondaryMap<tangle_ir::Inst, Option<Block>> =
-        tangle_ir::entity::SecondaryMap::with_capacity(None, f.insts.len());
-    for &blk in &f.layout {
-        for &i in &f.blocks[blk].insts {
-            block_of.set(i, Some(blk));
-        }
-    }
-    let entry = f.entry();
-    let defined_at = |v: Value| match f.values[v].def {
-        ValueDef::Param(_) => entry,
-        ValueDef::Inst(i) => *block_of.get(i),
-        ValueDef::Unused => None,
-    };
-    let mut broken: BTreeSet<Value> = BTreeSet::new();
-    let mut check = |v: Value, at: Block| {
-        if !dom.is_reachable(at) || *grouped.get(v) {
-            return;
-        }
-        if let Some(d) = defined_at(v) {
-            if !dom.dominates(d, at) {
-                broken.insert(v);
-            }
-        }
-    };
-    for &blk in &f.layout {
-        for &i in &f.blocks[blk].insts {
-            let data = &f.insts[i];
-            match &data.op {
-                Op::Phi(preds) => {
-                    for (k, a) in data.args.iter().enumerate() {
-                        if let Operand::Value(v) = a {
-                            check(*v, preds[k]);
-                        }
-                    }
-                }
-                _ => {
-                    for a in &data.args {
-                        if let Operand::Value(v) = a {
-                            check(*v, blk);
-                        }
-                    }
-                    if let Some(c) = data.conv {
-                        check(c, blk);
-                    }
-                }
-            }
-        }
-        if let Some(Operand::Value(v)) = f.blocks[blk].term.operand() {
-            check(v, blk);
-        }
-    }
-    let mut out = Vec::new();
-    for v in broken {
-        let ty: Type = f.values[v].ty;
-        if !f.values[v].def.eq(&ValueDef::Unused) {
-            if opaque.contains(&ty) {
-                return Err(LowerError::Internal {
-                    func: fid,
-                    message: format!("{v} is a token or barrier that no longer dominates its uses"),
-                });
-            }
-            out.push(v);
-        }
-    }
-    Ok(out)
 }

@@ -24,6 +24,10 @@
 //! that miss it bring `undef` through new phis. The entry block is taken to have no
 //! predecessors (SPIR-V forbids branching to it): at its start nothing is defined.
 
+mod sites;
+
+use sites::Site;
+
 use crate::hash::{FxHashMap, FxHashSet};
 
 use crate::builder::InsertAt;
@@ -32,22 +36,6 @@ use crate::entity::SecondaryMap;
 use crate::module::{Block, Function, Inst, Operand, Terminator, Value, ValueDef};
 use crate::ops::{Op, PlainOp};
 use crate::types::TypeTable;
-
-/// Where a use is.
-#[derive(Clone, Copy, Debug)]
-enum Site {
-    /// Operand `k` of a non-phi instruction at position `pos` of `block`.
-    Inst {
-        inst: Inst,
-        k: usize,
-        block: Block,
-        pos: usize,
-    },
-    /// Operand `k` of a phi: the value must reach the end of `pred`.
-    Phi { inst: Inst, k: usize, pred: Block },
-    /// The terminator of `block`.
-    Term { block: Block },
-}
 
 struct Repair<'f, 'c> {
     func: &'f mut Function,
@@ -168,6 +156,48 @@ pub fn repair_many_in(
     dom: &DomTree,
     groups: &[Vec<Value>],
 ) -> Vec<Vec<Value>> {
+    match repair_groups(func, cfg, dom, groups, None) {
+        Ok(r) => r.phis,
+        Err(_) => unreachable!("a repair that mends nothing refuses nothing"),
+    }
+}
+
+/// What [`repair_many_mending_in`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mended {
+    /// The phis added per group: the groups given, then one per mended value.
+    pub phis: Vec<Vec<Value>>,
+    /// The values outside the groups whose definition no longer dominated all their
+    /// uses, ascending; each was repaired as a variable of its own, after the groups.
+    pub mended: Vec<Value>,
+}
+
+/// [`repair_many_in`], which also mends every value outside `groups` whose definition no
+/// longer dominates all its uses (what a control-flow rewrite that adds paths leaves),
+/// found in the same scan of the function: as if each were added as a group of its own
+/// after `groups`, in value order, which is what a separate search for them would do at
+/// the cost of a second read of every instruction. Uses in a definition's own block are
+/// taken to follow it (the function was in SSA form before the edit). When `refuse`
+/// turns one of those values down (a token, which no phi can merge), answers it (the
+/// smallest) and changes nothing.
+pub fn repair_many_mending_in(
+    func: &mut Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    groups: &[Vec<Value>],
+    refuse: &dyn Fn(&Function, Value) -> bool,
+) -> Result<Mended, Value> {
+    repair_groups(func, cfg, dom, groups, Some(refuse))
+}
+
+/// The repair of `groups`, mending undominated values too when `refuse` is given.
+fn repair_groups(
+    func: &mut Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    groups: &[Vec<Value>],
+    refuse: Option<sites::Refuse<'_>>,
+) -> Result<Mended, Value> {
     let floors = ReachFloors::new(cfg, dom);
     // Dense maps by value and instruction number: hash maps over every instruction cost a
     // cache miss per lookup on large functions.
@@ -182,52 +212,16 @@ pub fn repair_many_in(
             }
         }
     }
-    let mut sites: Vec<Vec<Site>> = vec![Vec::new(); groups.len()];
-    // Where the groups' defining instructions sit (only those: a map over every
-    // instruction is written in full and read for a few).
-    let mut position: FxHashMap<Inst, (Block, usize)> = FxHashMap::default();
-    let group_at = |o: &Operand| match o {
-        Operand::Value(v) => group_of.get(*v).map(|g| g as usize),
-        _ => None,
-    };
-    for &b in &func.layout {
-        let block = &func.blocks[b];
-        for (pos, &i) in block.insts.iter().enumerate() {
-            let data = &func.insts[i];
-            if data.result.is_some_and(|r| group_of.get(r).is_some()) {
-                position.insert(i, (b, pos));
-            }
-            for (k, a) in data.args.iter().enumerate() {
-                let Some(g) = group_at(a) else { continue };
-                sites[g].push(match &data.op {
-                    Op::Phi(preds) => Site::Phi {
-                        inst: i,
-                        k,
-                        pred: preds[k],
-                    },
-                    _ => Site::Inst {
-                        inst: i,
-                        k,
-                        block: b,
-                        pos: pos + 1,
-                    },
-                });
-            }
-        }
-        let mut seen = Vec::new();
-        if let Some(a) = block.term.operand() {
-            if let Some(g) = group_at(&a) {
-                if !seen.contains(&g) {
-                    seen.push(g);
-                    sites[g].push(Site::Term { block: b });
-                }
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(groups.len());
+    let scan = sites::scan(func, &mut group_of, groups.len(), refuse.map(|r| (dom, r)))?;
+    let position = &scan.position;
+    let all = groups
+        .iter()
+        .map(Vec::as_slice)
+        .chain(scan.mended.iter().map(std::slice::from_ref));
+    let mut out = Vec::with_capacity(groups.len() + scan.mended.len());
     // One undefined value per type serves every group: it sits at the top of the entry.
     let mut undefs: FxHashMap<crate::types::Type, Value> = FxHashMap::default();
-    for (g, defs) in groups.iter().enumerate() {
+    for (g, defs) in all.enumerate() {
         let Some(&first) = defs.first() else {
             out.push(Vec::new());
             continue;
@@ -271,10 +265,11 @@ pub fn repair_many_in(
             floor,
         };
         // Find every use's reaching definition before changing anything.
-        let reaching: Vec<Operand> = sites[g]
+        let group_sites = scan.sites(g);
+        let reaching: Vec<Operand> = group_sites
             .iter()
             .map(|s| match *s {
-                Site::Inst { block, pos, .. } => r.read_before(block, pos),
+                Site::Inst { block, pos, .. } => r.read_before(block, pos as usize),
                 Site::Phi { pred, .. } => r.read_end(pred),
                 Site::Term { block } => r.read_end(block),
             })
@@ -283,11 +278,11 @@ pub fn repair_many_in(
         if let Some(u) = r.undef {
             undefs.insert(ty, u);
         }
-        for (site, value) in sites[g].iter().zip(reaching) {
+        for (site, value) in group_sites.iter().zip(reaching) {
             let value = r.resolve(value);
             match *site {
                 Site::Inst { inst, k, .. } | Site::Phi { inst, k, .. } => {
-                    r.func.insts[inst].args[k] = value
+                    r.func.insts[inst].args[k as usize] = value
                 }
                 Site::Term { block } => {
                     let slot = match &mut r.func.blocks[block].term {
@@ -310,7 +305,10 @@ pub fn repair_many_in(
                 .collect(),
         );
     }
-    out
+    Ok(Mended {
+        phis: out,
+        mended: scan.mended.clone(),
+    })
 }
 
 /// Promotes the function-local variable whose pointer is `var` to SSA values (the classic
