@@ -139,7 +139,7 @@ pub(crate) struct DInst {
     /// Its fast path.
     pub(crate) fast: Fast,
     /// For [`Fast::Chain`]: the byte offsets the indices add.
-    pub(crate) chain: Vec<Step>,
+    pub(crate) chain: ChainPlan,
     /// For a function `variable`: its number among the module's function variables (the
     /// engine keeps one region per variable and lane, reused by every execution).
     pub(crate) var_slot: Option<u32>,
@@ -211,7 +211,7 @@ pub(crate) fn decode(
                         rty: None,
                         result: None,
                         fast: Fast::None,
-                        chain: Vec::new(),
+                        chain: ChainPlan::default(),
                         var_slot: None,
                     });
                 }
@@ -229,11 +229,11 @@ pub(crate) fn decode(
                     }
                 }
                 let mut fast = fast_path(&module.types, &d.op, &atys, rty);
-                let mut chain = Vec::new();
+                let mut chain = ChainPlan::default();
                 if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
                     if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
                         fast = Fast::Chain;
-                        chain = steps;
+                        chain = ChainPlan::of(&steps, &d.args);
                     }
                 }
                 facts.insts[n] = DInst {
@@ -500,6 +500,69 @@ pub(crate) enum Step {
         stride: u64,
         bound: Option<u64>,
     },
+}
+
+/// An access chain's fast path as the engine runs it: the sum of its constant offsets and
+/// its dynamic indices, each with its operand resolved. Wrapping addition is associative
+/// and commutative, so adding the constants first gives the offset the steps in order
+/// give; the indices are checked in their order as before (any failing one sends the lane
+/// to the general path, which reports the first).
+#[derive(Debug, Default)]
+pub(crate) struct ChainPlan {
+    /// The constant steps' byte offsets, summed (wrapping).
+    pub(crate) konst: u64,
+    /// The dynamic indices, in chain order.
+    pub(crate) dyns: Vec<DynIndex>,
+}
+
+/// One dynamic index of a [`ChainPlan`]: operand `src`, an integer of `width` bits
+/// (sign-extended), times `stride` bytes, below `bound` when the array or vector is fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DynIndex {
+    pub(crate) src: Src,
+    pub(crate) width: u32,
+    pub(crate) stride: u64,
+    pub(crate) bound: Option<u64>,
+}
+
+impl DynIndex {
+    /// The byte offset this index adds for an operand slot: `None` (the general path) when
+    /// it is not a defined integer, is negative, or is out of a fixed bound.
+    #[inline(always)]
+    pub(crate) fn offset(&self, s: &crate::slot::Slot) -> Option<u64> {
+        let &crate::slot::Slot::Bits(b) = s else {
+            return None;
+        };
+        let i = tangle_lanes::value::sext(b, self.width);
+        if i < 0 || self.bound.is_some_and(|n| i as u64 >= n) {
+            return None;
+        }
+        Some((i as u64).wrapping_mul(self.stride))
+    }
+}
+
+impl ChainPlan {
+    /// The plan of `steps` (from [`chain_steps`]) of an access chain with operands `args`.
+    fn of(steps: &[Step], args: &[Operand]) -> ChainPlan {
+        let mut plan = ChainPlan::default();
+        for step in steps {
+            match *step {
+                Step::Const(k) => plan.konst = plan.konst.wrapping_add(k),
+                Step::Dyn {
+                    arg,
+                    width,
+                    stride,
+                    bound,
+                } => plan.dyns.push(DynIndex {
+                    src: Src::of(args[arg]),
+                    width,
+                    stride,
+                    bound,
+                }),
+            }
+        }
+        plan
+    }
 }
 
 /// The steps of an access chain whose struct member indices are constants; constant

@@ -20,14 +20,11 @@ impl Run<'_, '_> {
     pub(crate) fn exec_inst(&mut self, sg: &mut Subgroup, t: &mut Tangle, inst: Inst) -> R<()> {
         let it = self.it;
         let m = it.module;
-        let ty = &m.types;
         let fr = *t.frames.last().expect("frame");
         let fi = fr.func.as_u32() as usize;
         let func = &m.funcs[fr.func];
         let id = &func.insts[inst];
         let d: &DInst = &it.facts[fi].insts[inst.as_u32() as usize];
-        let rty = d.rty;
-        let atys = &d.atys[..];
         let advance = |t: &mut Tangle| t.frames.last_mut().expect("frame").idx += 1;
         match d.fast {
             Fast::None => {}
@@ -89,6 +86,25 @@ impl Run<'_, '_> {
                 return Ok(());
             }
         }
+        self.exec_general(sg, t, inst)
+    }
+
+    /// [`Run::exec_inst`] for an instruction without a fast path (or whose fast path
+    /// declined): out of line, so the fast paths' dispatch saves and sets up only what they
+    /// use (this function's frame is large).
+    #[inline(never)]
+    fn exec_general(&mut self, sg: &mut Subgroup, t: &mut Tangle, inst: Inst) -> R<()> {
+        let it = self.it;
+        let m = it.module;
+        let ty = &m.types;
+        let fr = *t.frames.last().expect("frame");
+        let fi = fr.func.as_u32() as usize;
+        let func = &m.funcs[fr.func];
+        let id = &func.insts[inst];
+        let d: &DInst = &it.facts[fi].insts[inst.as_u32() as usize];
+        let rty = d.rty;
+        let atys = &d.atys[..];
+        let advance = |t: &mut Tangle| t.frames.last_mut().expect("frame").idx += 1;
         match &id.op {
             Op::Group { op, scope, group } => {
                 if *scope != Scope::Subgroup {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tangle_ir::{AtomicOp, Global, Type};
 use tangle_lanes::memory::{self as lanes_memory, MemFail};
 
-use crate::decode::{DInst, Step};
+use crate::decode::DInst;
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::slot::Slot;
 use crate::state::{lanes_of, put, Lane, Lookup, Run, Subgroup, Tangle};
@@ -145,25 +145,52 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    /// An access chain through its pre-decoded steps (`decode.rs`) for every lane of `t`;
+    /// An access chain through its pre-decoded plan (`decode.rs`) for every lane of `t`;
     /// a lane whose base is not a defined pointer or whose index is undefined or out of
     /// bounds takes the general path, which reports it.
+    ///
+    /// The operands are resolved once per tangle-instruction, and the common shapes (no
+    /// dynamic index; one index in a lane array, the record of the fuzz programs and of
+    /// most shaders; one constant index) have their own loop with nothing matched per lane
+    /// but the slots themselves.
     pub(crate) fn chain_fast(&mut self, sg: &mut Subgroup, t: &Tangle, d: &DInst) -> R<()> {
         let res = d.result.expect("result");
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         let base = self.lookup(sg, d.args[0]);
-        let (out, width) = (res as usize * sg.width, sg.width);
-        let mut slow: Mask = 0;
-        {
+        let plan = &d.chain;
+        let width = sg.width;
+        let out = res as usize * width;
+        let slow = {
             let lanes = &sg.lanes;
             let vals = &mut sg.values[fi].vals;
-            for lane in lanes_of(t.mask) {
-                match self.chain_lane(vals, lanes, base, d, lane, width) {
-                    Some(p) => put(&mut vals[out + lane], p),
-                    None => slow |= 1 << lane,
-                }
+            let konst = plan.konst;
+            match plan.dyns.as_slice() {
+                [] => chain_loop(t.mask, vals, lanes, base, out, |_, _| Some(konst)),
+                [ix] => match self.lookup_at(width, ix.src) {
+                    Lookup::Lanes(j) => chain_loop(t.mask, vals, lanes, base, out, |v, l| {
+                        Some(ix.offset(&v[j + l])?.wrapping_add(konst))
+                    }),
+                    Lookup::Const(c) => match ix.offset(c) {
+                        Some(k) => {
+                            let k = k.wrapping_add(konst);
+                            chain_loop(t.mask, vals, lanes, base, out, |_, _| Some(k))
+                        }
+                        None => t.mask,
+                    },
+                    other => chain_loop(t.mask, vals, lanes, base, out, |v, l| {
+                        Some(ix.offset(other.get(v, lanes, l))?.wrapping_add(konst))
+                    }),
+                },
+                dyns => chain_loop(t.mask, vals, lanes, base, out, |v, l| {
+                    let mut off = konst;
+                    for ix in dyns {
+                        let s = self.lookup_at(width, ix.src).get(v, lanes, l);
+                        off = off.wrapping_add(ix.offset(s)?);
+                    }
+                    Some(off)
+                }),
             }
-        }
+        };
         // The lanes left take the general path, which reports what stopped the fast one;
         // no lane's pointer depends on another's, and only this path can fail.
         for lane in lanes_of(slow) {
@@ -189,50 +216,6 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    /// One lane's pointer through the pre-decoded steps, or `None` for the general path.
-    #[inline(always)]
-    fn chain_lane(
-        &self,
-        vals: &[Slot],
-        lanes: &[Lane],
-        base: Lookup<'_>,
-        d: &DInst,
-        lane: usize,
-        width_of_lanes: usize,
-    ) -> Option<Slot> {
-        let &Slot::Ptr { mem, mut off } = base.get(vals, lanes, lane) else {
-            return None;
-        };
-        if mem >= tangle_lanes::descriptors::DESCRIPTOR_ARRAYS {
-            // A descriptor array: its index picks a view, which the general path looks up.
-            return None;
-        }
-        for step in &d.chain {
-            match *step {
-                Step::Const(k) => off = off.wrapping_add(k),
-                Step::Dyn {
-                    arg,
-                    width,
-                    stride,
-                    bound,
-                } => {
-                    let &Slot::Bits(b) = self
-                        .lookup_at(width_of_lanes, d.args[arg])
-                        .get(vals, lanes, lane)
-                    else {
-                        return None;
-                    };
-                    let i = value::sext(b, width);
-                    if i < 0 || bound.is_some_and(|n| i as u64 >= n) {
-                        return None;
-                    }
-                    off = off.wrapping_add((i as u64).wrapping_mul(stride));
-                }
-            }
-        }
-        Some(Slot::Ptr { mem, off })
-    }
-
     /// `load` for every lane of `t`.
     pub(crate) fn load_inst(&self, sg: &mut Subgroup, t: &Tangle, d: &DInst, rty: Type) -> R<()> {
         let types = &self.it.module.types;
@@ -256,24 +239,24 @@ impl Run<'_, '_> {
         let n = usize::from(n);
         let ptr = self.lookup(sg, d.args[0]);
         let out = res as usize * sg.width;
-        let mut slow: Mask = 0;
-        {
+        let slow = {
             let lanes = &sg.lanes;
             let vals = &mut sg.values[fi].vals;
-            for lane in lanes_of(t.mask) {
-                let fast = match ptr.get(vals, lanes, lane) {
-                    &Slot::Ptr { mem, off } => self
-                        .mems
-                        .get(mem as usize)
-                        .and_then(|r| r.defined_bits(off, n)),
-                    _ => None,
-                };
-                match fast {
-                    Some(b) => put(&mut vals[out + lane], Slot::Bits(b)),
-                    None => slow |= 1 << lane,
-                }
+            let mems = &self.mems;
+            // One loop per kind of pointer operand (a value's lane array, or a global's
+            // per-lane pointer), so a lane matches only its slots.
+            let bits = |p: &Slot| match *p {
+                Slot::Ptr { mem, off } => mems.get(mem as usize)?.defined_bits(off, n),
+                _ => None,
+            };
+            match ptr {
+                Lookup::Lanes(i) => load_loop(t.mask, vals, out, |v, l| bits(&v[i + l])),
+                Lookup::Global(g) => load_loop(t.mask, vals, out, |_, l| {
+                    bits(&lanes[l].globals[g as usize])
+                }),
+                Lookup::Const(c) => load_loop(t.mask, vals, out, |_, _| bits(c)),
             }
-        }
+        };
         // The lanes left take the general path (a load has no effect, so the order of
         // lanes matters only for which error comes first, and only this path can fail).
         for lane in lanes_of(slow) {
@@ -311,17 +294,28 @@ impl Run<'_, '_> {
         let n = usize::from(n);
         let fi = t.frames.last().expect("frame").func.as_u32() as usize;
         let (ptr, val) = (self.lookup(sg, d.args[0]), self.lookup(sg, d.args[1]));
-        let vals = &sg.values[fi].vals;
-        for lane in lanes_of(t.mask) {
-            let p = ptr.get(vals, &sg.lanes, lane);
-            let v = val.get(vals, &sg.lanes, lane);
-            if let (&Slot::Ptr { mem, off }, &Slot::Bits(b)) = (p, v) {
-                if let Some(r) = self.mems.get_mut(mem as usize) {
-                    if r.store_defined_bits(off, n, b) {
-                        continue;
+        let mut pending = t.mask;
+        while pending != 0 {
+            // The fast loop runs until a lane it cannot take; that lane goes through the
+            // general path and the loop goes on after it, so stores stay in lane order.
+            let stopped = {
+                let vals = &sg.values[fi].vals;
+                let lanes = &sg.lanes;
+                let mems = &mut self.mems;
+                match (ptr, val) {
+                    (Lookup::Lanes(i), Lookup::Lanes(j)) => {
+                        store_loop(pending, mems, n, |l| (&vals[i + l], &vals[j + l]))
                     }
+                    (Lookup::Lanes(i), Lookup::Const(c)) => {
+                        store_loop(pending, mems, n, |l| (&vals[i + l], c))
+                    }
+                    (p, v) => store_loop(pending, mems, n, |l| {
+                        (p.get(vals, lanes, l), v.get(vals, lanes, l))
+                    }),
                 }
-            }
+            };
+            let Some(lane) = stopped else { break };
+            pending &= !crate::state::lanes_below(lane as u32 + 1);
             let (p, v) = (
                 self.arg_val(sg, t, lane, d.args[0])?,
                 self.arg_val(sg, t, lane, d.args[1])?,
@@ -367,6 +361,26 @@ impl Run<'_, '_> {
                         && end.is_some_and(|e| e <= r.len() as u64)
                         && c.iter().all(|x| matches!(x, Val::Bits(_)))
                     {
+                        // A packed vector of 32-bit components (a ballot's `u32x4`) as one
+                        // run of bytes with one mark: the bytes the components' writes give.
+                        if stride == 4 && n == 4 {
+                            let word = |i: usize| (c[i].bits() as u32).to_le_bytes();
+                            let written = match count {
+                                2 => r.store_defined_array::<8>(off, &concat([word(0), word(1)])),
+                                3 => r.store_defined_array::<12>(
+                                    off,
+                                    &concat([word(0), word(1), word(2)]),
+                                ),
+                                4 => r.store_defined_array::<16>(
+                                    off,
+                                    &concat([word(0), word(1), word(2), word(3)]),
+                                ),
+                                _ => false,
+                            };
+                            if written {
+                                continue;
+                            }
+                        }
                         for (i, x) in c.iter().enumerate() {
                             let written =
                                 r.store_defined_bits(off + i as u64 * stride, n as usize, x.bits());
@@ -489,4 +503,89 @@ impl Run<'_, '_> {
             std::cmp::Ordering::Greater => format!("a variable ({size} bytes)"),
         }
     }
+}
+
+/// The loop of [`Run::chain_fast`]: per lane of `mask` its base pointer plus `offset` of
+/// the lane (`None` when an index stops the fast path), written at `vals[out + lane]`;
+/// returns the lanes left for the general path (a base that is not a defined pointer, or a
+/// descriptor array, whose index picks a view the general path looks up).
+#[inline(always)]
+fn chain_loop(
+    mask: Mask,
+    vals: &mut [Slot],
+    lanes: &[Lane],
+    base: Lookup<'_>,
+    out: usize,
+    offset: impl Fn(&[Slot], usize) -> Option<u64>,
+) -> Mask {
+    let mut slow: Mask = 0;
+    for lane in lanes_of(mask) {
+        let p = match *base.get(vals, lanes, lane) {
+            Slot::Ptr { mem, off } if mem < tangle_lanes::descriptors::DESCRIPTOR_ARRAYS => {
+                offset(vals, lane).map(|k| Slot::Ptr {
+                    mem,
+                    off: off.wrapping_add(k),
+                })
+            }
+            _ => None,
+        };
+        match p {
+            Some(p) => put(&mut vals[out + lane], p),
+            None => slow |= 1 << lane,
+        }
+    }
+    slow
+}
+
+/// The loop of [`Run::load_bits`]: per lane of `mask` the loaded bits (`None` leaves the
+/// lane to the general path), written at `vals[out + lane]`; returns the lanes left.
+#[inline(always)]
+fn load_loop(
+    mask: Mask,
+    vals: &mut [Slot],
+    out: usize,
+    load: impl Fn(&[Slot], usize) -> Option<u64>,
+) -> Mask {
+    let mut slow: Mask = 0;
+    for lane in lanes_of(mask) {
+        match load(vals, lane) {
+            Some(b) => put(&mut vals[out + lane], Slot::Bits(b)),
+            None => slow |= 1 << lane,
+        }
+    }
+    slow
+}
+
+/// The loop of [`Run::store_bits`]: per lane of `mask` in order, its pointer and value
+/// slots from `operands`, stored straight into the region's bytes when the pointer and the
+/// value are defined and the `n` bytes in bounds; returns the first lane that is not (the
+/// caller runs it through the general path), `None` when every lane was stored.
+#[inline(always)]
+fn store_loop<'v>(
+    mask: Mask,
+    mems: &mut [crate::value::Region],
+    n: usize,
+    operands: impl Fn(usize) -> (&'v Slot, &'v Slot),
+) -> Option<usize> {
+    for lane in lanes_of(mask) {
+        if let (&Slot::Ptr { mem, off }, &Slot::Bits(b)) = operands(lane) {
+            if let Some(r) = mems.get_mut(mem as usize) {
+                if r.store_defined_bits(off, n, b) {
+                    continue;
+                }
+            }
+        }
+        return Some(lane);
+    }
+    None
+}
+
+/// The bytes of `K` little-endian words, in order (`B` = 4 × `K`).
+#[inline(always)]
+fn concat<const K: usize, const B: usize>(words: [[u8; 4]; K]) -> [u8; B] {
+    let mut out = [0u8; B];
+    for (k, w) in words.iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(w);
+    }
+    out
 }
