@@ -91,6 +91,7 @@ mod integer;
 mod memory;
 mod moves;
 mod sm90_async;
+mod sm90_bulk;
 mod surface;
 mod tensor;
 mod texture;
@@ -158,6 +159,9 @@ fn build() -> Vec<Form> {
     cuda_corpus::cuda_corpus(&mut v);
     texture::textures(&mut v);
     sm90_async::syncs(&mut v);
+    sm90_bulk::bulk(&mut v);
+    sm90_bulk::remote_and_syncs(&mut v);
+    sm90_bulk::warpgroup_depbar(&mut v);
     v
 }
 

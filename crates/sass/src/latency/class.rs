@@ -163,6 +163,20 @@ impl LatencyClass {
             // Assumed, not measured: SM90's barrier operations are shared-memory atomics
             // on the barrier word, with a write scoreboard.
             Op::Syncs => SharedMem,
+            // Assumed, not measured (no latency probe expresses them): SM90's bulk and
+            // tensor-map copies move global memory behind the program's back, as LDGSTS
+            // (their class); their remote stores and reductions into another block's
+            // shared memory are shared-memory stores; the tensor map's cache control is
+            // a barrier-like bookkeeping operation.
+            Op::Utmaldg
+            | Op::Utmastg
+            | Op::Utmaredg
+            | Op::Utmapf
+            | Op::Ublkcp
+            | Op::Ublkred
+            | Op::Ublkpf => GlobalMem,
+            Op::Stas | Op::Redas => SharedMem,
+            Op::Utmacctl => Sync,
             Op::Lds | Op::Ldsm | Op::Sts | Op::Stsm | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra
