@@ -125,6 +125,7 @@ ops! {
     Popc = "POPC",
     Preexit = "PREEXIT",
     Prmt = "PRMT",
+    Qmma = "QMMA",
     Qspc = "QSPC",
     R2p = "R2P",
     R2ur = "R2UR",

@@ -284,7 +284,7 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
             return 4;
         }
     }
-    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma) && i < 4 {
+    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma | Op::Qmma) && i < 4 {
         return mma_fragment(op, i, mods);
     }
     if (op == Op::Ldsm && i == 0) || (op == Op::Stsm && i == 1) {
@@ -358,8 +358,20 @@ pub(crate) fn bulk_ureg_width(op: Op, i: usize, mods: &str) -> Option<u8> {
 /// (2), C and D 4 floats (4) or 4 halves (2); m16n8k8 half those of A and B; TF32 inputs
 /// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
 /// one double (2), C and D two (4). IMMA on bytes: m8n8k16 A 1, B 1, C/D 2; m16n8k16 A 2,
-/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4.
+/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4. QMMA (fp8) as IMMA on bytes, C and D four
+/// registers for `.F32` and two for `.F16`.
 fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
+    if op == Op::Qmma {
+        // fp8: A holds M*K bytes (m16n8k32 four registers, m16n8k16 two), B N*K (two,
+        // one), C and D four floats or two f16 pairs.
+        let k32 = mods.starts_with(".16832");
+        return match i {
+            1 => 2 + 2 * u8::from(k32),
+            2 => 1 + u8::from(k32),
+            _ if mods.contains(".F32") => 4,
+            _ => 2,
+        };
+    }
     if op == Op::Imma {
         // 8-bit integers: A holds M*K bytes, B N*K, C and D M*N int32, over 32 lanes.
         let (m, n, k): (u16, u16, u16) = if mods.starts_with(".8816") {

@@ -111,6 +111,31 @@ fn syncs_exch_and_remote_stores_read_pairs() {
     assert_eq!(LatencyClass::of(Op::Utmaldg), LatencyClass::GlobalMem);
 }
 
+/// SM89's fp8 QMMA: the fragments of `mma.m16n8k32` (A four registers, B two, C/D four
+/// floats or two f16 pairs) and of `m16n8k16` (A two, B one), on ptxas's words for the
+/// `mma.sync.aligned.m16n8k32.row.col.{f32.e4m3.e4m3.f32, f16.e5m2.e4m3.f16}` and
+/// `m16n8k16.row.col.f32.e4m3.e4m3.f32` in the generator's frame, compiled for sm_89
+/// (`{%r1, %r2}, {%r3}` for m16n8k16: A in R4, R5, B in R6).
+#[test]
+fn qmma_fragments_follow_shape_and_accumulator() {
+    let decode89 = |lo: u64, hi: u64| {
+        let i = decode_typed(Arch::Sm89, Word::from_halves(lo, hi), 0).unwrap();
+        (i.text(Arch::Sm89, 0).unwrap(), i.defs(), i.uses())
+    };
+    let (t, defs, uses) = decode89(0x000000040404727a, 0x004ff60000002c04);
+    assert_eq!(t, "QMMA.16832.F32.E4M3.E4M3 R4, R4.ROW, R4.COL, R4");
+    assert_eq!(defs, rs(4, 4));
+    assert_eq!(uses, [rs(4, 4), rs(4, 2), rs(4, 4)].concat());
+    let (t, defs, uses) = decode89(0x000000040404727a, 0x004ff60000004c06);
+    assert_eq!(t, "QMMA.16832.F16.E5M2.E4M3 R4, R4.ROW, R4.COL, R6");
+    assert_eq!(defs, rs(4, 2));
+    assert_eq!(uses, [rs(4, 4), rs(4, 2), rs(6, 2)].concat());
+    let (t, _, uses) = decode89(0x000000060404727a, 0x004fde0000002404);
+    assert_eq!(t, "QMMA.16816.F32.E4M3.E4M3 R4, R4.ROW, R6.COL, R4");
+    assert_eq!(uses, [rs(4, 2), rs(6, 1), rs(4, 4)].concat());
+    assert_eq!(LatencyClass::of(Op::Qmma), LatencyClass::Fp64);
+}
+
 /// `wgmma.wait_group 1`: nvdisasm rejects WARPGROUP.DEPBAR with any wait mask (or
 /// scoreboard), so the decoder refuses such a word and the encoder such a control code.
 #[test]

@@ -94,6 +94,7 @@ mod sm90_async;
 mod sm90_bulk;
 mod surface;
 mod tensor;
+mod tensor_more;
 mod texture;
 mod uniform;
 mod variants;
@@ -162,6 +163,7 @@ fn build() -> Vec<Form> {
     sm90_bulk::bulk(&mut v);
     sm90_bulk::remote_and_syncs(&mut v);
     sm90_bulk::warpgroup_depbar(&mut v);
+    tensor_more::qmma(&mut v);
     v
 }
 

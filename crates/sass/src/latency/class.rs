@@ -93,7 +93,7 @@ impl LatencyClass {
             Op::Pmtrig => Sync,
             // The tensor pipe, assumed: SM75 gives HMMA a write scoreboard, SM80 and later
             // a fixed latency; a scoreboarded class is the safe choice for both.
-            Op::Hmma | Op::Dmma | Op::Imma => Fp64,
+            Op::Hmma | Op::Dmma | Op::Imma | Op::Qmma => Fp64,
             // The asynchronous copy reads global memory (its class) and writes shared
             // memory behind the program's back; its commit and arrival are barriers.
             Op::Ldgsts => GlobalMem,
