@@ -338,6 +338,9 @@ pub struct Form {
     pub write_sb: bool,
     /// Whether the control code may name a read scoreboard.
     pub read_sb: bool,
+    /// Whether the control code may wait on scoreboards (nvdisasm rejects any wait mask
+    /// on `WARPGROUP.DEPBAR`, which waits on the warpgroup's own `gsb0` instead).
+    pub wait_ok: bool,
     /// Whether the guard is a uniform predicate (`@!UP0`): operations of the uniform
     /// datapath (mnemonics starting with `U`, and S2UR) print bits 12-15 as `UPn`; R2UR,
     /// VOTEU and REDUX, which write uniform registers from the vector pipe, keep `Pn`.
@@ -371,6 +374,7 @@ impl Form {
             ops: Vec::new(),
             write_sb: true,
             read_sb: true,
+            wait_ok: true,
             uniform_guard: name.starts_with('U') || name == "S2UR",
             cached_mask: 0,
             op: Op::from_mnemonic(name)
@@ -399,9 +403,17 @@ impl Form {
         self
     }
 
-    /// Whether the scoreboards of `c` are allowed on this form.
+    /// The control code may wait on no scoreboard (an empty wait mask).
+    pub fn no_wait(mut self) -> Form {
+        self.wait_ok = false;
+        self
+    }
+
+    /// Whether the scoreboards and the wait mask of `c` are allowed on this form.
     pub fn control_ok(&self, c: crate::Control) -> bool {
-        (self.write_sb || c.write_sb.is_none()) && (self.read_sb || c.read_sb.is_none())
+        (self.write_sb || c.write_sb.is_none())
+            && (self.read_sb || c.read_sb.is_none())
+            && (self.wait_ok || c.wait == 0)
     }
 
     /// Adds a modifier.

@@ -125,6 +125,13 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
         // (space, access) cannot say both, so it is ordered against every memory
         // operation as a generic read-modify-write.
         Op::Ldgsts => (Generic, Atomic),
+        // SM90's bulk and tensor-map copies and reductions move memory between global
+        // and shared memory (either way): ordered like LDGSTS. Prefetches change no
+        // memory and have no effect here.
+        Op::Utmaldg | Op::Utmastg | Op::Utmaredg | Op::Ublkcp | Op::Ublkred => (Generic, Atomic),
+        // `st.async` / `red.async` write (another block's) shared memory.
+        Op::Stas => (Shared, Store),
+        Op::Redas => (Shared, Atomic),
         _ => return None,
     })
 }
@@ -262,6 +269,9 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     if !matches!(o.kind, OpndKind::Reg | OpndKind::UReg) {
         return 1;
     }
+    if let Some(n) = bulk_ureg_width(op, i, mods) {
+        return n;
+    }
     if matches!(op, Op::Suld | Op::Sust | Op::Sured) {
         // Only the data register (16 of loads, 32 of stores and reductions) is sized;
         // the handle is one register. SUST.P stores four components (its mask is all
@@ -274,7 +284,7 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
             return 4;
         }
     }
-    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma) && i < 4 {
+    if matches!(op, Op::Hmma | Op::Dmma | Op::Imma | Op::Qmma) && i < 4 {
         return mma_fragment(op, i, mods);
     }
     if (op == Op::Ldsm && i == 0) || (op == Op::Stsm && i == 1) {
@@ -302,13 +312,66 @@ pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     1
 }
 
+/// How many consecutive uniform registers operand `i` of an SM90 bulk, tensor-map or
+/// SYNCS.EXCH operation covers (`None`: not such an operand). nvdisasm prints only the
+/// first; the counts come from the PTX that produced each word and the uniform registers
+/// ptxas filled before it (`docs/sass-sm90-async.md`):
+/// * a global address or tensor map: a 64-bit pair;
+/// * UTMALDG's first operand: the shared destination, the mbarrier, then one coordinate
+///   per dimension (`.2D`: UR4 address, UR5 mbarrier, UR6-UR7 coordinates); UTMASTG's and
+///   UTMAREDG's: the shared source, then the coordinates; UTMAPF's: the coordinates;
+/// * UBLKCP/UBLKRED's destination: a shared one is the address and the mbarrier (`.S.G`:
+///   UR4 address, UR5 mbarrier), a global one a pair; a shared source one register;
+/// * the byte count, one register; SYNCS.EXCH.64's result and value, pairs.
+pub(crate) fn bulk_ureg_width(op: Op, i: usize, mods: &str) -> Option<u8> {
+    let dims = || {
+        (1..=5u8)
+            .find(|d| mods.contains(&format!(".{d}D")))
+            .unwrap_or(1)
+    };
+    // Direction `.dst.src` of the bulk copies: the second component is the source.
+    let src_shared = mods.get(2..4) == Some(".S");
+    Some(match (op, i) {
+        (Op::Utmaldg, 0) => 2 + dims(),
+        (Op::Utmastg | Op::Utmaredg, 0) => 1 + dims(),
+        (Op::Utmapf, 0) => dims(),
+        (Op::Utmaldg | Op::Utmastg | Op::Utmaredg | Op::Utmapf, 1) => 2,
+        (Op::Utmacctl, 0) => 2,
+        (Op::Ublkcp | Op::Ublkred, 0) => 2,
+        (Op::Ublkcp | Op::Ublkred, 1) => {
+            if src_shared {
+                1
+            } else {
+                2
+            }
+        }
+        (Op::Ublkcp | Op::Ublkred, 2) | (Op::Ublkpf, 1) => 1,
+        (Op::Ublkpf, 0) => 2,
+        (Op::Syncs, 0 | 2) if mods.starts_with(".EXCH") => 2,
+        (Op::Syncs, 1) if mods.starts_with(".EXCH") => 1,
+        _ => return None,
+    })
+}
+
 /// The registers of operand `i` (D, A, B, C) of a warp-level MMA: a fragment of the
 /// matrix spread over 32 lanes. HMMA m16n8k16 f16: A 8 halves (4 registers), B 4 halves
 /// (2), C and D 4 floats (4) or 4 halves (2); m16n8k8 half those of A and B; TF32 inputs
 /// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
 /// one double (2), C and D two (4). IMMA on bytes: m8n8k16 A 1, B 1, C/D 2; m16n8k16 A 2,
-/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4.
+/// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4. QMMA (fp8) as IMMA on bytes, C and D four
+/// registers for `.F32` and two for `.F16`.
 fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
+    if op == Op::Qmma {
+        // fp8: A holds M*K bytes (m16n8k32 four registers, m16n8k16 two), B N*K (two,
+        // one), C and D four floats or two f16 pairs.
+        let k32 = mods.starts_with(".16832");
+        return match i {
+            1 => 2 + 2 * u8::from(k32),
+            2 => 1 + u8::from(k32),
+            _ if mods.contains(".F32") => 4,
+            _ => 2,
+        };
+    }
     if op == Op::Imma {
         // 8-bit integers: A holds M*K bytes, B N*K, C and D M*N int32, over 32 lanes.
         let (m, n, k): (u16, u16, u16) = if mods.starts_with(".8816") {

@@ -25,8 +25,10 @@ use tangle_sass::{cubin, decode, encode, Arch, Control, Word};
 /// The smallest exact fraction of distinct words accepted on every SM (raise it as forms
 /// are modelled): 0.984 since the texture and SYNCS step (sm_90 98.46%, the other SMs
 /// 99.33-99.92%), which with issue 12's unprinted descriptors and addresses without a
-/// descriptor (measured apart: sm_90 98.00%, the other SMs 99.29-99.45%) gives 0.985.
-const EXACT_FLOOR: f64 = 0.985;
+/// descriptor (measured apart: sm_90 98.00%, the other SMs 99.29-99.45%) gives 0.985;
+/// 0.989 since SM90's bulk and tensor-map copies (sm_90 98.95%, 5838 of 5900; the other
+/// SMs 99.72-99.92%, `docs/sass-sm90-async.md`).
+const EXACT_FLOOR: f64 = 0.989;
 
 /// Compiles the module of `target` and returns the words of every function.
 fn compile(ptxas: &Oracle, target: ptxgen::Target, dir: &Path) -> Vec<Word> {

@@ -55,6 +55,13 @@ fn per_form() -> usize {
         .unwrap_or(24)
 }
 
+/// `TANGLE_RANDOM_FORMS=UTMALDG,SYNCS` restricts a run by hand to the forms with those
+/// mnemonics (for probing new forms; the figures and floors are for the whole table).
+fn form_selected(form: &Form) -> bool {
+    std::env::var("TANGLE_RANDOM_FORMS")
+        .map_or(true, |names| names.split(',').any(|n| n == form.name))
+}
+
 fn sext(v: u64, width: u32) -> i64 {
     let s = 64 - width;
     ((v << s) as i64) >> s
@@ -102,7 +109,7 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
         yield_bit,
         write_sb: (form.write_sb && rng.coin()).then(|| rng.below(6) as u8),
         read_sb: (form.read_sb && rng.coin()).then(|| rng.below(6) as u8),
-        wait: rng.below(64) as u8,
+        wait: if form.wait_ok { rng.below(64) as u8 } else { 0 },
         reuse: 0,
     };
     let guard = Guard {
@@ -271,7 +278,10 @@ fn random_words(arch: Arch, seed: u64, failures: &mut Vec<String>) -> (Vec<(Word
     let mut rng = Rng(seed ^ (arch.number() as u64) << 40);
     let mut out = Vec::new();
     let mut refused = 0;
-    for form in forms::all().iter().filter(|f| f.on(arch)) {
+    for form in forms::all()
+        .iter()
+        .filter(|f| f.on(arch) && form_selected(f))
+    {
         for _ in 0..per_form() {
             let addr = 16 * out.len() as u64;
             let Some(inst) = random_inst(&mut rng, arch, form, addr) else {
@@ -319,7 +329,7 @@ fn random_typed_instructions_decode_to_themselves() {
         // The decoder must accept most of what the encoder writes: refusals are the
         // ambiguous-text cases only.
         assert!(
-            refused * 4 < words.len(),
+            refused * 4 < words.len().max(1),
             "{arch}: {refused} refused, {} accepted",
             words.len()
         );
@@ -328,7 +338,9 @@ fn random_typed_instructions_decode_to_themselves() {
     for f in failures.iter().take(30) {
         println!("FAIL {f}");
     }
-    assert!(total > 10_000, "only {total} instructions");
+    if std::env::var_os("TANGLE_RANDOM_FORMS").is_none() {
+        assert!(total > 10_000, "only {total} instructions");
+    }
     assert!(failures.is_empty(), "{} failures", failures.len());
 }
 
@@ -343,6 +355,10 @@ fn random_field_values_print_like_nvdisasm() {
     for arch in Arch::ALL {
         let mut ignored = Vec::new();
         let (words, _) = random_words(arch, seed(), &mut ignored);
+        if words.is_empty() {
+            // `TANGLE_RANDOM_FORMS` selected no form of this SM.
+            continue;
+        }
         let path = dir.path().join(format!("random_{}.bin", arch.number()));
         let bytes: Vec<u8> = words.iter().flat_map(|(w, _)| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).unwrap();

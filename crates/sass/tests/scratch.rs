@@ -42,6 +42,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
     let ctl = Control {
         write_sb: if form.write_sb { ctl.write_sb } else { None },
         read_sb: if form.read_sb { ctl.read_sb } else { None },
+        wait: if form.wait_ok { ctl.wait } else { 0 },
         ..ctl
     };
     ctl.encode(&mut w);

@@ -190,8 +190,8 @@ pub(super) fn coverage_sync(v: &mut Vec<Form>) {
         );
     }
     // nvdisasm rejects any scoreboard on WARPGROUP and a read scoreboard on FENCE.
-    // (`WARPGROUP.DEPBAR.LE gsb0, n`, bits 47 and 80, accepts no wait mask: a control
-    // rule the form table cannot say, not modelled.)
+    // (`WARPGROUP.DEPBAR.LE gsb0, n`, bits 47 and 80, accepts no wait mask either:
+    // `sm90_bulk.rs`.)
     v.push(
         fs("WARPGROUP", &[Sm90], 0x00000000000079c5, 0)
             .m(0, 0, &[(0, ".ARRIVE")])

@@ -91,8 +91,10 @@ mod integer;
 mod memory;
 mod moves;
 mod sm90_async;
+mod sm90_bulk;
 mod surface;
 mod tensor;
+mod tensor_more;
 mod texture;
 mod uniform;
 mod variants;
@@ -158,6 +160,10 @@ fn build() -> Vec<Form> {
     cuda_corpus::cuda_corpus(&mut v);
     texture::textures(&mut v);
     sm90_async::syncs(&mut v);
+    sm90_bulk::bulk(&mut v);
+    sm90_bulk::remote_and_syncs(&mut v);
+    sm90_bulk::warpgroup_depbar(&mut v);
+    tensor_more::qmma(&mut v);
     v
 }
 

@@ -93,7 +93,7 @@ impl LatencyClass {
             Op::Pmtrig => Sync,
             // The tensor pipe, assumed: SM75 gives HMMA a write scoreboard, SM80 and later
             // a fixed latency; a scoreboarded class is the safe choice for both.
-            Op::Hmma | Op::Dmma | Op::Imma => Fp64,
+            Op::Hmma | Op::Dmma | Op::Imma | Op::Qmma => Fp64,
             // The asynchronous copy reads global memory (its class) and writes shared
             // memory behind the program's back; its commit and arrival are barriers.
             Op::Ldgsts => GlobalMem,
@@ -163,6 +163,20 @@ impl LatencyClass {
             // Assumed, not measured: SM90's barrier operations are shared-memory atomics
             // on the barrier word, with a write scoreboard.
             Op::Syncs => SharedMem,
+            // Assumed, not measured (no latency probe expresses them): SM90's bulk and
+            // tensor-map copies move global memory behind the program's back, as LDGSTS
+            // (their class); their remote stores and reductions into another block's
+            // shared memory are shared-memory stores; the tensor map's cache control is
+            // a barrier-like bookkeeping operation.
+            Op::Utmaldg
+            | Op::Utmastg
+            | Op::Utmaredg
+            | Op::Utmapf
+            | Op::Ublkcp
+            | Op::Ublkred
+            | Op::Ublkpf => GlobalMem,
+            Op::Stas | Op::Redas => SharedMem,
+            Op::Utmacctl => Sync,
             Op::Lds | Op::Ldsm | Op::Sts | Op::Stsm | Op::Atoms => SharedMem,
             Op::Ldl | Op::Stl => LocalMem,
             Op::Bra

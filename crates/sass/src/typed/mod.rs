@@ -379,7 +379,9 @@ impl MachInst {
                 if let Some(u) = a.ureg {
                     // Global: a 64-bit descriptor or address; shared: a 32-bit offset.
                     let shared = matches!(self.form.ops[i].kind, OpndKind::Mem(MemFmt::Shared));
-                    uregs(u.0, if shared { 1 } else { 2 }, out);
+                    let n = crate::roles::bulk_ureg_width(self.op(), i, &self.suffix())
+                        .unwrap_or(if shared { 1 } else { 2 });
+                    uregs(u.0, n, out);
                 }
             }
             _ => {}

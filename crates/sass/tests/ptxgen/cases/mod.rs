@@ -9,11 +9,13 @@ use super::{Kernel, Out};
 mod arith;
 mod data;
 mod memory;
+mod sm90_async;
 mod sync;
 
 use arith::*;
 use data::*;
 use memory::*;
+use sm90_async::*;
 use sync::*;
 
 /// The integer types.
@@ -149,6 +151,7 @@ pub fn all() -> Vec<Kernel> {
     convert(&mut g);
     memory(&mut g);
     async_copy(&mut g);
+    sm90_async(&mut g);
     texture(&mut g);
     control(&mut g);
     sync(&mut g);
