@@ -80,6 +80,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 }
 
 mod async_copy;
+mod atomics_more;
 mod control;
 mod coverage;
 mod cuda_corpus;
@@ -122,7 +123,7 @@ fn build() -> Vec<Form> {
     float::double(&mut v);
     memory::atoms(&mut v);
     memory::sm75_atomics(&mut v);
-    memory::sm90_float_red(&mut v);
+    atomics_more::sm90_float_red(&mut v);
     float::dfma(&mut v);
     float::more_conversions(&mut v);
     uniform::uiadd3_uflo(&mut v);
@@ -158,6 +159,7 @@ fn build() -> Vec<Form> {
     cuda_corpus::cuda_corpus(&mut v);
     texture::textures(&mut v);
     sm90_async::syncs(&mut v);
+    atomics_more::atomics_more(&mut v);
     v
 }
 
