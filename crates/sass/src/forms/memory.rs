@@ -4,7 +4,7 @@
 use super::*;
 
 /// The operations of ATOMG, ATOMS and RED in bits 87-90, the same on every SM.
-const ATOM_OPS: &[(u64, &str)] = &[
+pub(super) const ATOM_OPS: &[(u64, &str)] = &[
     (0, ".ADD"),
     (1, ".MIN"),
     (2, ".MAX"),

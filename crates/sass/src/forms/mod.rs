@@ -160,6 +160,9 @@ fn build() -> Vec<Form> {
     texture::textures(&mut v);
     sm90_async::syncs(&mut v);
     atomics_more::atomics_more(&mut v);
+    atomics_more::sm75_uniform_address(&mut v);
+    atomics_more::sm90_float_atomics(&mut v);
+    atomics_more::sm75_generic_ur_atomics(&mut v);
     v
 }
 
