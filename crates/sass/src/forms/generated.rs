@@ -216,6 +216,16 @@ pub(super) fn f2fp(v: &mut Vec<Form>) {
                 .o(r(24))
                 .o(r(32)),
         );
+        // `.PACK_AB Rd, A, imm` (0x83e: B an f32 immediate at 32-63; `atomicAdd(__half2*)`
+        // packing a constant; bits 64-71 ignored by nvdisasm, ptxas's 0xff). Issue 12.
+        v.push(
+            head(fs("F2FP", arches, 0x3f0000000006783e, 0x00000000000000ff))
+                .m(0, 0, &[(0, ".PACK_AB")])
+                .m(79, 2, &[(0, ""), (3, ".RZ")])
+                .o(r(16))
+                .o(r(24))
+                .o(f32i(32)),
+        );
         v.push(
             head(fs("F2FP", arches, 0x00000000ff00723e, 0x00000000000040ff))
                 .m(0, 0, &[(0, ".MERGE_C")])

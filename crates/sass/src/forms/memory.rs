@@ -4,7 +4,7 @@
 use super::*;
 
 /// The operations of ATOMG, ATOMS and RED in bits 87-90, the same on every SM.
-const ATOM_OPS: &[(u64, &str)] = &[
+pub(super) const ATOM_OPS: &[(u64, &str)] = &[
     (0, ".ADD"),
     (1, ".MIN"),
     (2, ".MAX"),
@@ -554,23 +554,6 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
             );
         }
     }
-}
-
-/// SM90's float reduction, REDG.E.op.F32.FTZ.RN.STRONG.GPU desc[URx][Ra.64+off], Rb (0x9a6):
-/// address and data as REDG (0x98e); operation 87-89 with ADD 0, MIN 2, MAX 4 (1 prints
-/// `.INVALID25`); the type bits 73-76 are a constant (.F32.FTZ.RN; other values print
-/// vector types .F32x2/.F32x4/.F16x4, not modelled).
-pub(super) fn sm90_float_red(v: &mut Vec<Form>) {
-    v.push(
-        fs("REDG", &[Sm90], 0x000000000a0079a6, 0x000000000c10f388)
-            .no_write_sb()
-            .m(0, 0, &[(0, ".E")])
-            .m(87, 3, &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")])
-            .m(0, 0, &[(0, ".F32.FTZ.RN")])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
-            .o(mem(MemFmt::GlobalDesc, 64))
-            .o(r(32)),
-    );
 }
 
 pub(super) fn sm75_atomics(v: &mut Vec<Form>) {

@@ -80,6 +80,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 }
 
 mod async_copy;
+mod atomics_more;
 mod control;
 mod coverage;
 mod cuda_corpus;
@@ -97,6 +98,7 @@ mod tensor;
 mod tensor_more;
 mod texture;
 mod uniform;
+mod uniform_branch;
 mod variants;
 mod warp;
 
@@ -124,7 +126,7 @@ fn build() -> Vec<Form> {
     float::double(&mut v);
     memory::atoms(&mut v);
     memory::sm75_atomics(&mut v);
-    memory::sm90_float_red(&mut v);
+    atomics_more::sm90_float_red(&mut v);
     float::dfma(&mut v);
     float::more_conversions(&mut v);
     uniform::uiadd3_uflo(&mut v);
@@ -164,6 +166,11 @@ fn build() -> Vec<Form> {
     sm90_bulk::remote_and_syncs(&mut v);
     sm90_bulk::warpgroup_depbar(&mut v);
     tensor_more::qmma(&mut v);
+    atomics_more::atomics_more(&mut v);
+    atomics_more::sm75_uniform_address(&mut v);
+    atomics_more::sm90_float_atomics(&mut v);
+    atomics_more::sm75_generic_ur_atomics(&mut v);
+    uniform_branch::uniform_branch(&mut v);
     v
 }
 

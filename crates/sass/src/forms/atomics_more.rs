@@ -1,0 +1,284 @@
+//! Atomics and memory forms the CUDA and generated PTX corpora showed after the first
+//! atomics forms (issue 12): generic compare-and-swap, SM90's float atomics and
+//! reductions, SM75's accesses through a uniform-register address and SM80-SM89's
+//! `ATOMS.ARRIVE.64`. Each from a ptxas word, every field flipped and read back with
+//! nvdisasm (`docs/sass-facts.md`, "Atomics and memory"); the random-field test checks
+//! every field value on every SM listed, `tests/typed_atomics.rs` the words and roles.
+
+use super::*;
+
+pub(super) fn atomics_more(v: &mut Vec<Form>) {
+    // ATOM.E.CAS[.type].order Pd, Rd, [Ra+off], B, C (0x38b, `atom.cas` without a state
+    // space, and the compare-and-store of ptxas's generic float and 64-bit atomic loops):
+    // ATOMG 0x3a9's layout (`memory.rs`), the address printed without `.64` on every SM;
+    // B 32-39, C 64-71, offset 40-63; operation 87-88: 0 `.CAS`, 1 `.CAST`, 3
+    // `.CAST.SPIN` (2 prints `.CAS` too: refused); type 73-75: 0 nothing, 1 `.S32`, 2
+    // `.64` with register pairs (4 is `.INVALID4`, SM90's `.128`: not modelled); memory
+    // order 77-80 as ATOMG's. Samples: sm_80/sm_90 ptxas words of `atom.cas.b64` and
+    // `atom.add.f64` on generic pointers. Probed on SM75, SM86 and SM90; SM75's ptxas words
+    // (`atom.cas.b32`/`.b64` on sm_75) have the same constant bits, with SM75's order and
+    // scope table (`.CTA` .. `.STRONG.SYS`, as ATOMG.CAS's).
+    let sm75_order: &'static [(u64, &'static str)] = &memory::SM75_LD_ORDER[4..12];
+    for (arches, hi, orders) in [
+        (&[Sm75][..], 0x0000000000114506u64, sm75_order),
+        (SM80UP, 0x000000000010e506, memory::MEM_ORDER),
+    ] {
+        for (types, pair) in [
+            (&[(0u64, ""), (1, ".S32")][..], false),
+            (&[(2, ".64")][..], true),
+        ] {
+            let data = |o: Opnd| if pair { o.pair() } else { o };
+            v.push(
+                fs("ATOM", arches, 0x0000000402ff738b, hi)
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 2, &[(0, ".CAS"), (1, ".CAST"), (3, ".CAST.SPIN")])
+                    .m(73, 3, types)
+                    .m(77, 4, orders)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(MemFmt::Global, 0)
+                    })
+                    .o(data(r(32)))
+                    .o(data(r(64))),
+            );
+        }
+    }
+}
+
+/// SM90's float types of REDG 0x9a6, ATOMG 0x9a3 and ATOM 0x9a2 (bits 73-76) on one
+/// register: 9 `.F32.FTZ.RN`, 12 `.F32.RN`, 0 `.F16x2.RN`, 3 `.BF16x2.RN`.
+const SM90_FLOAT_SINGLE: &[(u64, &str)] = &[
+    (9, ".F32.FTZ.RN"),
+    (12, ".F32.RN"),
+    (0, ".F16x2.RN"),
+    (3, ".BF16x2.RN"),
+];
+/// The same field's types on a register pair: 15 `.F64.RN`, 1 `.F16x4.RN`, 4
+/// `.BF16x4.RN`, 10 `.F32x2.FTZ.RN`, 13 `.F32x2.RN`.
+const SM90_FLOAT_PAIR: &[(u64, &str)] = &[
+    (15, ".F64.RN"),
+    (1, ".F16x4.RN"),
+    (4, ".BF16x4.RN"),
+    (10, ".F32x2.FTZ.RN"),
+    (13, ".F32x2.RN"),
+];
+/// The operations of SM90's float atomics and reductions, bits 87-89: ADD 0, MIN 2, MAX 4
+/// (odd values print `.INVALIDn`; bit 90 is ignored in ATOM/ATOMG, rejected in REDG).
+const SM90_FLOAT_OPS: &[(u64, &str)] = &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")];
+
+/// SM90's float reduction, `REDG.E.op.type.order desc[URx][Ra.64+off], Rb` (0x9a6):
+/// address and data as REDG (0x98e); operation 87-89 with ADD 0, MIN 2, MAX 4 (odd values
+/// print `.INVALIDn`); type 73-76, probed on SM90 (issue 12 made it a field; it was the
+/// constant `.F32.FTZ.RN`): 0 `.F16x2.RN`, 3 `.BF16x2.RN`, 9 `.F32.FTZ.RN`, 12 `.F32.RN`
+/// on one register, 1 `.F16x4.RN`, 4 `.BF16x4.RN`, 10 `.F32x2.FTZ.RN`, 13 `.F32x2.RN`,
+/// 15 `.F64.RN` on a pair; 6-8 print `.INVALIDn`; the four-register types 2, 5, 11, 14
+/// (`.F16x8`, `.BF16x8`, `.F32x4`) are not modelled (the register count by modifier knows
+/// no such suffix yet). Memory order and scope 77-80 as REDG 0x98e's ([`memory::MEM_ORDER`];
+/// `red.relaxed.sys`, `.sm`: found by the generated PTX corpus); cache 84-86 (printed after
+/// the operation, `.EF`) is ptxas's constant.
+pub(super) fn sm90_float_red(v: &mut Vec<Form>) {
+    for (types, pair) in [(SM90_FLOAT_SINGLE, false), (SM90_FLOAT_PAIR, true)] {
+        let data = if pair { r(32).pair() } else { r(32) };
+        v.push(
+            fs(
+                "REDG",
+                &[Sm90],
+                0x000000000a0079a6,
+                0x000000000c10e188 | types[0].0 << 9,
+            )
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, SM90_FLOAT_OPS)
+            .m(73, 4, types)
+            .m(77, 4, memory::MEM_ORDER)
+            .o(mem(MemFmt::GlobalDesc, 64))
+            .o(data),
+        );
+    }
+}
+
+/// SM90's float atomics with a result, `ATOM.E.op.type.order Pd, Rd, desc[URx][Ra.64+off],
+/// Rb` (generic, 0x9a2) and `ATOMG` (global, 0x9a3): `atomicAdd(double*)`,
+/// `atom.add.f16x2`, `atom.global.v2.f32.add`. The layout of ATOM 0x98a / ATOMG 0x9a8
+/// (`memory.rs`: Pd 81-83, Rd 16, address 24 with offset 40-63 and descriptor 64-69, Rb
+/// 32, order and scope 77-80) with REDG 0x9a6's float operations and types. Probed bit by
+/// bit on SM90 ptxas words; cache 84-86 (printed after the operation, `.EF`) and the
+/// other address mode (bit 71, `[R2.64+UR4]`) are ptxas's constants.
+pub(super) fn sm90_float_atomics(v: &mut Vec<Form>) {
+    for (name, lo, hi) in [
+        ("ATOM", 0x00000010020479a2u64, 0x000000000810ffc4u64),
+        ("ATOMG", 0x00000804021079a3, 0x00000000081effc4),
+    ] {
+        for (types, pair) in [(SM90_FLOAT_SINGLE, false), (SM90_FLOAT_PAIR, true)] {
+            let data = |o: Opnd| if pair { o.pair() } else { o };
+            v.push(
+                fs(name, &[Sm90], lo, (hi & !(0xf << 9)) | types[0].0 << 9)
+                    .m(0, 0, &[(0, ".E")])
+                    .m(87, 3, SM90_FLOAT_OPS)
+                    .m(73, 4, types)
+                    .m(77, 4, memory::MEM_ORDER)
+                    .o(p(81))
+                    .o(data(r(16)))
+                    .o(Opnd {
+                        rz_ok: false,
+                        ..mem(MemFmt::GlobalDesc, 64)
+                    })
+                    .o(data(r(32))),
+            );
+        }
+    }
+}
+
+/// SM75's generic and global accesses whose address is a uniform register (bit 91), as
+/// ptxas writes them when the pointer is a kernel parameter (`cuda::atomic_ref` on a
+/// generic pointer, `atomicAdd(double*)`, `isspacep`): the address is SM75 LDG 0x981's
+/// [`MemFmt::GlobalUr`] (`[UR4+0x8]`, `[R2.64+UR4]`; register 24-31, `.64` at 90 (ptxas
+/// sets it with an RZ base, where it prints nothing), signed offset 40-63), the uniform
+/// register 32-37 for LD and QSPC, 64-69 for ST (data at 32). Probed bit by bit with
+/// nvdisasm on ptxas words (`docs/sass-facts.md`, "SM75 uniform-register addresses").
+pub(super) fn sm75_uniform_address(v: &mut Vec<Form>) {
+    let sizes = [
+        (4u64, ""),
+        (5, ".64"),
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (6, ".128"),
+    ];
+    let addr = |ur_at: u8| {
+        let mut a = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
+        a.offset = vec![(40, 24)];
+        a.ureg = Some((ur_at, 6));
+        a.wide = Some(90);
+        a
+    };
+    let sm75_ltc: &[(u64, &str)] = &[(0, ""), (1, ".LTC64B"), (2, ".LTC128B")];
+    for (size, sfx) in sizes {
+        let data = |o: Opnd| if size == 5 { o.pair() } else { o };
+        // LD.E[.cache][.ltc][.size].order Rd, [URa+off] (0x980): cache 84-86, L2
+        // prefetch 68-69, size 73-75, order and scope 77-80 as SM75's LDG; bit 76
+        // (`.PRIVATE`) and 87 (`.ZD` with a predicate) are ptxas's zeros.
+        v.push(
+            fs(
+                "LD",
+                &[Sm75],
+                0x00000004ff007980,
+                0x000000000c110100 | size << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(84, 3, memory::CACHE_OPS)
+            .m(68, 2, sm75_ltc)
+            .m(0, 0, &[(0, sfx)])
+            .m(77, 4, memory::SM75_LD_ORDER)
+            .o(data(r(16)))
+            .o(addr(32)),
+        );
+        // ST.E[.cache][.size].order [URa+off], Rb (0x985): the orders without
+        // `.CONSTANT` (0-3 print `.INVALID0`).
+        v.push(
+            fs(
+                "ST",
+                &[Sm75],
+                0x00000800ff007985,
+                0x000000000c110104 | size << 9,
+            )
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(84, 3, memory::CACHE_OPS)
+            .m(0, 0, &[(0, sfx)])
+            .m(77, 4, &memory::SM75_LD_ORDER[4..])
+            .o(addr(64))
+            .o(data(r(32))),
+        );
+    }
+    // QSPC.E.space Pd, Rd, [URa+off] (0x9aa): as the register form 0x3aa
+    // (`coverage.rs`), `.E` (72) ptxas's 1 (clear, nvdisasm prints `.???0` with a `.64`
+    // base).
+    v.push(
+        fs("QSPC", &[Sm75], 0x00000004ffff79aa, 0x000000000c000100)
+            .m(0, 0, &[(0, ".E")])
+            .m(73, 2, &[(0, ".G"), (1, ".L"), (2, ".S")])
+            .o(p(81))
+            .o(r(16))
+            .o(addr(32)),
+    );
+    // RED.E.ADD.F64.RN / ATOMG.E.ADD.F64.RN with a uniform-register address
+    // (`atomicAdd(double*)` on a parameter): the type 6 of `memory::sm75_atomics`' forms
+    // (`[URx+off]`, [`MemFmt::UrAddr`]), data pairs; ADD only, what ptxas writes.
+    let mut ur_addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
+    ur_addr.offset = vec![(40, 24)];
+    ur_addr.ureg = Some((64, 6));
+    v.push(
+        fs("RED", &[Sm75], 0x00000405ff00098e, 0x000000000c114d04)
+            .no_write_sb()
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 3, &[(0, ".ADD")])
+            .m(0, 0, &[(0, ".F64.RN")])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(ur_addr.clone())
+            .o(r(32).pair()),
+    );
+    v.push(
+        fs("ATOMG", &[Sm75], 0x00000003ff0489a8, 0x00000000081f4d44)
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, &[(0, ".ADD")])
+            .m(0, 0, &[(0, ".F64.RN")])
+            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .o(p(81))
+            .o(r(16).pair())
+            .o(ur_addr)
+            .o(r(32).pair()),
+    );
+}
+
+/// SM75's generic atomics with a uniform-register address, `ATOM.E.op.type.order Pd, Rd,
+/// [URx+off], Rb` (0x98a, bit 91; the warp-aggregated `atomicAdd` of a parameter
+/// pointer): operation 87-90 and type 73-75 as ATOMG's (`memory.rs`: `.S32`, `.64`,
+/// `.F32.FTZ.RN`, `.F16x2.RN`, `.S64`, `.F64.RN`; 64-bit types on pairs), SM75's order
+/// and scope 77-80 (`.CTA` .. `.STRONG.SYS`; 0-3 print `.INVALIDn`); Pd 81-83, Rd 16, Rb
+/// 32, the uniform register 64-69 with a signed offset 40-63. The register base 24-31
+/// (nvdisasm prints `[R254.64+UR4]`) is ptxas's RZ, a constant here as in the RED/ATOMG
+/// forms of [`MemFmt::UrAddr`]; cache 84-86 and `.PRIVATE` 76 are constants. Probed bit
+/// by bit on an SM75 ptxas word of the CUDA corpus.
+pub(super) fn sm75_generic_ur_atomics(v: &mut Vec<Form>) {
+    let mut ur_addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
+    ur_addr.offset = vec![(40, 24)];
+    ur_addr.ureg = Some((64, 6));
+    let types: [&[(u64, &str)]; 2] = [
+        &[(0, ""), (1, ".S32"), (3, ".F32.FTZ.RN"), (4, ".F16x2.RN")],
+        &[(2, ".64"), (5, ".S64"), (6, ".F64.RN")],
+    ];
+    for (wide, tys) in types.iter().enumerate() {
+        let data = |o: Opnd| if wide == 1 { o.pair() } else { o };
+        v.push(
+            fs(
+                "ATOM",
+                &[Sm75],
+                0x00000007ffff098a,
+                (0x00000000081f0344 & !(7 << 9)) | tys[0].0 << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, memory::ATOM_OPS)
+            .m(73, 3, tys)
+            .m(77, 4, &memory::SM75_LD_ORDER[4..12])
+            .o(p(81))
+            .o(data(r(16)))
+            .o(ur_addr.clone())
+            .o(data(r(32))),
+        );
+    }
+    // ATOMS.ARRIVE.64 Rd, [Ra+URb+off] (0xf8c; `mbarrier.arrive` on SM80-SM89, whose
+    // state it returns in a pair): the address as ATOMS.POPC.INC's (`gaps.rs`), with its
+    // scale 78-79 (`[RZ.X4+URZ]`); bits 73-74 (`.64`, 2; others print `???n`) and 87-90
+    // (nvdisasm rejects other values) are constants. Probed on SM80; SM90 and SM75 reject
+    // the word.
+    v.push(
+        fs("ATOMS", SM80_89, 0x00000000ff047f8c, 0x000000000c80043f)
+            .m(0, 0, &[(0, ".ARRIVE.64")])
+            .o(r(16).pair())
+            .o(shared_x4(Some(64))),
+    );
+}

@@ -1,0 +1,228 @@
+//! The atomics and memory forms of issue 12's last step (`forms/atomics_more.rs`) on
+//! ptxas's own words, without an oracle: each word must decode to the text nvdisasm 13.5
+//! printed for it (recorded here from `cuobjdump -sass` of the PTX named), encode back to
+//! itself through the typed instruction, and read and write the registers the operation is
+//! defined to (a 64-bit atomic returns a pair, an address in a uniform register reads the
+//! pair, SM90's global accesses read their descriptor pair).
+
+use tangle_sass::roles::{memory_effect, Access, Space};
+use tangle_sass::typed::{p, r, ur, Addr, Loc, MachInst};
+use tangle_sass::{decode_typed, Arch, Op, Word};
+
+/// Decodes `(lo, hi)` on `arch`, checks nvdisasm's text and the typed round trip.
+fn decoded(arch: Arch, lo: u64, hi: u64, nvdisasm: &str) -> MachInst {
+    let w = Word::from_halves(lo, hi);
+    let inst = decode_typed(arch, w, 0).unwrap_or_else(|e| panic!("{nvdisasm}: {e}"));
+    assert_eq!(inst.text(arch, 0).unwrap(), nvdisasm);
+    assert_eq!(
+        inst.encode(arch, 0).unwrap(),
+        w,
+        "{nvdisasm}: typed round trip"
+    );
+    inst
+}
+
+fn regs(first: u8, n: u8) -> Vec<Loc> {
+    (first..first + n).map(Loc::R).collect()
+}
+
+#[test]
+fn sm90_float_atomics_return_and_read_register_pairs() {
+    // `atom.global.add.f64` (sm_90): Rd and the data are pairs; the address and its
+    // descriptor are pairs too.
+    let atomg = decoded(
+        Arch::Sm90,
+        0x00000804021079a3,
+        0x02116a00081effc4,
+        "ATOMG.E.ADD.F64.RN.STRONG.GPU PT, R16, desc[UR4][R2.64+0x8], R4",
+    );
+    assert_eq!(atomg.defs(), regs(16, 2));
+    assert_eq!(
+        atomg.uses(),
+        [regs(2, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(4, 2)].concat()
+    );
+    assert_eq!(
+        memory_effect(Op::Atomg),
+        Some((Space::Global, Access::Atomic))
+    );
+    // `atom.global.v2.f32.add`: two floats, a pair.
+    let v2 = decoded(
+        Arch::Sm90,
+        0x0000100e020e79a3,
+        0x000ea200081ef5c4,
+        "ATOMG.E.ADD.F32x2.FTZ.RN.STRONG.GPU PT, R14, desc[UR4][R2.64+0x10], R14",
+    );
+    assert_eq!(v2.defs(), regs(14, 2));
+    // `atom.add.f32` on a generic pointer: one register, and the predicate ptxas tests.
+    let f32 = decoded(
+        Arch::Sm90,
+        0x0000000e0a0079a2,
+        0x004364000810f3c4,
+        "ATOM.E.ADD.F32.FTZ.RN.STRONG.GPU P0, R0, desc[UR4][R10.64], R14",
+    );
+    assert_eq!(f32.defs(), vec![Loc::P(0), Loc::R(0)]);
+    assert_eq!(
+        memory_effect(Op::Atom),
+        Some((Space::Generic, Access::Atomic))
+    );
+    // `red.relaxed.sm.global.add.f32`: the memory order is a field.
+    let red = decoded(
+        Arch::Sm90,
+        0x00000805020079a6,
+        0x004fe2000c10b384,
+        "REDG.E.ADD.F32.FTZ.RN.STRONG.SM desc[UR4][R2.64+0x8], R5",
+    );
+    assert!(red.defs().is_empty());
+    // Built from scratch, the F64 reduction takes the pair form and prints as nvdisasm
+    // prints ptxas's `atomicAdd(double*)` without a result.
+    let built = MachInst::build(Op::Redg)
+        .m(".E")
+        .m(".ADD")
+        .m(".F64.RN")
+        .m(".STRONG.GPU")
+        .o(Addr::new(r(8), 0).with_ureg(ur(4)))
+        .o(r(14))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        built.text(Arch::Sm90, 0).unwrap(),
+        "REDG.E.ADD.F64.RN.STRONG.GPU desc[UR4][R8.64], R14"
+    );
+    assert_eq!(
+        built.uses(),
+        [regs(8, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(14, 2)].concat()
+    );
+    // An odd pair is refused, as nvdisasm's `.F64` operands are register pairs.
+    assert!(MachInst::build(Op::Redg)
+        .m(".E")
+        .m(".ADD")
+        .m(".F64.RN")
+        .m(".STRONG.GPU")
+        .o(Addr::new(r(8), 0).with_ureg(ur(4)))
+        .o(r(15))
+        .finish(Arch::Sm90)
+        .is_err());
+}
+
+#[test]
+fn generic_compare_and_swap_covers_its_operands() {
+    // `atom.cas.b64` on a generic pointer (sm_75): P0 and the old value pair are written;
+    // address, compare and new value pairs read.
+    let cas = decoded(
+        Arch::Sm75,
+        0x000008040806738b,
+        0x000ea20000114506,
+        "ATOM.E.CAS.64.STRONG.GPU P0, R6, [R8+0x8], R4, R6",
+    );
+    assert_eq!(cas.defs(), [vec![Loc::P(0)], regs(6, 2)].concat());
+    assert_eq!(cas.uses(), [regs(8, 2), regs(4, 2), regs(6, 2)].concat());
+    // sm_80 `atom.relaxed.cta.cas.b32` prints SM80's scope table; ptxas's float loops
+    // store with `.CAST.SPIN` (sm_90).
+    decoded(
+        Arch::Sm80,
+        0x0000100c0200738b,
+        0x020ea200001ea10d,
+        "ATOM.E.CAS.STRONG.SM PT, R0, [R2+0x10], R12, R13",
+    );
+    let spin = decoded(
+        Arch::Sm90,
+        0x000000040a05738b,
+        0x000ea400019ea105,
+        "ATOM.E.CAST.SPIN.STRONG.SM PT, R5, [R10], R4, R5",
+    );
+    assert_eq!(spin.defs(), vec![Loc::R(5)]);
+    // Built: the compare-and-swap with a predicate result.
+    let built = MachInst::build(Op::Atom)
+        .m(".E")
+        .m(".CAS")
+        .m(".64")
+        .m(".STRONG.GPU")
+        .o(p(0))
+        .o(r(6))
+        .o(Addr::new(r(8), 8))
+        .o(r(4))
+        .o(r(6))
+        .finish(Arch::Sm80)
+        .unwrap();
+    assert_eq!(
+        built.text(Arch::Sm80, 0).unwrap(),
+        "ATOM.E.CAS.64.STRONG.GPU P0, R6, [R8+0x8], R4, R6"
+    );
+}
+
+#[test]
+fn sm75_uniform_addresses_read_the_uniform_pair() {
+    // `ld.relaxed.cta.u32` and `st.relaxed.cta.u32` through a parameter pointer (sm_75):
+    // the address is UR4:UR5.
+    let ld = decoded(
+        Arch::Sm75,
+        0x00000004ff007980,
+        0x000ea2000c110900,
+        "LD.E.STRONG.CTA R0, [UR4]",
+    );
+    assert_eq!(ld.defs(), vec![Loc::R(0)]);
+    assert_eq!(ld.uses(), vec![Loc::Ur(4), Loc::Ur(5)]);
+    let st = decoded(
+        Arch::Sm75,
+        0x00000800ff007985,
+        0x0003e8000c110904,
+        "ST.E.STRONG.CTA [UR4+0x8], R0",
+    );
+    assert!(st.defs().is_empty());
+    assert_eq!(st.uses(), vec![Loc::Ur(4), Loc::Ur(5), Loc::R(0)]);
+    // `isspacep.global`/`.shared` of a parameter.
+    let q = decoded(
+        Arch::Sm75,
+        0x00000004ffff79aa,
+        0x000ee2000c020500,
+        "QSPC.E.S P1, RZ, [UR4]",
+    );
+    assert_eq!(q.defs(), vec![Loc::P(1)]);
+    // `red.global.add.f64` and `atom.global.add.f64` of a parameter: data pairs.
+    let red = decoded(
+        Arch::Sm75,
+        0x00000002ff00798e,
+        0x0011e8000c114d04,
+        "RED.E.ADD.F64.RN.STRONG.GPU [UR4], R2",
+    );
+    assert_eq!(
+        red.uses(),
+        [vec![Loc::Ur(4), Loc::Ur(5)], regs(2, 2)].concat()
+    );
+    let atomg = decoded(
+        Arch::Sm75,
+        0x00001002ff0479a8,
+        0x0000a200081f4d44,
+        "ATOMG.E.ADD.F64.RN.STRONG.GPU PT, R4, [UR4+0x10], R2",
+    );
+    assert_eq!(atomg.defs(), regs(4, 2));
+    // The CUDA corpus's warp-aggregated `atomicAdd` on a generic parameter pointer.
+    let atom = decoded(
+        Arch::Sm75,
+        0x00000007ffff098a,
+        0x0023e200081f0344,
+        "@P0 ATOM.E.ADD.S32.STRONG.CTA PT, RZ, [UR4], R7",
+    );
+    assert!(atom.defs().is_empty());
+    assert_eq!(
+        atom.uses(),
+        vec![Loc::P(0), Loc::Ur(4), Loc::Ur(5), Loc::R(7)]
+    );
+}
+
+#[test]
+fn shared_arrive_returns_the_barrier_state_pair() {
+    // `mbarrier.arrive.shared.b64` (sm_80): the 64-bit state into R4:R5.
+    let arrive = decoded(
+        Arch::Sm80,
+        0x00020000ff047f8c,
+        0x001e22000c80043f,
+        "ATOMS.ARRIVE.64 R4, [URZ+0x200]",
+    );
+    assert_eq!(arrive.defs(), regs(4, 2));
+    assert!(arrive.uses().is_empty());
+    assert_eq!(
+        memory_effect(Op::Atoms),
+        Some((Space::Shared, Access::Atomic))
+    );
+}
