@@ -16,6 +16,10 @@ pub(super) const ATOM_OPS: &[(u64, &str)] = &[
     (8, ".EXCH"),
 ];
 
+/// The eight reductions ADD..XOR, the first eight of [`ATOM_OPS`] and the same values in
+/// bits 87-89 of every reduction that has no exchange (SURED, UTMAREDG, UBLKRED, REDAS).
+pub(super) const REDUCTION_OPS: &[(u64, &str)] = ATOM_OPS.split_at(8).0;
+
 /// Global cache operation, bits 84-86 of LDG/STG (and LDL/STL): 1, ptxas's default, prints
 /// nothing; 6 and 7 print `.INVALIDn`. Probed on SM75, SM80 and SM90.
 pub(super) const CACHE_OPS: &[(u64, &str)] = &[

@@ -25,16 +25,7 @@ const TMA_DIMS: &[(u64, &str)] = &[(0, ".1D"), (1, ".2D"), (2, ".3D"), (3, ".4D"
 
 /// The reduction of UTMAREDG, UBLKRED and REDAS, bits 87-89 (bit 90 is ignored by the
 /// bulk reductions and prints `.INVALIDn` on REDAS: a constant).
-const RED_OPS: &[(u64, &str)] = &[
-    (0, ".ADD"),
-    (1, ".MIN"),
-    (2, ".MAX"),
-    (3, ".INC"),
-    (4, ".DEC"),
-    (5, ".AND"),
-    (6, ".OR"),
-    (7, ".XOR"),
-];
+const RED_OPS: &[(u64, &str)] = memory::REDUCTION_OPS;
 
 /// The direction of UBLKCP and UBLKRED, bits 73-74: destination then source space
 /// (`.G` global, `.S` shared). UBLKRED's source must be shared (`.???0` otherwise).

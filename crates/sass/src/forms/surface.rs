@@ -56,16 +56,7 @@ const SURED_TYPES: [&[(u64, &str)]; 2] = [
 ];
 
 /// SURED's operations, bits 87-89.
-const SURED_OPS: &[(u64, &str)] = &[
-    (0, ".ADD"),
-    (1, ".MIN"),
-    (2, ".MAX"),
-    (3, ".INC"),
-    (4, ".DEC"),
-    (5, ".AND"),
-    (6, ".OR"),
-    (7, ".XOR"),
-];
+const SURED_OPS: &[(u64, &str)] = memory::REDUCTION_OPS;
 
 /// The coordinates' register, `[Ra]` (no offset; RZ refused).
 fn coords() -> Opnd {
