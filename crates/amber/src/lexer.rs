@@ -496,6 +496,27 @@ impl<'a> Lexer<'a> {
 mod tests {
     use super::*;
 
+    /// `count` texts, each up to `max_pieces - 1` of `pieces` drawn by a xorshift generator
+    /// from `seed`: the same texts on every run.
+    fn generated_texts(seed: u64, pieces: &[&str], max_pieces: usize, count: usize) -> Vec<String> {
+        let mut rng = seed;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        (0..count)
+            .map(|_| {
+                let mut text = String::new();
+                for _ in 0..next(max_pieces) {
+                    text.push_str(pieces[next(pieces.len())]);
+                }
+                text
+            })
+            .collect()
+    }
+
     /// Every token as `(text or kind, line, column)`, reading plain numbers through
     /// `number_run` where `fast`; a number (either way) is shown as its `Literal`.
     fn tokens(src: &str, fast: bool) -> Vec<(String, u32, u32)> {
@@ -570,18 +591,7 @@ mod tests {
             "0 0 0 0 0 0 0 ",
             "0 ",
         ];
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        for _ in 0..2000 {
-            let mut src = String::new();
-            for _ in 0..next(40) {
-                src.push_str(pieces[next(pieces.len())]);
-            }
+        for src in generated_texts(0x9e37_79b9_7f4a_7c15, &pieces, 40, 2000) {
             // `bits_run` reads what `number_run` does with a taker that keeps the values
             // that fit `mask`, and stops at the same place.
             for mask in [0xff, 0xffff_ffff, u64::MAX] {
@@ -669,18 +679,7 @@ mod tests {
             "a", "0", " ", "\t", "\r", "\x0B", "\x0C", "\n", "\u{e9}", "\u{3000}", "\u{85}", "END",
             "%x", "abcdefgh",
         ];
-        let mut rng = 0x0bad_cafe_f00d_1234u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        for _ in 0..5000 {
-            let mut text = String::new();
-            for _ in 0..next(24) {
-                text.push_str(pieces[next(pieces.len())]);
-            }
+        for text in generated_texts(0x0bad_cafe_f00d_1234, &pieces, 24, 5000) {
             let bytes = text.as_bytes();
             for start in 0..bytes.len().min(9) {
                 let want = bytes[start..].iter().position(|b| *b == b'\n');
