@@ -139,15 +139,7 @@ pub(super) fn sm90_float_atomics(v: &mut Vec<Form>) {
 /// register 32-37 for LD and QSPC, 64-69 for ST (data at 32). Probed bit by bit with
 /// nvdisasm on ptxas words (`docs/sass-facts.md`, "SM75 uniform-register addresses").
 pub(super) fn sm75_uniform_address(v: &mut Vec<Form>) {
-    let sizes = [
-        (4u64, ""),
-        (5, ".64"),
-        (0, ".U8"),
-        (1, ".S8"),
-        (2, ".U16"),
-        (3, ".S16"),
-        (6, ".128"),
-    ];
+    let sizes = memory::GLOBAL_SIZES;
     let addr = |ur_at: u8| {
         let mut a = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
         a.offset = vec![(40, 24)];

@@ -6,15 +6,7 @@
 use super::*;
 
 /// Global sizes (73-75) as LDG/STG's.
-const SIZES: [(u64, &str); 7] = [
-    (4, ""),
-    (5, ".64"),
-    (0, ".U8"),
-    (1, ".S8"),
-    (2, ".U16"),
-    (3, ".S16"),
-    (6, ".128"),
-];
+const SIZES: [(u64, &str); 7] = memory::GLOBAL_SIZES;
 
 pub(super) fn sim_gaps(v: &mut Vec<Form>) {
     // SM75 STG with a uniform register added to the address (0x986, the store of SM75's

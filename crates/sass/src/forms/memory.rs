@@ -20,6 +20,19 @@ pub(super) const ATOM_OPS: &[(u64, &str)] = &[
 /// bits 87-89 of every reduction that has no exchange (SURED, UTMAREDG, UBLKRED, REDAS).
 pub(super) const REDUCTION_OPS: &[(u64, &str)] = ATOM_OPS.split_at(8).0;
 
+/// The access sizes of LDG/STG and the loads and stores laid out like them, bits 73-75
+/// (probed on SM75, SM86 and SM90): 0 .U8, 1 .S8, 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128
+/// (7 prints .INVALID7, or .U.128 on SM75). In the order the forms are made.
+pub(super) const GLOBAL_SIZES: [(u64, &str); 7] = [
+    (4, ""),
+    (5, ".64"),
+    (0, ".U8"),
+    (1, ".S8"),
+    (2, ".U16"),
+    (3, ".S16"),
+    (6, ".128"),
+];
+
 /// Global cache operation, bits 84-86 of LDG/STG (and LDL/STL): 1, ptxas's default, prints
 /// nothing; 6 and 7 print `.INVALIDn`. Probed on SM75, SM80 and SM90.
 pub(super) const CACHE_OPS: &[(u64, &str)] = &[
@@ -177,15 +190,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
         };
         // Sizes 73-75 (probed on SM75, SM86 and SM90, loads and stores alike): 0 .U8, 1 .S8,
         // 2 .U16, 3 .S16, 4 32-bit, 5 .64, 6 .128 (7 prints .INVALID7, or .U.128 on SM75).
-        for (size, sfx) in [
-            (4u64, ""),
-            (5, ".64"),
-            (0, ".U8"),
-            (1, ".S8"),
-            (2, ".U16"),
-            (3, ".S16"),
-            (6, ".128"),
-        ] {
+        for (size, sfx) in GLOBAL_SIZES {
             let size_bits = |hi: u64| (hi & !(7 << 9)) | size << 9;
             let data = |o: Opnd| if size == 5 { o.pair() } else { o };
             v.push(
@@ -216,15 +221,7 @@ pub(super) fn memory(v: &mut Vec<Form>) {
     // bit is refused there); UR
     // 32-37, signed offset 40-63; sizes, cache, L2 prefetch and order as above. Probed
     // with nvdisasm on ptxas words.
-    for (size, sfx) in [
-        (4u64, ""),
-        (5, ".64"),
-        (0, ".U8"),
-        (1, ".S8"),
-        (2, ".U16"),
-        (3, ".S16"),
-        (6, ".128"),
-    ] {
+    for (size, sfx) in GLOBAL_SIZES {
         let mut addr = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
         addr.offset = vec![(40, 24)];
         addr.ureg = Some((32, 6));
@@ -317,15 +314,7 @@ const SHARED_SIZES: &[(u64, &str)] = &[
 /// 32-63. Sizes 73-75 and the memory order and scope 77-80 as LDG's and STG's;
 /// cache bits are ptxas's constants. Samples from the generated PTX corpus and `-G` builds.
 pub(super) fn generic(v: &mut Vec<Form>) {
-    let sizes = [
-        (4u64, ""),
-        (5, ".64"),
-        (0, ".U8"),
-        (1, ".S8"),
-        (2, ".U16"),
-        (3, ".S16"),
-        (6, ".128"),
-    ];
+    let sizes = GLOBAL_SIZES;
     type Generic = (&'static [Arch], &'static str, u16, u64, MemFmt);
     let forms: [Generic; 8] = [
         (&[Sm75], "LD", 0x980, 0x000000000010eb00, MemFmt::Global),
