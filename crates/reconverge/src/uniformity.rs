@@ -159,6 +159,12 @@ impl Uniformity {
         self.funcs.get(&f)
     }
 
+    /// Hands over the verdicts for function `f`, leaving none for it: the lowering frees
+    /// each function's verdicts once it has planned that function's rewrite.
+    pub(crate) fn take_function(&mut self, f: Func) -> Option<FunctionUniformity> {
+        self.funcs.remove(&f)
+    }
+
     /// Marks a callee's parameters divergent where some call passes a divergent argument.
     fn propagate_arguments(&mut self, module: &Module) -> bool {
         let mut newly: Vec<(Func, Value)> = Vec::new();
