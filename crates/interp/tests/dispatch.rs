@@ -426,9 +426,7 @@ fn a_stored_ballot_has_the_words_of_its_mask_at_every_size() {
         let out = out_words(&o);
         for idx in 0..LOCAL {
             let count = s.min(LOCAL - idx / s * s);
-            let mask: u128 = (0..count)
-                .filter(|l| l % 3 == 0)
-                .fold(0, |m, l| m | 1 << l);
+            let mask: u128 = (0..count).filter(|l| l % 3 == 0).fold(0, |m, l| m | 1 << l);
             let want: Vec<u32> = (0..4).map(|k| (mask >> (32 * k)) as u32).collect();
             let got = &out[4 * idx as usize..4 * idx as usize + 4];
             assert_eq!(got, &want[..], "size {s} idx {idx}");
