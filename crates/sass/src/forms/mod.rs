@@ -82,6 +82,7 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 mod async_copy;
 mod atomics_more;
 mod control;
+mod convert_fp8;
 mod coverage;
 mod cuda_corpus;
 mod float;
@@ -152,6 +153,7 @@ fn build() -> Vec<Form> {
     generated::r2ur_or(&mut v);
     generated::i2f_imm(&mut v);
     generated::f2fp(&mut v);
+    convert_fp8::f2fp_fp8(&mut v);
     generated::cctl(&mut v);
     generated::ldsm(&mut v);
     surface::surfaces(&mut v);
