@@ -71,6 +71,9 @@ pub enum OpndKind {
     F64Hi,
     /// A 16-bit float immediate (HFMA2's halves).
     F16,
+    /// A bfloat16 immediate (`.BF16_V2` HFMA2's halves): printed as the f32 of its bits
+    /// shifted up 16, but negative zero as `-0.0 ` ([`crate::floats::format_bf16`]).
+    Bf16,
     /// Constant-bank address `c[0xB][0xOFF]`: bank in bits 54-58, byte offset in bits 38-53.
     CBank,
     /// Special register (S2R), 8 bits.

@@ -89,6 +89,7 @@ mod float;
 mod gaps;
 mod generated;
 mod half;
+mod half_bf16;
 mod integer;
 mod memory;
 mod moves;
@@ -147,6 +148,7 @@ fn build() -> Vec<Form> {
     memory::generic(&mut v);
     gaps::sim_gaps(&mut v);
     half::half(&mut v);
+    half_bf16::hfma2_bf16(&mut v);
     generated::generated(&mut v);
     generated::plop3_sign(&mut v);
     generated::bar_variants(&mut v);

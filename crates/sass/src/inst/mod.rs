@@ -1,6 +1,8 @@
 //! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
 
-use crate::floats::{format_f16, format_f32, format_f64, parse_f16, special_bits};
+use crate::floats::{
+    format_bf16, format_f16, format_f32, format_f64, parse_bf16, parse_f16, special_bits,
+};
 use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
 use crate::{forms, Arch, Control, SassError, Word};
 
@@ -125,6 +127,7 @@ pub(crate) fn nan_payload_bits(form: &Form, w: Word) -> u128 {
             // The high word of a double: 20 of its 52 fraction bits.
             OpndKind::F64Hi => (32, 20, 0),
             OpndKind::F16 => (16, 10, 0),
+            OpndKind::Bf16 => (16, 7, 0),
             _ => continue,
         };
         let v = get_pieces(w, &op.pieces) << scale;
@@ -375,6 +378,7 @@ fn print_opnd(
         OpndKind::F32 => format_f32((v << op.scale) as u32)?,
         OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::F16 => format_f16(v as u16)?,
+        OpndKind::Bf16 => format_bf16(v as u16)?,
         OpndKind::CBank => {
             // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
             // by the random-field test on every SM and every form with a constant operand).

@@ -178,6 +178,7 @@ impl MachInst {
                     OpndKind::F32 => Val::F32((v << o.scale) as u32),
                     OpndKind::F64Hi => Val::F64(v << 32),
                     OpndKind::F16 => Val::F16(v as u16),
+                    OpndKind::Bf16 => Val::Bf16(v as u16),
                     OpndKind::CBank => Val::CBank {
                         bank: w.get(54, 5) as u8,
                         offset: w.get(38, 16) as u16,
