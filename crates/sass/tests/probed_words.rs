@@ -62,3 +62,28 @@ fn fp8_conversions_are_refused_before_sm89() {
         }
     }
 }
+
+/// UP2UR reads and UR2UP writes the uniform predicates their mask selects (implicit
+/// operands, as P2R and R2P with the predicates).
+#[test]
+fn uniform_predicate_moves_name_the_predicates_of_their_mask() {
+    use tangle_sass::decode_typed;
+    use tangle_sass::typed::Loc;
+    let all: Vec<Loc> = (0..7).map(Loc::Up).collect();
+    // UP2UR.B3 UR62, UPR, UR62, 0xff
+    let up2ur = Word::from_halves(0x000000ff3e3e7883, 0x000fc80008003000);
+    let t = decode_typed(Arch::Sm90, up2ur, 0).unwrap();
+    assert_eq!(t.defs(), vec![Loc::Ur(62)]);
+    let mut uses = vec![Loc::Ur(62)];
+    uses.extend(&all);
+    assert_eq!(t.uses(), uses);
+    // UR2UP UPR, UR62.B3 (mask 0xff, hidden), and with mask 0x5: UP0 and UP2.
+    let ur2up = Word::from_halves(0x000000ff3e007884, 0x000fc60008003000);
+    let t = decode_typed(Arch::Sm90, ur2up, 0).unwrap();
+    assert_eq!(t.defs(), all);
+    assert_eq!(t.uses(), vec![Loc::Ur(62)]);
+    let ur2up5 = Word::from_halves(0x000000053e007884, 0x000fc60008003000);
+    let t = decode_typed(Arch::Sm90, ur2up5, 0).unwrap();
+    assert_eq!(t.text(Arch::Sm90, 0).unwrap(), "UR2UP UPR, UR62.B3, 0x5");
+    assert_eq!(t.defs(), vec![Loc::Up(0), Loc::Up(2)]);
+}

@@ -101,6 +101,7 @@ mod tensor_more;
 mod texture;
 mod uniform;
 mod uniform_branch;
+mod uniform_preds;
 mod variants;
 mod warp;
 
@@ -175,6 +176,7 @@ fn build() -> Vec<Form> {
     atomics_more::sm90_float_atomics(&mut v);
     atomics_more::sm75_generic_ur_atomics(&mut v);
     uniform_branch::uniform_branch(&mut v);
+    uniform_preds::uniform_preds(&mut v);
     v
 }
 
