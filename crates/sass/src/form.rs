@@ -39,6 +39,14 @@ pub struct Mod {
 }
 
 impl Mod {
+    /// Whether the modifier owns bits but prints nothing for any value (DEPBAR's bit 87,
+    /// which nvdisasm ignores): the text cannot give its value back, so the assembler
+    /// writes the first value (ptxas's usual one) and the typed instruction keeps the
+    /// word's ([`crate::same_but_unprinted`]).
+    pub fn is_silent(&self) -> bool {
+        !self.pieces.is_empty() && self.values.iter().all(|v| v.1.is_empty())
+    }
+
     /// The modifier's value in `w`.
     pub fn value(&self, w: Word) -> u64 {
         match self.computed {

@@ -168,7 +168,10 @@ pub(super) fn depbar(v: &mut Vec<Form>) {
     // 32-37 add a list of scoreboards (`, {0}`), not modelled (constant 0). One form per
     // scoreboard, whose name is part of the operand text. It takes no scoreboards of its
     // own (nvdisasm rejects a DEPBAR with a write scoreboard). Values 6 and 7 print
-    // `INVALID6`/`INVALID7` and are refused.
+    // `INVALID6`/`INVALID7` and are refused. Bit 87 is a field nvdisasm ignores on every SM
+    // (ptxas sets it, but clears it for `cp.async.wait_group`): a silent modifier (both
+    // values print nothing), so the typed instruction keeps it and text gives ptxas's 1
+    // ([`crate::Mod::is_silent`]).
     const SB: [&str; 6] = ["SB0", "SB1", "SB2", "SB3", "SB4", "SB5"];
     for (n, name) in SB.iter().enumerate() {
         v.push(
@@ -180,6 +183,7 @@ pub(super) fn depbar(v: &mut Vec<Form>) {
             )
             .no_sb()
             .m(0, 0, &[(0, ".LE")])
+            .m(87, 1, &[(1, ""), (0, "")])
             .o(Opnd::fixed(name))
             .o(uimm(38, 6)),
         );

@@ -85,10 +85,14 @@ pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<
 /// The bits of `w` that `form`'s text does not show, so that words differing only there
 /// print alike: NaN payloads ([`nan_payload_bits`]), the two low bits (38-39) of a
 /// `c[bank][offset]` operand's offset and the memory descriptor register of an SM80-SM89
-/// global address printed without `desc[..]` ([`Opnd::desc`]). The typed instruction
-/// keeps them; the assembler writes them as zero (the descriptor as UR4).
+/// global address printed without `desc[..]` ([`Opnd::desc`]) and silent modifiers
+/// ([`crate::Mod::is_silent`]). The typed instruction keeps them; the assembler writes them
+/// as zero (the descriptor as UR4, a silent modifier as its first value).
 pub(crate) fn unprinted_bits(form: &Form, w: Word) -> u128 {
     let mut bits = nan_payload_bits(form, w);
+    for m in form.mods.iter().filter(|m| m.is_silent()) {
+        bits |= crate::form::pieces_mask(&m.pieces);
+    }
     for op in &form.ops {
         if op.kind == OpndKind::CBank {
             bits |= u128::from(cbank_unprinted(form)) << 38;
