@@ -93,6 +93,9 @@ pub enum OpndKind {
     Target,
     /// Memory operand; see [`MemFmt`].
     Mem(MemFmt),
+    /// A set of scoreboards as a bit mask, printed as their numbers from the highest down
+    /// in braces: `{5,4,0}` (DEPBAR's list, bits 32-37).
+    SbList,
     /// Fixed text that owns no bits (P2R/R2P's predicate-register file `PR`).
     Fixed(&'static str),
 }

@@ -193,6 +193,7 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             OpndKind::F16 => {
                 Val::F16([0x3c00u16, 0xc500, 0x0001, 0x7bff, 0][rng.below(5) as usize])
             }
+            OpndKind::SbList => Val::Imm(rng.below(64) as i64),
             // Any bf16 half, negative zero and the specials included (`tests/bf16.rs`
             // checks all of them).
             OpndKind::Bf16 => Val::Bf16(

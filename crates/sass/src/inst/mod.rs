@@ -383,6 +383,7 @@ fn print_opnd(
         OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::F16 => format_f16(v as u16)?,
         OpndKind::Bf16 => format_bf16(v as u16)?,
+        OpndKind::SbList => format_sb_list(v),
         OpndKind::CBank => {
             // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
             // by the random-field test on every SM and every form with a constant operand).
@@ -642,3 +643,14 @@ mod parse;
 pub use parse::encode;
 pub(crate) use parse::fits_signed;
 use parse::parse_opnd;
+
+/// A scoreboard mask as nvdisasm prints it: the numbers of its set bits, highest first,
+/// in braces (`{5,4,3,2,1,0}`).
+pub(crate) fn format_sb_list(mask: u64) -> String {
+    let items: Vec<String> = (0..64)
+        .rev()
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| i.to_string())
+        .collect();
+    format!("{{{}}}", items.join(","))
+}

@@ -156,6 +156,7 @@ fn kind_name(k: OpndKind) -> &'static str {
         OpndKind::F64Hi => "64-bit float immediate",
         OpndKind::F16 => "16-bit float immediate",
         OpndKind::Bf16 => "bfloat16 immediate",
+        OpndKind::SbList => "scoreboard list",
         OpndKind::CBank => "constant-bank address",
         OpndKind::SReg | OpndKind::SUReg => "special register",
         OpndKind::Target => "branch target",
@@ -174,7 +175,10 @@ pub(super) fn compatible(o: &Opnd, v: &Val) -> bool {
             | (OpndKind::Pred, Val::Pred(_))
             | (OpndKind::UPred, Val::UPred(_))
             | (OpndKind::Bar, Val::Bar(_))
-            | (OpndKind::UImm | OpndKind::SImm, Val::Imm(_))
+            | (
+                OpndKind::UImm | OpndKind::SImm | OpndKind::SbList,
+                Val::Imm(_)
+            )
             | (OpndKind::F32, Val::F32(_))
             | (OpndKind::F64Hi, Val::F64(_))
             | (OpndKind::F16, Val::F16(_))

@@ -179,6 +179,7 @@ impl MachInst {
                     OpndKind::F64Hi => Val::F64(v << 32),
                     OpndKind::F16 => Val::F16(v as u16),
                     OpndKind::Bf16 => Val::Bf16(v as u16),
+                    OpndKind::SbList => Val::Imm(v as i64),
                     OpndKind::CBank => Val::CBank {
                         bank: w.get(54, 5) as u8,
                         offset: w.get(38, 16) as u16,
