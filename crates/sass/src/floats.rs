@@ -74,8 +74,12 @@ fn f16_value(bits: u16) -> Option<f64> {
     }
 }
 
-/// Formats a 16-bit float immediate like [`format_f32`].
+/// Formats a 16-bit float immediate like [`format_f32`], but negative zero as `-0.0 `, as
+/// nvdisasm prints it (all 65,536 patterns: `tests/bf16.rs`).
 pub fn format_f16(bits: u16) -> Option<String> {
+    if bits == 0x8000 {
+        return Some("-0.0 ".to_string());
+    }
     let b = bits as u64;
     if let Some(s) = special_name(b >> 15 == 1, (b >> 10) & 0x1f == 0x1f, b & 0x3ff, 1 << 9) {
         return Some(s);
@@ -85,6 +89,9 @@ pub fn format_f16(bits: u16) -> Option<String> {
 
 /// The half-precision number that prints as `text` (a special value: its canonical word).
 pub(crate) fn parse_f16(text: &str) -> Option<u16> {
+    if text.trim() == "-0.0" {
+        return Some(0x8000);
+    }
     if let Some(b) = special_bits(text, 16, 10) {
         return Some(b as u16);
     }
@@ -92,7 +99,7 @@ pub(crate) fn parse_f16(text: &str) -> Option<u16> {
         std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut m = std::collections::HashMap::new();
-        for b in 0..=u16::MAX {
+        for b in (0..=u16::MAX).filter(|&b| b != 0x8000) {
             if let Some(t) = f16_value(b).and_then(format_float) {
                 m.entry(t).or_insert(b);
             }
@@ -221,6 +228,10 @@ mod tests {
             assert_eq!(format_bf16(back).unwrap(), t);
         }
         assert_eq!(parse_bf16("-0.0"), Some(0x8000));
+        // f16 alike (nvdisasm 13.5 on HFMA2.MMA, SM80).
+        assert_eq!(format_f16(0x8000).unwrap(), "-0.0 ");
+        assert_eq!(parse_f16("-0.0"), Some(0x8000));
+        assert_eq!(parse_f16("-0"), None);
         // An f32 with a non-zero low half is no bf16.
         assert_eq!(parse_bf16("1.00000011920928955078"), None);
     }
