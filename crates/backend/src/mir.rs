@@ -431,6 +431,7 @@ fn fixed_text(x: &Operand) -> String {
         Val::F32(b) => format!("{}", f32::from_bits(b)),
         Val::F64(b) => format!("{}", f64::from_bits(b)),
         Val::F16(b) => format!("f16:{b:#x}"),
+        Val::Bf16(b) => format!("bf16:{b:#x}"),
         Val::CBank { bank, offset } => format!("c[{bank:#x}][{offset:#x}]"),
         Val::CBankIdx { bank, base, offset } if base.0 == 255 => {
             format!("c[{bank:#x}][{offset:#x}]")

@@ -74,8 +74,12 @@ fn f16_value(bits: u16) -> Option<f64> {
     }
 }
 
-/// Formats a 16-bit float immediate like [`format_f32`].
+/// Formats a 16-bit float immediate like [`format_f32`], but negative zero as `-0.0 `, as
+/// nvdisasm prints it (all 65,536 patterns: `tests/bf16.rs`).
 pub fn format_f16(bits: u16) -> Option<String> {
+    if bits == 0x8000 {
+        return Some("-0.0 ".to_string());
+    }
     let b = bits as u64;
     if let Some(s) = special_name(b >> 15 == 1, (b >> 10) & 0x1f == 0x1f, b & 0x3ff, 1 << 9) {
         return Some(s);
@@ -85,6 +89,9 @@ pub fn format_f16(bits: u16) -> Option<String> {
 
 /// The half-precision number that prints as `text` (a special value: its canonical word).
 pub(crate) fn parse_f16(text: &str) -> Option<u16> {
+    if text.trim() == "-0.0" {
+        return Some(0x8000);
+    }
     if let Some(b) = special_bits(text, 16, 10) {
         return Some(b as u16);
     }
@@ -92,7 +99,7 @@ pub(crate) fn parse_f16(text: &str) -> Option<u16> {
         std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut m = std::collections::HashMap::new();
-        for b in 0..=u16::MAX {
+        for b in (0..=u16::MAX).filter(|&b| b != 0x8000) {
             if let Some(t) = f16_value(b).and_then(format_float) {
                 m.entry(t).or_insert(b);
             }
@@ -100,6 +107,31 @@ pub(crate) fn parse_f16(text: &str) -> Option<u16> {
         m
     });
     table.get(text).copied()
+}
+
+/// Formats a bfloat16 immediate (`.BF16_V2` HFMA2) as nvdisasm does: as the 32-bit float
+/// whose high half it is, except negative zero, which prints `-0.0 ` (with a blank, as
+/// special values do; `0` prints `0`). Checked on all 65,536 patterns (`tests/bf16.rs`).
+pub fn format_bf16(bits: u16) -> Option<String> {
+    if bits == 0x8000 {
+        return Some("-0.0 ".to_string());
+    }
+    format_f32(u32::from(bits) << 16)
+}
+
+/// The bfloat16 immediate that prints as `text` (a special value: its canonical word).
+pub(crate) fn parse_bf16(text: &str) -> Option<u16> {
+    let t = text.trim();
+    if t == "-0.0" {
+        return Some(0x8000);
+    }
+    if let Some(b) = special_bits(t, 16, 7) {
+        return Some(b as u16);
+    }
+    // A finite value: the f32 it names must have a zero low half and print back as given.
+    let bits = t.parse::<f32>().ok()?.to_bits();
+    let half = u16::try_from(bits >> 16).ok()?;
+    (bits & 0xffff == 0 && half != 0x8000 && format_bf16(half)?.trim() == t).then_some(half)
 }
 
 /// Formats a 64-bit float immediate (DFMA's high word) like [`format_f32`].
@@ -177,6 +209,32 @@ fn format_float(v: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bf16_prints_as_the_high_half_of_an_f32_but_negative_zero() {
+        // Facts from nvdisasm 13.5 (`HFMA2.MMA.BF16_V2` on SM90; all patterns: tests/bf16.rs).
+        let cases: &[(u16, &str)] = &[
+            (0x3f80, "1"),
+            (0x3c00, "0.0078125"),
+            (0x0000, "0"),
+            (0x8000, "-0.0 "),
+            (0x0001, "9.183549615799121156e-41"),
+            (0xff00, "-1.70141183460469231732e+38"),
+            (0x7fc0, "+QNAN "),
+        ];
+        for &(b, t) in cases {
+            assert_eq!(format_bf16(b).unwrap(), t);
+            let back = parse_bf16(t).unwrap();
+            assert_eq!(format_bf16(back).unwrap(), t);
+        }
+        assert_eq!(parse_bf16("-0.0"), Some(0x8000));
+        // f16 alike (nvdisasm 13.5 on HFMA2.MMA, SM80).
+        assert_eq!(format_f16(0x8000).unwrap(), "-0.0 ");
+        assert_eq!(parse_f16("-0.0"), Some(0x8000));
+        assert_eq!(parse_f16("-0"), None);
+        // An f32 with a non-zero low half is no bf16.
+        assert_eq!(parse_bf16("1.00000011920928955078"), None);
+    }
 
     #[test]
     fn floats_print_like_nvdisasm() {

@@ -39,6 +39,14 @@ pub struct Mod {
 }
 
 impl Mod {
+    /// Whether the modifier owns bits but prints nothing for any value (DEPBAR's bit 87,
+    /// which nvdisasm ignores): the text cannot give its value back, so the assembler
+    /// writes the first value (ptxas's usual one) and the typed instruction keeps the
+    /// word's ([`crate::same_but_unprinted`]).
+    pub fn is_silent(&self) -> bool {
+        !self.pieces.is_empty() && self.values.iter().all(|v| v.1.is_empty())
+    }
+
     /// The modifier's value in `w`.
     pub fn value(&self, w: Word) -> u64 {
         match self.computed {
@@ -71,6 +79,9 @@ pub enum OpndKind {
     F64Hi,
     /// A 16-bit float immediate (HFMA2's halves).
     F16,
+    /// A bfloat16 immediate (`.BF16_V2` HFMA2's halves): printed as the f32 of its bits
+    /// shifted up 16, but negative zero as `-0.0 ` ([`crate::floats::format_bf16`]).
+    Bf16,
     /// Constant-bank address `c[0xB][0xOFF]`: bank in bits 54-58, byte offset in bits 38-53.
     CBank,
     /// Special register (S2R), 8 bits.
@@ -82,6 +93,9 @@ pub enum OpndKind {
     Target,
     /// Memory operand; see [`MemFmt`].
     Mem(MemFmt),
+    /// A set of scoreboards as a bit mask, printed as their numbers from the highest down
+    /// in braces: `{5,4,0}` (DEPBAR's list, bits 32-37).
+    SbList,
     /// Fixed text that owns no bits (P2R/R2P's predicate-register file `PR`).
     Fixed(&'static str),
 }

@@ -237,8 +237,8 @@ fn split_operands(s: &str) -> Vec<&str> {
     let b = s.as_bytes();
     for (i, &c) in b.iter().enumerate() {
         match c {
-            b'[' | b'(' => depth += 1,
-            b']' | b')' => depth -= 1,
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' | b')' | b'}' => depth -= 1,
             b',' if depth == 0 => {
                 out.push(s[start..i].trim());
                 start = i + 1;

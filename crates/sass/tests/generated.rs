@@ -35,8 +35,10 @@ use tangle_sass::{cubin, decode, encode, listing, Arch, Control, Word};
 /// 0.989 with SM90's bulk and tensor-map copies alone (sm_90 98.95%, 5838 of 5900,
 /// `docs/sass-sm90-async.md`); 0.990 with issue 12's atomics step alone
 /// (`forms/atomics_more.rs`: sm_90 99.05%, the other SMs 99.81-99.98%); 0.993 with both
-/// (sm_90 99.39%, 5864 of 5900; the other SMs 99.83-99.98%).
-const EXACT_FLOOR: f64 = 0.993;
+/// (sm_90 99.39%, 5864 of 5900; the other SMs 99.83-99.98%); 0.997 with the fp8 F2FP,
+/// bf16-immediate, VIADD.16x2, UP2UR/UR2UP and DEPBAR step (sm_90 99.80%, 5888 of 5900;
+/// the other SMs 99.98%).
+const EXACT_FLOOR: f64 = 0.997;
 
 /// Compiles the module of `target`; returns the cubin and the words of every function.
 fn compile(ptxas: &Oracle, target: ptxgen::Target, dir: &Path) -> (cubin::Cubin, PathBuf) {

@@ -193,6 +193,13 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             OpndKind::F16 => {
                 Val::F16([0x3c00u16, 0xc500, 0x0001, 0x7bff, 0][rng.below(5) as usize])
             }
+            OpndKind::SbList => Val::Imm(rng.below(64) as i64),
+            // Any bf16 half, negative zero and the specials included (`tests/bf16.rs`
+            // checks all of them).
+            OpndKind::Bf16 => Val::Bf16(
+                [0x3f80u16, 0x8000, 0xc2f7, 0x0001, 0x7f80, 0xffc1][rng.below(6) as usize]
+                    ^ (rng.below(2) as u16 * rng.below(0x1_0000) as u16),
+            ),
             OpndKind::CBank => Val::CBank {
                 bank: rng.below(32) as u8,
                 // Any 16 bits: nvdisasm prints the offset rounded down to a word (bits 38-39).

@@ -79,6 +79,8 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
             OpndKind::F32 => F32S[j % F32S.len()].to_bits() as u64 >> op.scale,
             OpndKind::F64Hi => (F32S[j % F32S.len()] as f64).to_bits() >> 32,
             OpndKind::F16 => [0x0004u64, 0, 0x3c00, 0xc500, 0x0003, 0x7bff][j % 6],
+            OpndKind::Bf16 => [0x3f80u64, 0x8000, 0, 0xc2f7, 0x0001, 0x7f7f][j % 6],
+            OpndKind::SbList => [0x3fu64, 0, 0x21, 0x1][j % 4],
             OpndKind::CBank => {
                 w.set(38, 16, [0x160, 0x0, 0x28, 0x3fc][j % 4]);
                 w.set(54, 5, [0, 3, 0, 1][j % 4]);

@@ -195,18 +195,32 @@ pub(super) fn i2f_imm(v: &mut Vec<Form>) {
 /// (bit 78 set: one value merged into C's other half, C 64). Fields: `.SATFINITE` 77,
 /// `.RELU` 75, BF16 76, printed in that order; `.RZ` is 79-80 = 3 (1 and 2 are illegal or
 /// `???n`). SM80 and SM86 print the type as `.BF16` or nothing, SM89 and SM90 as
-/// `.F16.F32`/`.BF16.F32`. The fp8 types (bit 87 and up: E4M3, E5M2, `.UNPACK_B`) and
-/// `.RS` (bit 81) are not modelled. Probed on SM80, SM89 and SM90.
+/// `.F16.F32`/`.BF16.F32`, and there the destination type is 76 with 86-87
+/// (`convert_fp8::F2FP_DST`: also `.TF32`, `.E5M2`, `.E4M3`). The fp8 layouts are in
+/// `convert_fp8.rs`; `.RS` (bit 81) is not modelled. Probed on SM80, SM89 and SM90.
 pub(super) fn f2fp(v: &mut Vec<Form>) {
-    let types: [(&[Arch], Values); 2] = [
-        (&[Sm80, Sm86], &[(0, ""), (1, ".BF16")]),
-        (&[Sm89, Sm90], &[(0, ".F16.F32"), (1, ".BF16.F32")]),
+    // (arches, type field, its values, whether the source `.F32` prints)
+    type Types = (&'static [Arch], &'static [crate::form::Piece], Values, bool);
+    let types: [Types; 2] = [
+        (&[Sm80, Sm86], &[(76, 1)], &[(0, ""), (1, ".BF16")], false),
+        (
+            &[Sm89, Sm90],
+            super::convert_fp8::F2FP_DST_PIECES,
+            super::convert_fp8::F2FP_DST,
+            true,
+        ),
     ];
-    for (arches, tys) in types {
+    for (arches, pieces, tys, prints_f32) in types {
         let head = |f: Form| {
-            f.m(77, 1, &[(0, ""), (1, ".SATFINITE")])
+            let f = f
+                .m(77, 1, &[(0, ""), (1, ".SATFINITE")])
                 .m(75, 1, &[(0, ""), (1, ".RELU")])
-                .m(76, 1, tys)
+                .m_pieces(pieces, tys);
+            if prints_f32 {
+                f.m(0, 0, &[(0, ".F32")])
+            } else {
+                f
+            }
         };
         v.push(
             head(fs("F2FP", arches, 0x000000050005723e, 0x00000000000000ff))

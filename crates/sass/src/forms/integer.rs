@@ -450,6 +450,16 @@ pub(super) fn viadd(v: &mut Vec<Form>) {
             .o(r(24).reuse(0))
             .o(uimm(32, 32)),
     );
+    // VIADD[.16x2] Rd, A, [-]B (0x236, SM90; `add.u16x2`): B a register at 32 negated by
+    // 63, `.16x2` bit 73 (two 16-bit lanes; clear: one 32-bit add); bit 75 is ignored by
+    // nvdisasm (zero). Probed bit by bit on ptxas's word of the generated corpus.
+    v.push(
+        fs("VIADD", &[Sm90], 0x0000000500057236, 0x0000000000000200)
+            .m(73, 1, &[(0, ""), (1, ".16x2")])
+            .o(r(16))
+            .o(r(24).reuse(0))
+            .o(r(32).neg(63).reuse(1)),
+    );
 }
 
 /// SGXT[.W][.U32] Rd, A, B (sign- or zero-extend from bit B, `szext`) and BMSK[.W] Rd, A, B

@@ -82,12 +82,14 @@ fn shared_x4(ur_at: Option<u8>) -> Opnd {
 mod async_copy;
 mod atomics_more;
 mod control;
+mod convert_fp8;
 mod coverage;
 mod cuda_corpus;
 mod float;
 mod gaps;
 mod generated;
 mod half;
+mod half_bf16;
 mod integer;
 mod memory;
 mod moves;
@@ -99,6 +101,7 @@ mod tensor_more;
 mod texture;
 mod uniform;
 mod uniform_branch;
+mod uniform_preds;
 mod variants;
 mod warp;
 
@@ -146,12 +149,14 @@ fn build() -> Vec<Form> {
     memory::generic(&mut v);
     gaps::sim_gaps(&mut v);
     half::half(&mut v);
+    half_bf16::hfma2_bf16(&mut v);
     generated::generated(&mut v);
     generated::plop3_sign(&mut v);
     generated::bar_variants(&mut v);
     generated::r2ur_or(&mut v);
     generated::i2f_imm(&mut v);
     generated::f2fp(&mut v);
+    convert_fp8::f2fp_fp8(&mut v);
     generated::cctl(&mut v);
     generated::ldsm(&mut v);
     surface::surfaces(&mut v);
@@ -171,6 +176,7 @@ fn build() -> Vec<Form> {
     atomics_more::sm90_float_atomics(&mut v);
     atomics_more::sm75_generic_ur_atomics(&mut v);
     uniform_branch::uniform_branch(&mut v);
+    uniform_preds::uniform_preds(&mut v);
     v
 }
 

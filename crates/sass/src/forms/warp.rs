@@ -164,11 +164,14 @@ pub(super) fn membar(v: &mut Vec<Form>) {
 
 pub(super) fn depbar(v: &mut Vec<Form>) {
     // DEPBAR.LE SBn, count (0x91a): wait until scoreboard n (44-46) counts at most `count`
-    // (38-43); bit 47 is .LE (clear, nvdisasm prints a bare `DEPBAR`, not modelled). Bits
-    // 32-37 add a list of scoreboards (`, {0}`), not modelled (constant 0). One form per
+    // (38-43); bit 47 is .LE (clear: the list form below). Bits 32-37 add a list of
+    // scoreboards (`, {5,0}`; [`OpndKind::SbList`], hidden when empty). One form per
     // scoreboard, whose name is part of the operand text. It takes no scoreboards of its
     // own (nvdisasm rejects a DEPBAR with a write scoreboard). Values 6 and 7 print
-    // `INVALID6`/`INVALID7` and are refused.
+    // `INVALID6`/`INVALID7` and are refused. Bit 87 is a field nvdisasm ignores on every SM
+    // (ptxas sets it, but clears it for `cp.async.wait_group`): a silent modifier (both
+    // values print nothing), so the typed instruction keeps it and text gives ptxas's 1
+    // ([`crate::Mod::is_silent`]).
     const SB: [&str; 6] = ["SB0", "SB1", "SB2", "SB3", "SB4", "SB5"];
     for (n, name) in SB.iter().enumerate() {
         v.push(
@@ -180,8 +183,24 @@ pub(super) fn depbar(v: &mut Vec<Form>) {
             )
             .no_sb()
             .m(0, 0, &[(0, ".LE")])
+            .m(87, 1, &[(1, ""), (0, "")])
             .o(Opnd::fixed(name))
-            .o(uimm(38, 6)),
+            .o(uimm(38, 6))
+            .o(sb_list()),
         );
     }
+    // `DEPBAR {5,4,3,2,1,0}` (bit 47 clear: no `.LE`, no scoreboard and count, whose bits
+    // 38-46 nvdisasm then ignores, constants here); with an empty list a bare `DEPBAR`.
+    // ptxas clears bit 87 here, so its silent field defaults to 0.
+    v.push(
+        fs("DEPBAR", ALL, 0x0000003f0000791a, 0)
+            .no_sb()
+            .m(87, 1, &[(0, ""), (1, "")])
+            .o(sb_list()),
+    );
+}
+
+/// DEPBAR's scoreboard list (bits 32-37), printed after the other operands when not empty.
+fn sb_list() -> Opnd {
+    Opnd::new(OpndKind::SbList, 32, 6).hide(0)
 }

@@ -1,6 +1,8 @@
 //! Decoding words into instructions, printing them as nvdisasm does, and encoding them.
 
-use crate::floats::{format_f16, format_f32, format_f64, parse_f16, special_bits};
+use crate::floats::{
+    format_bf16, format_f16, format_f32, format_f64, parse_bf16, parse_f16, special_bits,
+};
 use crate::form::{get_pieces, set_pieces, Form, MemFmt, Opnd, OpndKind, GUARD_BITS, OP_BITS};
 use crate::{forms, Arch, Control, SassError, Word};
 
@@ -83,10 +85,14 @@ pub fn decode_as(arch: Arch, form: &'static Form, w: Word, addr: u64) -> Option<
 /// The bits of `w` that `form`'s text does not show, so that words differing only there
 /// print alike: NaN payloads ([`nan_payload_bits`]), the two low bits (38-39) of a
 /// `c[bank][offset]` operand's offset and the memory descriptor register of an SM80-SM89
-/// global address printed without `desc[..]` ([`Opnd::desc`]). The typed instruction
-/// keeps them; the assembler writes them as zero (the descriptor as UR4).
+/// global address printed without `desc[..]` ([`Opnd::desc`]) and silent modifiers
+/// ([`crate::Mod::is_silent`]). The typed instruction keeps them; the assembler writes them
+/// as zero (the descriptor as UR4, a silent modifier as its first value).
 pub(crate) fn unprinted_bits(form: &Form, w: Word) -> u128 {
     let mut bits = nan_payload_bits(form, w);
+    for m in form.mods.iter().filter(|m| m.is_silent()) {
+        bits |= crate::form::pieces_mask(&m.pieces);
+    }
     for op in &form.ops {
         if op.kind == OpndKind::CBank {
             bits |= u128::from(cbank_unprinted(form)) << 38;
@@ -125,6 +131,7 @@ pub(crate) fn nan_payload_bits(form: &Form, w: Word) -> u128 {
             // The high word of a double: 20 of its 52 fraction bits.
             OpndKind::F64Hi => (32, 20, 0),
             OpndKind::F16 => (16, 10, 0),
+            OpndKind::Bf16 => (16, 7, 0),
             _ => continue,
         };
         let v = get_pieces(w, &op.pieces) << scale;
@@ -375,6 +382,8 @@ fn print_opnd(
         OpndKind::F32 => format_f32((v << op.scale) as u32)?,
         OpndKind::F64Hi => format_f64(v << 32)?,
         OpndKind::F16 => format_f16(v as u16)?,
+        OpndKind::Bf16 => format_bf16(v as u16)?,
+        OpndKind::SbList => format_sb_list(v),
         OpndKind::CBank => {
             // The offset is signed: nvdisasm prints 0x8000-0xffff as -0x8000..-0x1 (found
             // by the random-field test on every SM and every form with a constant operand).
@@ -634,3 +643,14 @@ mod parse;
 pub use parse::encode;
 pub(crate) use parse::fits_signed;
 use parse::parse_opnd;
+
+/// A scoreboard mask as nvdisasm prints it: the numbers of its set bits, highest first,
+/// in braces (`{5,4,3,2,1,0}`).
+pub(crate) fn format_sb_list(mask: u64) -> String {
+    let items: Vec<String> = (0..64)
+        .rev()
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| i.to_string())
+        .collect();
+    format!("{{{}}}", items.join(","))
+}

@@ -71,6 +71,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             | OpndKind::F32
             | OpndKind::F64Hi
             | OpndKind::F16
+            | OpndKind::Bf16
             | OpndKind::Target
     );
     if !numeric || op.neg.is_some() {
@@ -160,6 +161,17 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
             (bits as u64) >> op.scale
         }
         OpndKind::F16 => parse_f16(t.trim())? as u64,
+        OpndKind::Bf16 => parse_bf16(t.trim())? as u64,
+        OpndKind::SbList => {
+            let inner = t.trim().strip_prefix('{')?.strip_suffix('}')?;
+            let mut mask = 0u64;
+            for n in inner.split(',') {
+                let n: u32 = n.trim().parse().ok()?;
+                mask |= 1u64.checked_shl(n)?;
+            }
+            // Only the order nvdisasm prints (highest first, no repeats) is accepted.
+            (format_sb_list(mask) == t.trim()).then_some(mask)?
+        }
         OpndKind::F64Hi => {
             // A special value's canonical word, cut to the high word the field holds
             // (`+QNAN` is 0x7fffffff00000000: every payload bit the field has, set).

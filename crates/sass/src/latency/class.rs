@@ -142,6 +142,8 @@ impl LatencyClass {
             | Op::Ulea
             | Op::Uflo
             | Op::Uplop3 => Uniform,
+            // Assumed, not measured: the uniform twins of P2R/R2P on the uniform datapath.
+            Op::Up2ur | Op::Ur2up => Uniform,
             Op::R2ur | Op::Voteu | Op::Redux => ToUniform,
             Op::S2r | Op::Cs2r | Op::S2ur => SpecialReg,
             Op::Shfl | Op::Vote | Op::Match => Warp,

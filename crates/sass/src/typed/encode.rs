@@ -155,6 +155,8 @@ fn kind_name(k: OpndKind) -> &'static str {
         OpndKind::F32 => "32-bit float immediate",
         OpndKind::F64Hi => "64-bit float immediate",
         OpndKind::F16 => "16-bit float immediate",
+        OpndKind::Bf16 => "bfloat16 immediate",
+        OpndKind::SbList => "scoreboard list",
         OpndKind::CBank => "constant-bank address",
         OpndKind::SReg | OpndKind::SUReg => "special register",
         OpndKind::Target => "branch target",
@@ -173,10 +175,14 @@ pub(super) fn compatible(o: &Opnd, v: &Val) -> bool {
             | (OpndKind::Pred, Val::Pred(_))
             | (OpndKind::UPred, Val::UPred(_))
             | (OpndKind::Bar, Val::Bar(_))
-            | (OpndKind::UImm | OpndKind::SImm, Val::Imm(_))
+            | (
+                OpndKind::UImm | OpndKind::SImm | OpndKind::SbList,
+                Val::Imm(_)
+            )
             | (OpndKind::F32, Val::F32(_))
             | (OpndKind::F64Hi, Val::F64(_))
             | (OpndKind::F16, Val::F16(_))
+            | (OpndKind::Bf16, Val::Bf16(_))
             | (OpndKind::CBank, Val::CBank { .. })
             | (OpndKind::SReg | OpndKind::SUReg, Val::SReg(_))
             | (OpndKind::Target, Val::Target(_))
@@ -250,6 +256,7 @@ fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Re
             set(w, o, bits >> 32)
         }
         Val::F16(bits) => set(w, o, bits as u64),
+        Val::Bf16(bits) => set(w, o, bits as u64),
         Val::CBank { bank, offset } => {
             if bank >= 32 {
                 return Err(format!("constant bank {bank} is not 0-31"));

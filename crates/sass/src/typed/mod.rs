@@ -178,6 +178,8 @@ impl MachInst {
                     OpndKind::F32 => Val::F32((v << o.scale) as u32),
                     OpndKind::F64Hi => Val::F64(v << 32),
                     OpndKind::F16 => Val::F16(v as u16),
+                    OpndKind::Bf16 => Val::Bf16(v as u16),
+                    OpndKind::SbList => Val::Imm(v as i64),
                     OpndKind::CBank => Val::CBank {
                         bank: w.get(54, 5) as u8,
                         offset: w.get(38, 16) as u16,
@@ -299,14 +301,10 @@ impl MachInst {
                 self.locs(i, &mut out);
             }
         }
-        if self.op() == Op::R2p {
-            // R2P PR, Ra, mask: writes the predicates the mask selects.
-            let mask = self.operands.iter().rev().find_map(Operand::as_imm);
-            for i in 0..7 {
-                if mask.is_some_and(|m| m >> i & 1 == 1) {
-                    out.push(Loc::P(i));
-                }
-            }
+        if matches!(self.op(), Op::R2p | Op::Ur2up) {
+            // R2P PR, Ra, mask: writes the predicates the mask selects (UR2UP: the
+            // uniform ones, the mask 0xff when nvdisasm hides it).
+            out.extend(self.mask_predicates());
         }
         out
     }
@@ -335,16 +333,23 @@ impl MachInst {
                 }
             }
         }
-        if self.op() == Op::P2r {
-            // P2R Rd, PR, Ra, mask: reads the predicates the mask selects.
-            let mask = self.operands.iter().rev().find_map(Operand::as_imm);
-            for i in 0..7 {
-                if mask.is_some_and(|m| m >> i & 1 == 1) {
-                    out.push(Loc::P(i));
-                }
-            }
+        if matches!(self.op(), Op::P2r | Op::Up2ur) {
+            // P2R Rd, PR, Ra, mask: reads the predicates the mask selects (UP2UR: the
+            // uniform ones).
+            out.extend(self.mask_predicates());
         }
         out
+    }
+
+    /// The predicates (P0-P6, or UP0-UP6 for the uniform moves) that the mask of P2R,
+    /// R2P, UP2UR or UR2UP (its last immediate) selects.
+    fn mask_predicates(&self) -> Vec<Loc> {
+        let mask = self.operands.iter().rev().find_map(Operand::as_imm);
+        let uniform = matches!(self.op(), Op::Up2ur | Op::Ur2up);
+        (0..7)
+            .filter(|i| mask.is_some_and(|m| m >> i & 1 == 1))
+            .map(|i| if uniform { Loc::Up(i) } else { Loc::P(i) })
+            .collect()
     }
 
     /// Appends the locations of operand `i`.

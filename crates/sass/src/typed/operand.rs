@@ -159,6 +159,8 @@ pub enum Val {
     F64(u64),
     /// A 16-bit float immediate, as bits.
     F16(u16),
+    /// A bfloat16 immediate, as bits.
+    Bf16(u16),
     /// A constant-bank address `c[bank][offset]`.
     CBank {
         /// Bank 0-31.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use tangle_oracle::Oracle;
-use tangle_sass::{decode, encode, normalize, Arch, Control, Word};
+use tangle_sass::{decode, encode, normalize, same_but_unprinted, Arch, Control, Word};
 
 use crate::typed_check;
 
@@ -96,23 +96,14 @@ fn is_nan_text(text: &str) -> bool {
     text.contains("QNAN") || text.contains("SNAN")
 }
 
-/// Whether `w` is a global access whose memory descriptor register, which nvdisasm does
-/// not print (SM80-SM89 `[R2.64]`), is not the UR4 the assembler writes for its text.
-fn has_unprinted_descriptor(arch: Arch, w: Word, addr: u64) -> bool {
-    tangle_sass::decode_typed(arch, w, addr).is_ok_and(|m| {
-        m.operands
-            .iter()
-            .any(|o| matches!(o.val, tangle_sass::typed::Val::Mem(a) if a.desc.0 != 4))
-    })
-}
-
 /// Checks `words` (at addresses 16 * index) against nvdisasm's `theirs`.
 ///
-/// A word with a NaN immediate or an unprinted descriptor register other than UR4 whose
-/// text assembles to another word (the canonical word of that text, `docs/sass.md`,
-/// "Text") is exact when nvdisasm prints the assembled word as the same text, at the same
-/// address: the payload or the register is the only thing the text does not carry, and
-/// word -> typed -> word keeps it (checked for every word).
+/// A word whose text assembles to another word that differs only in bits the text does
+/// not show (a NaN payload, an unprinted descriptor register other than UR4, a silent
+/// modifier such as DEPBAR's bit 87: `same_but_unprinted`, `docs/sass.md`, "Text") is
+/// exact when nvdisasm prints the assembled word as the same text, at the same address:
+/// those bits are the only thing the text does not carry, and word -> typed -> word keeps
+/// them (checked for every word).
 pub fn check_words(
     nvdisasm: &Oracle,
     dir: &Path,
@@ -150,7 +141,7 @@ pub fn check_words(
         }
         match encode(arch, text, Control::decode(w), addr) {
             Ok(back) if back == w => t.exact += 1,
-            Ok(back) if is_nan_text(text) || has_unprinted_descriptor(arch, w, addr) => {
+            Ok(back) if same_but_unprinted(arch, w, back, addr) => {
                 canonical.push((w, back, text.clone(), addr))
             }
             Ok(back) => {

@@ -1,9 +1,11 @@
 //! The typed round trip shared by the corpus and from-scratch tests: a word that decodes
 //! becomes a typed instruction that encodes back to the word, and building the same
-//! instruction from its operation, printed modifiers and operands gives the word again.
+//! instruction from its operation, printed modifiers and operands gives the word again,
+//! but for the bits a silent modifier holds (DEPBAR's bit 87: no printed component names
+//! them, so the builder writes the default, as the assembler does).
 
 use tangle_sass::typed::{MachInst, Operand};
-use tangle_sass::{decode_typed, Arch, Word};
+use tangle_sass::{decode_typed, same_but_unprinted, Arch, Word};
 
 /// `.c` as a `&'static str` (modifiers are static text), leaked once per distinct component.
 fn intern(c: &str) -> &'static str {
@@ -33,7 +35,7 @@ pub fn typed_round_trip(arch: Arch, w: Word, addr: u64) -> Result<(), String> {
     let again = built
         .encode(arch, addr)
         .map_err(|e| format!("built encode: {e}"))?;
-    if again != w {
+    if again != w && !same_but_unprinted(arch, w, again, addr) {
         return Err(format!(
             "the builder chose form {:#05x} ({}) and gives {again}",
             built.form.opcode,
