@@ -110,12 +110,12 @@ fn side_by_side(c: &mut Criterion) {
         let equal = theirs_lines
             .iter()
             .filter(|l| {
-                ours_count
-                    .get_mut(*l)
-                    .is_some_and(|n| *n > 0 && {
+                ours_count.get_mut(*l).is_some_and(|n| {
+                    *n > 0 && {
                         *n -= 1;
                         true
-                    })
+                    }
+                })
             })
             .count();
         eprintln!(

@@ -109,7 +109,7 @@ impl Uniformity {
 
     /// [`Uniformity::analyse`], which also hands over the construct tree it built of each
     /// structured function (none for the others), so that the lowering, which reads the
-    /// same functions unchanged, does not build them again (docs/lowering.md, "Speed",
+    /// same functions unchanged, does not build them again (docs/lowering-speed.md,
     /// round 4).
     pub(crate) fn analyse_keeping_constructs(
         module: &Module,

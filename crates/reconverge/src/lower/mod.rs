@@ -83,7 +83,7 @@ pub struct LowerOptions {
     pub promote_variables: bool,
     /// Verify the lowered module before returning it, and answer [`LowerError::Internal`]
     /// when it breaks a rule (a bug of the lowering). A second full verification costs
-    /// about as much as the input's, a tenth of the lowering (docs/lowering.md, "Speed"),
+    /// about as much as the input's, a tenth of the lowering (docs/lowering-speed.md),
     /// so, like [`tangle_ir::pipeline::Pipeline::verify_each`], it is on by default in
     /// debug builds (every test) and off in release builds; campaigns that look for bugs
     /// turn it on. The input is always verified: bad input is the caller's error.
@@ -163,7 +163,7 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
 /// [`lower_module`] of a module the caller gives up: the lowering rewrites it in place
 /// instead of cloning it, so the input and the output are never both in memory (on a
 /// function of 100k instructions, a copy of the IR is about as large as the last-level
-/// cache; docs/lowering.md, "Speed", round 6). Same checks and same output.
+/// cache; docs/lowering-speed.md, round 6). Same checks and same output.
 pub fn lower_module_owned(m: Module, opts: &LowerOptions) -> Result<Module, LowerError> {
     verify(&m).map_err(LowerError::Invalid)?;
     lower_verified(m, opts)
@@ -181,7 +181,7 @@ fn lower_verified(mut out: Module, opts: &LowerOptions) -> Result<Module, LowerE
     }
     // Promotion leaves its copies and dead stores where they were made; the analyses and
     // the rewrite walk the blocks, so the instruction arena goes in layout order (a cache
-    // miss per instruction on large functions otherwise; docs/lowering.md, "Speed"). The
+    // miss per instruction on large functions otherwise; docs/lowering-speed.md). The
     // new arena has room for the rewrite's and the repair's additions (fewer than the
     // function's own instructions on the benches), so it is not copied again to grow.
     for (_, func) in out.funcs.iter_mut() {
