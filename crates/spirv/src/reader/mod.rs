@@ -6,6 +6,7 @@
 
 mod binary;
 mod check;
+mod decode;
 mod function;
 pub mod fuzz;
 mod module;
