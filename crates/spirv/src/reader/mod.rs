@@ -13,7 +13,7 @@ mod module;
 pub mod origins;
 mod types;
 
-pub use origins::{Origin, Origins};
+pub use origins::{Origin, OriginOpcode, Origins};
 
 use std::fmt;
 
