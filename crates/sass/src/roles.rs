@@ -8,7 +8,8 @@
 //!   everything else is read;
 //! * barrier registers: BSSY writes its barrier, BSYNC reads it, BREAK and
 //!   `BMOV.32.CLEAR Rd, Bn` read and write it, `BMOV.32 Bn, Ra` writes it;
-//! * widths: an operand marked as a pair in the form is two registers; the data register
+//! * widths: an operand marked as a pair in the form is two registers, one marked as a
+//!   quad four (SM90's `.F32x4`, `.F16x8`, `.BF16x8` atomics); the data register
 //!   of a memory operation is as wide as its size modifier (`.64` two, `.128` four); global
 //!   addresses and their descriptor or uniform address registers are 64-bit pairs;
 //!   `UIMAD.WIDE`'s destination and addend are pairs (nvdisasm accepts odd ones);
@@ -241,8 +242,8 @@ pub fn is_control(op: Op) -> bool {
 /// register of the address (a pair for global addresses).
 pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     let o = &form.ops[i];
-    if o.align == 2 {
-        return 2;
+    if o.align > 1 {
+        return o.align;
     }
     if let OpndKind::Mem(fmt) = o.kind {
         if matches!(op, Op::Suld | Op::Sust | Op::Sured) {

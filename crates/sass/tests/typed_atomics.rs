@@ -226,3 +226,103 @@ fn shared_arrive_returns_the_barrier_state_pair() {
         Some((Space::Shared, Access::Atomic))
     );
 }
+
+#[test]
+fn sm90_four_register_float_atomics_cover_a_quad() {
+    // `atom.global.v4.f32.add` (sm_90): the result and the data are four registers each,
+    // the address and its descriptor pairs.
+    let atomg = decoded(
+        Arch::Sm90,
+        0x00000004020479a3,
+        0x004ea800081ef7c4,
+        "ATOMG.E.ADD.F32x4.FTZ.RN.STRONG.GPU PT, R4, desc[UR4][R2.64], R4",
+    );
+    assert_eq!(atomg.defs(), regs(4, 4));
+    assert_eq!(
+        atomg.uses(),
+        [regs(2, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(4, 4)].concat()
+    );
+    // `red.global.v4.f32.add`: no result, four data registers.
+    let red = decoded(
+        Arch::Sm90,
+        0x00000004020079a6,
+        0x004fe2000c10f784,
+        "REDG.E.ADD.F32x4.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R4",
+    );
+    assert!(red.defs().is_empty());
+    assert_eq!(
+        red.uses(),
+        [regs(2, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(4, 4)].concat()
+    );
+    // Built from scratch: `.BF16x8` takes the quad form; a quad must start at a multiple
+    // of 4 (ptxas's alignment), a pair's alignment is not enough.
+    let build = |data: u8| {
+        MachInst::build(Op::Redg)
+            .m(".E")
+            .m(".MAX")
+            .m(".BF16x8.RN")
+            .m(".STRONG.SYS")
+            .o(Addr::new(r(2), 0x10).with_ureg(ur(6)))
+            .o(r(data))
+            .finish(Arch::Sm90)
+    };
+    let built = build(8).unwrap();
+    assert_eq!(
+        built.text(Arch::Sm90, 0).unwrap(),
+        "REDG.E.MAX.BF16x8.RN.STRONG.SYS desc[UR6][R2.64+0x10], R8"
+    );
+    assert_eq!(
+        built.uses(),
+        [regs(2, 2), vec![Loc::Ur(6), Loc::Ur(7)], regs(8, 4)].concat()
+    );
+    assert!(build(6).is_err());
+}
+
+#[test]
+fn plain_address_atomics_read_their_address_pair() {
+    // An exchange of the sm_90 generated PTX corpus with an address without a memory
+    // descriptor, printed without `.64`; SM80 prints the same word alike.
+    for arch in [Arch::Sm80, Arch::Sm90] {
+        let exch = decoded(
+            arch,
+            0x0000000904ff73a8,
+            0x001fe200041ee100,
+            "ATOMG.E.EXCH.STRONG.GPU PT, RZ, [R4], R9",
+        );
+        assert!(exch.defs().is_empty());
+        assert_eq!(exch.uses(), [regs(4, 2), vec![Loc::R(9)]].concat());
+    }
+    // SM90's `.128` exchange returns and reads four registers.
+    let wide = MachInst::build(Op::Atomg)
+        .m(".E")
+        .m(".EXCH")
+        .m(".128")
+        .m(".STRONG.GPU")
+        .o(p(0))
+        .o(r(8))
+        .o(Addr::new(r(2), 0x20).without_desc())
+        .o(r(12))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        wide.text(Arch::Sm90, 0).unwrap(),
+        "ATOMG.E.EXCH.128.STRONG.GPU P0, R8, [R2+0x20], R12"
+    );
+    assert_eq!(wide.defs(), [vec![Loc::P(0)], regs(8, 4)].concat());
+    assert_eq!(wide.uses(), [regs(2, 2), regs(12, 4)].concat());
+    // `atomicExch` on a shared `unsigned long long` with a uniform register in the
+    // address (sm_90; every SM prints the word alike): pairs in and out.
+    for arch in [Arch::Sm75, Arch::Sm86, Arch::Sm90] {
+        let atoms = decoded(
+            arch,
+            0x000000040704798c,
+            0x008e28000c000404,
+            "ATOMS.EXCH.64 R4, [R7+UR4], R4",
+        );
+        assert_eq!(atoms.defs(), regs(4, 2));
+        assert_eq!(
+            atoms.uses(),
+            [vec![Loc::R(7), Loc::Ur(4)], regs(4, 2)].concat()
+        );
+    }
+}
