@@ -326,3 +326,51 @@ fn plain_address_atomics_read_their_address_pair() {
         );
     }
 }
+
+#[test]
+fn sm75_uniform_address_atomics_take_every_operation_and_type() {
+    // `tests/corpus/ur_atomics.ptx` on sm_75: `red.global.min.s64`, `atom.global.xor.b64`,
+    // `atom.global.exch.b64` and the relaxed system-scope forms of a parameter pointer.
+    let red = decoded(
+        Arch::Sm75,
+        0x00004802ff00798e,
+        0x0009f6000c914b04,
+        "RED.E.MIN.S64.STRONG.GPU [UR4+0x48], R2",
+    );
+    assert!(red.defs().is_empty());
+    assert_eq!(
+        red.uses(),
+        [vec![Loc::Ur(4), Loc::Ur(5)], regs(2, 2)].concat()
+    );
+    let xor = decoded(
+        Arch::Sm75,
+        0x00016802ff0879a8,
+        0x010ee8000b9f4544,
+        "ATOMG.E.XOR.64.STRONG.GPU PT, R8, [UR4+0x168], R2",
+    );
+    assert_eq!(xor.defs(), regs(8, 2));
+    let exch = decoded(
+        Arch::Sm75,
+        0x00017802ff0a79a8,
+        0x000ee8000c1f4544,
+        "ATOMG.E.EXCH.64.STRONG.GPU PT, R10, [UR4+0x178], R2",
+    );
+    assert_eq!(exch.defs(), regs(10, 2));
+    assert_eq!(
+        exch.uses(),
+        [vec![Loc::Ur(4), Loc::Ur(5)], regs(2, 2)].concat()
+    );
+    decoded(
+        Arch::Sm75,
+        0x00020802ff00798e,
+        0x000fe8000c916b04,
+        "RED.E.MIN.S64.STRONG.SYS [UR4+0x208], R2",
+    );
+    let sys = decoded(
+        Arch::Sm75,
+        0x00021002ff0079a8,
+        0x004ea8000c1f6144,
+        "ATOMG.E.EXCH.STRONG.SYS PT, R0, [UR4+0x210], R2",
+    );
+    assert_eq!(sys.defs(), vec![Loc::R(0)]);
+}

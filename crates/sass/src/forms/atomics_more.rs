@@ -220,33 +220,6 @@ pub(super) fn sm75_uniform_address(v: &mut Vec<Form>) {
             .o(r(16))
             .o(addr(32)),
     );
-    // RED.E.ADD.F64.RN / ATOMG.E.ADD.F64.RN with a uniform-register address
-    // (`atomicAdd(double*)` on a parameter): the type 6 of `memory::sm75_atomics`' forms
-    // (`[URx+off]`, [`MemFmt::UrAddr`]), data pairs; ADD only, what ptxas writes.
-    let mut ur_addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
-    ur_addr.offset = vec![(40, 24)];
-    ur_addr.ureg = Some((64, 6));
-    v.push(
-        fs("RED", &[Sm75], 0x00000405ff00098e, 0x000000000c114d04)
-            .no_write_sb()
-            .m(0, 0, &[(0, ".E")])
-            .m(87, 3, &[(0, ".ADD")])
-            .m(0, 0, &[(0, ".F64.RN")])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
-            .o(ur_addr.clone())
-            .o(r(32).pair()),
-    );
-    v.push(
-        fs("ATOMG", &[Sm75], 0x00000003ff0489a8, 0x00000000081f4d44)
-            .m(0, 0, &[(0, ".E")])
-            .m(87, 4, &[(0, ".ADD")])
-            .m(0, 0, &[(0, ".F64.RN")])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
-            .o(p(81))
-            .o(r(16).pair())
-            .o(ur_addr)
-            .o(r(32).pair()),
-    );
 }
 
 /// SM75's generic atomics with a uniform-register address, `ATOM.E.op.type.order Pd, Rd,
@@ -315,6 +288,8 @@ pub(super) fn sm75_generic_ur_atomics(v: &mut Vec<Form>) {
 ///   (ADD .. EXCH; 9-15 print `.INVALIDn`), pairs; type 73-75 is the constant 2 (`.64`).
 pub(super) fn plain_address_atomics(v: &mut Vec<Form>) {
     type Types = &'static [(u64, &'static str)];
+    /// The arches, their types with each one's register count, and the type field's width.
+    type Family<'a> = (&'a [Arch], &'a [(Types, u8)], u8);
     let sm80_types: [(Types, u8); 2] = [
         (
             &[(0, ""), (1, ".S32"), (3, ".F32.FTZ.RN"), (4, ".F16x2.RN")],
@@ -327,8 +302,7 @@ pub(super) fn plain_address_atomics(v: &mut Vec<Form>) {
         (&[(2, ".64"), (3, ".S64")], 2),
         (&[(4, ".128")], 4),
     ];
-    let families: [(&[Arch], &[(Types, u8)], u8); 2] =
-        [(SM80_89, &sm80_types, 4), (&[Sm90], &sm90_types, 3)];
+    let families: [Family<'_>; 2] = [(SM80_89, &sm80_types, 4), (&[Sm90], &sm90_types, 3)];
     for (arches, types, type_width) in families {
         for &(tys, count) in types {
             let data = |o: Opnd| regs(o, count);
