@@ -374,3 +374,21 @@ fn sm75_uniform_address_atomics_take_every_operation_and_type() {
     );
     assert_eq!(sys.defs(), vec![Loc::R(0)]);
 }
+
+#[test]
+fn sm75_uniform_addresses_print_negative_offsets_as_nvdisasm_does() {
+    // The CUDA corpus's `atomicInc` and `atomicMax` below a parameter pointer (sm_75):
+    // nvdisasm prints the negative offset after a `+`.
+    decoded(
+        Arch::Sm75,
+        0xfffff015ff0779a8,
+        0x000ea800099f4144,
+        "ATOMG.E.INC.STRONG.GPU PT, R7, [UR4+-0x10], R21",
+    );
+    decoded(
+        Arch::Sm75,
+        0xfffff80eff00898e,
+        0x0003e2000d110104,
+        "@!P0 RED.E.MAX.STRONG.CTA [UR4+-0x8], R14",
+    );
+}
