@@ -103,6 +103,8 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
     use Space::*;
     Some(match op {
         Op::Ldg => (Global, Load),
+        // `multimem.ld_reduce`: reads (and reduces) the copies of a multimem address.
+        Op::Ldgmc => (Global, Load),
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
         Op::Lds | Op::Ldsm => (Shared, Load),

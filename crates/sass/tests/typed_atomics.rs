@@ -392,3 +392,38 @@ fn sm75_uniform_addresses_print_negative_offsets_as_nvdisasm_does() {
         "@!P0 RED.E.MAX.STRONG.CTA [UR4+-0x8], R14",
     );
 }
+
+#[test]
+fn multimem_load_reduce_reads_its_address_and_uniform_register() {
+    // `multimem.ld_reduce.relaxed.sys.global.add.u32` (sm_90 generated PTX corpus): a
+    // global load whose address adds a uniform register (URZ here) to a 64-bit register.
+    let ld = decoded(
+        Arch::Sm90,
+        0x00000000040579a4,
+        0x004ea8000801417f,
+        "LDGMC.E.ADD.32.STRONG.SYS R5, [R4.64+URZ]",
+    );
+    assert_eq!(ld.defs(), vec![Loc::R(5)]);
+    assert_eq!(
+        memory_effect(Op::Ldgmc),
+        Some((Space::Global, Access::Load))
+    );
+    // The 64-bit forms return a pair.
+    let wide = MachInst::build(Op::Ldgmc)
+        .m(".E")
+        .m(".MIN")
+        .m(".S64")
+        .m(".STRONG.SYS")
+        .o(r(6))
+        .o(Addr {
+            wide: true,
+            ..Addr::new(r(2), 0x40).with_ureg(ur(8))
+        })
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        wide.text(Arch::Sm90, 0).unwrap(),
+        "LDGMC.E.MIN.S64.STRONG.SYS R6, [R2.64+UR8+0x40]"
+    );
+    assert_eq!(wide.defs(), regs(6, 2));
+}

@@ -324,6 +324,47 @@ pub(super) fn plain_address_atomics(v: &mut Vec<Form>) {
             );
         }
     }
+    // LDGMC.E.op.type.STRONG.SYS Rd, [Ra.64+URb+off] (0x9a4, SM90: `multimem.ld_reduce`):
+    // Rd 16, the address as SM75 LDG 0x981's [`MemFmt::GlobalUr`] (register 24, not RZ, `.64`
+    // at 70, uniform register 64-69, signed offset 40-63; bit 71 prints the
+    // `desc[URx][Ra.64]` form, not modelled), type 73-75 (`.32`, `.S32`, `.64`, `.S64`
+    // on pairs; 4-7 print `.INVALIDn`), operation 87-90 (ADD 0, MIN 1, MAX 2, AND 5, OR
+    // 6, XOR 7; the others print `.INVALIDn`); 77-80 hold ptxas's 10 (`.STRONG.SYS`),
+    // nvdisasm rejects every other value; 76 and 81-86 are ignored. Probed bit by bit on
+    // the SM90 word of the generated PTX corpus.
+    let mut multimem = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
+    multimem.offset = vec![(40, 24)];
+    multimem.ureg = Some((64, 6));
+    multimem.wide = Some(70);
+    // nvdisasm prints an RZ base as `???255.64`: refused.
+    multimem.rz_ok = false;
+    let ops: &[(u64, &str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+    ];
+    for (tys, count) in [
+        (&[(0, ".32"), (1, ".S32")][..], 1),
+        (&[(2, ".64"), (3, ".S64")][..], 2),
+    ] {
+        v.push(
+            fs(
+                "LDGMC",
+                &[Sm90],
+                0x00000000040579a4,
+                0x000000000801417f | tys[0].0 << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, ops)
+            .m(73, 3, tys)
+            .m(0, 0, &[(0, ".STRONG.SYS")])
+            .o(regs(r(16), count))
+            .o(multimem.clone()),
+        );
+    }
     v.push(
         fs("ATOMS", ALL, 0x000000040704798c, 0x000000000c000404)
             .m(87, 4, memory::ATOM_OPS)
