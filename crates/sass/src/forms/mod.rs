@@ -93,6 +93,7 @@ mod half_bf16;
 mod integer;
 mod memory;
 mod moves;
+mod rpcmov;
 mod sm90_async;
 mod sm90_bulk;
 mod surface;
@@ -177,6 +178,7 @@ fn build() -> Vec<Form> {
     atomics_more::sm75_generic_ur_atomics(&mut v);
     uniform_branch::uniform_branch(&mut v);
     uniform_preds::uniform_preds(&mut v);
+    rpcmov::rpcmov(&mut v);
     v
 }
 
