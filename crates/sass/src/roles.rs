@@ -15,9 +15,9 @@
 //! * implicit operands: `P2R` reads and `R2P` writes the predicates its mask selects (the
 //!   `PR` operand); SM80-SM89 global memory operations read the descriptor `UR4:UR5`,
 //!   which is a constant of their forms (nvdisasm does not print it);
-//! * RPCMOV moves one half of the return program counter (`Rpc.LO`, `Rpc.HI`; the register
-//!   CALL writes and RET reads) to or from a general register: the half is a location
-//!   ([`crate::typed::Loc::Rpc`]), written when it is the first operand, else read.
+//! * RPCMOV moves one half of the return program counter (`Rpc.LO`, `Rpc.HI`) to or from a
+//!   general register: the half is a location ([`crate::typed::Loc::Rpc`]), written when
+//!   it is the first operand, else read (CALL and RET do not name it: not established).
 
 use crate::form::{Form, MemFmt, OpndKind};
 use crate::op::Op;

@@ -1,8 +1,8 @@
-//! Moves to and from the return program counter (issue 12's RPCMOV refusals): ptxas saves
-//! and restores the two 32-bit halves of the address CALL writes and RET reads around
-//! indirect calls, `RPCMOV.32 Rpc.HI, R5` (0x352) and `RPCMOV.32 R5, Rpc.HI` (0x353).
+//! Moves to and from the return program counter (issue 12's RPCMOV refusals): ptxas moves
+//! its 32-bit halves to and from general registers, `RPCMOV.32 Rpc.HI, R5` (0x352) and
+//! `RPCMOV.32 R5, Rpc.HI` (0x353).
 //! Probed bit by bit with nvdisasm on SM90 ptxas words of the generated PTX corpus, and on
-//! SM75; nvdisasm prints the samples alike on SM75-SM90 (`docs/sass.md`, "RPCMOV").
+//! SM75; nvdisasm prints the samples alike on SM75-SM90 (`docs/sass-facts.md`, "RPCMOV").
 
 use super::*;
 

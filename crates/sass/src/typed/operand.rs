@@ -189,8 +189,8 @@ pub enum Val {
     Rpc(RpcHalf),
 }
 
-/// One 32-bit half of the return program counter, the register CALL writes and RET reads
-/// (field values of [`crate::form::OpndKind::RpcHalf`]).
+/// One 32-bit half of the return program counter, RPCMOV's implicit register (field values
+/// of [`crate::form::OpndKind::RpcHalf`]). CALL and RET do not name it (not established).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RpcHalf {
     /// The low half, `Rpc.LO` (field value 0).
