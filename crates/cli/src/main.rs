@@ -312,7 +312,8 @@ fn ir(
             scheme,
             ..Default::default()
         };
-        module = match tangle_reconverge::lower_module(&module, &opts) {
+        // The structured module is not needed after: handed over, it is lowered in place.
+        module = match tangle_reconverge::lower_module_owned(module, &opts) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -49,6 +49,38 @@ global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 "#;
 
+/// Reserves room in `f` for the instructions, values and blocks `body` builds, so that its
+/// vectors are not grown (and copied) several times each while it is built: a dozen
+/// instructions and values and four blocks per statement of `body` at any depth (a rough
+/// bound on what one statement emits; more only grows the vectors as before). Capacity
+/// only: nothing built changes.
+fn reserve(f: &mut tangle_ir::Function, body: &[Stmt]) {
+    let stmts = count_stmts(body);
+    f.insts.reserve(12 * stmts);
+    f.values.reserve(12 * stmts);
+    f.blocks.reserve(4 * stmts);
+}
+
+/// How many statements `body` holds at every depth.
+fn count_stmts(body: &[Stmt]) -> usize {
+    let all = |bodies: &[&[Stmt]]| bodies.iter().map(|b| count_stmts(b)).sum::<usize>();
+    body.iter()
+        .map(|s| {
+            1 + match s {
+                Stmt::If { then, els, .. } => all(&[then, els.as_deref().unwrap_or(&[])]),
+                Stmt::For { body, .. } | Stmt::Infinite { body } | Stmt::DoWhileElect { body } => {
+                    count_stmts(body)
+                }
+                Stmt::Switch { cases, default, .. } => {
+                    cases.iter().map(|(_, b)| count_stmts(b)).sum::<usize>()
+                        + default.as_deref().map_or(0, count_stmts)
+                }
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
     // Per-lane state shared by every function: g4 the record counter, g5 the last ballot,
@@ -91,8 +123,9 @@ pub fn build_module(program: &Program) -> Module {
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
     for (k, body) in program.functions.iter().enumerate().rev() {
-        let (b, params) =
+        let (mut b, params) =
             FunctionBuilder::create_function(&mut m, &format!("helper{k}"), void, &[u32t]);
+        reserve(b.function_mut(), body);
         let mut e = Emitter::start(b, &globals, &funcs, Some(Operand::Value(params[0])));
         e.block(body);
         if e.b.is_open() {
@@ -100,7 +133,8 @@ pub fn build_module(program: &Program) -> Module {
         }
         funcs[k] = Some(e.b.func);
     }
-    let (b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+    let (mut b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
+    reserve(b.function_mut(), &program.body);
     let mut e = Emitter::start(b, &globals, &funcs, None);
     // The invocation's first record is record `inv` of the array.
     e.b.store(Operand::Global(globals.loc), e.inv);
@@ -501,5 +535,40 @@ impl Emitter<'_, '_> {
             }
             Stmt::Return => self.b.ret(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_stmts;
+    use crate::ast::{Cond, Stmt, Trip};
+
+    #[test]
+    fn statements_are_counted_at_every_depth() {
+        let leaf = || Stmt::Ballot { id: 0 };
+        let body = vec![
+            leaf(),
+            Stmt::If {
+                cond: Cond::LaneMask(1),
+                then: vec![leaf(), leaf()],
+                els: Some(vec![Stmt::Infinite { body: vec![leaf()] }]),
+            },
+            Stmt::For {
+                loop_id: 0,
+                trip: Trip::Uniform(2),
+                body: vec![Stmt::DoWhileElect {
+                    body: vec![Stmt::Break],
+                }],
+            },
+            Stmt::Switch {
+                selector: crate::ast::Selector::Uniform { index: 0 },
+                cases: vec![(0, vec![leaf()]), (1, vec![])],
+                default: Some(vec![leaf(), leaf()]),
+                fallthrough: vec![false; 3],
+            },
+        ];
+        // 4 at the top; if: 2 + 1 (+1 inside the infinite loop); for: 1 (+1); switch: 1 + 2.
+        assert_eq!(count_stmts(&body), 4 + 4 + 2 + 3);
+        assert_eq!(count_stmts(&[]), 0);
     }
 }

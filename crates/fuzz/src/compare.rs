@@ -124,7 +124,10 @@ pub fn compare(
                 .get(4 * i..4 * i + 4)
                 .map_or(0, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         };
-        if let Some(word) = (0..mask.words.len()).find(|&i| word_at(i) != mask.words[i]) {
+        // The whole buffer at once first (the common case: they agree); on any difference
+        // the word-by-word search below finds the first one, as before.
+        let differs = || (0..mask.words.len()).find(|&i| word_at(i) != mask.words[i]);
+        if let Some(word) = (!same_words(&bytes, &mask.words)).then(differs).flatten() {
             let per_record = program.local_size as usize * crate::ast::RECORD_WORDS as usize;
             return Err(Mismatch::Words {
                 subgroup_size,
@@ -137,4 +140,76 @@ pub fn compare(
         }
     }
     Ok(())
+}
+
+/// Whether `bytes` begins with `words` as little-endian words: what finding no word `i`
+/// with `bytes[4i..4i + 4]` (zero where missing) different from `words[i]` says, in one
+/// pass without an early exit, so the compiler can vectorize it. `false` when `bytes` is
+/// shorter than the words (the word-by-word search then decides).
+fn same_words(bytes: &[u8], words: &[u32]) -> bool {
+    bytes.len() >= 4 * words.len()
+        && bytes.chunks_exact(4).zip(words).fold(0, |diff, (c, w)| {
+            diff | (u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ w)
+        }) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_words;
+
+    /// The word-by-word search `compare` falls back to: the first word that differs.
+    fn first_difference(bytes: &[u8], words: &[u32]) -> Option<usize> {
+        let word_at = |i: usize| {
+            bytes
+                .get(4 * i..4 * i + 4)
+                .map_or(0, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        };
+        (0..words.len()).find(|&i| word_at(i) != words[i])
+    }
+
+    #[test]
+    fn same_words_says_what_the_word_search_says() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut agreeing = 0;
+        for _ in 0..2000 {
+            let n = (next() % 9) as usize;
+            // Small values, so that equal words are common.
+            let words: Vec<u32> = (0..n).map(|_| (next() % 3) as u32).collect();
+            let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            match next() % 5 {
+                0 => bytes.truncate((next() as usize) % (bytes.len() + 1)),
+                1 => bytes.extend((0..next() % 6).map(|_| next() as u8)),
+                2 if !bytes.is_empty() => {
+                    let i = (next() as usize) % bytes.len();
+                    bytes[i] ^= 1 << (next() % 8);
+                }
+                _ => {}
+            }
+            let same = same_words(&bytes, &words);
+            // Equal means no difference; a missing word may still read as its zero.
+            if same {
+                agreeing += 1;
+                assert_eq!(
+                    first_difference(&bytes, &words),
+                    None,
+                    "{bytes:?} {words:?}"
+                );
+            } else if bytes.len() >= 4 * words.len() {
+                assert!(
+                    first_difference(&bytes, &words).is_some(),
+                    "{bytes:?} {words:?}"
+                );
+            }
+        }
+        assert!(
+            agreeing > 500,
+            "the generator makes agreeing buffers ({agreeing})"
+        );
+    }
 }

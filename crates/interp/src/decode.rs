@@ -231,9 +231,9 @@ pub(crate) fn decode(
                 let mut fast = fast_path(&module.types, &d.op, &atys, rty);
                 let mut chain = ChainPlan::default();
                 if matches!(d.op, Op::Plain(PlainOp::AccessChain)) {
-                    if let Some(steps) = chain_steps(module, consts, &d.args, &atys) {
+                    if let Some(plan) = chain_plan(module, consts, &d.args, &atys) {
                         fast = Fast::Chain;
-                        chain = ChainPlan::of(&steps, &d.args);
+                        chain = plan;
                     }
                 }
                 facts.insts[n] = DInst {
@@ -487,21 +487,6 @@ fn group_int(
     }
 }
 
-/// One step of an access chain's fast path: a constant byte offset, or a dynamic index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// Constant indices adding this many bytes.
-    Const(u64),
-    /// Operand `arg` (an integer of `width` bits, sign-extended) times `stride` bytes;
-    /// `bound` is the element count of a fixed array or vector (`None`: runtime array).
-    Dyn {
-        arg: usize,
-        width: u32,
-        stride: u64,
-        bound: Option<u64>,
-    },
-}
-
 /// An access chain's fast path as the engine runs it: the sum of its constant offsets and
 /// its dynamic indices, each with its operand resolved. Wrapping addition is associative
 /// and commutative, so adding the constants first gives the offset the steps in order
@@ -512,7 +497,41 @@ pub(crate) struct ChainPlan {
     /// The constant steps' byte offsets, summed (wrapping).
     pub(crate) konst: u64,
     /// The dynamic indices, in chain order.
-    pub(crate) dyns: Vec<DynIndex>,
+    pub(crate) dyns: Dyns,
+}
+
+/// The dynamic indices of a [`ChainPlan`]: none or one (a record word's chain has one)
+/// without a heap allocation, more in a boxed slice. Reads as a slice.
+#[derive(Debug, Default)]
+pub(crate) enum Dyns {
+    /// No dynamic index.
+    #[default]
+    None,
+    /// Exactly one.
+    One(DynIndex),
+    /// Two or more.
+    Many(Box<[DynIndex]>),
+}
+
+impl Dyns {
+    /// The indices, in chain order.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[DynIndex] {
+        match self {
+            Dyns::None => &[],
+            Dyns::One(d) => std::slice::from_ref(d),
+            Dyns::Many(ds) => ds,
+        }
+    }
+
+    /// Appends `d`.
+    fn push(&mut self, d: DynIndex) {
+        *self = match std::mem::take(self) {
+            Dyns::None => Dyns::One(d),
+            Dyns::One(first) => Dyns::Many(Box::new([first, d])),
+            Dyns::Many(ds) => Dyns::Many(ds.iter().copied().chain([d]).collect()),
+        };
+    }
 }
 
 /// One dynamic index of a [`ChainPlan`]: operand `src`, an integer of `width` bits
@@ -541,44 +560,21 @@ impl DynIndex {
     }
 }
 
-impl ChainPlan {
-    /// The plan of `steps` (from [`chain_steps`]) of an access chain with operands `args`.
-    fn of(steps: &[Step], args: &[Operand]) -> ChainPlan {
-        let mut plan = ChainPlan::default();
-        for step in steps {
-            match *step {
-                Step::Const(k) => plan.konst = plan.konst.wrapping_add(k),
-                Step::Dyn {
-                    arg,
-                    width,
-                    stride,
-                    bound,
-                } => plan.dyns.push(DynIndex {
-                    src: Src::of(args[arg]),
-                    width,
-                    stride,
-                    bound,
-                }),
-            }
-        }
-        plan
-    }
-}
-
-/// The steps of an access chain whose struct member indices are constants; constant
+/// The plan of an access chain whose struct member indices are constants; constant
 /// array and vector indices are checked against their fixed bounds here (`None`, the
 /// general path, for anything out of bounds or unusual: it reports the problem per lane).
-fn chain_steps(
+/// Made in one pass: the constant offset between two dynamic indices is added to the
+/// plan's sum where a list of steps had it.
+fn chain_plan(
     module: &Module,
     consts: &[Val],
     args: &[Operand],
     atys: &[Type],
-) -> Option<Vec<Step>> {
+) -> Option<ChainPlan> {
     use tangle_lanes::value::{array_stride, member_offset, sext};
     let types = &module.types;
     let (_, mut cur) = types.pointer(*atys.first()?)?;
-    // At most a step per index and one constant offset (no growing per push).
-    let mut steps = Vec::with_capacity(args.len());
+    let mut plan = ChainPlan::default();
     let mut off = 0u64;
     for (k, (a, ity)) in args.iter().zip(atys).enumerate().skip(1) {
         let width = types.bit_width(*ity);
@@ -617,12 +613,10 @@ fn chain_steps(
             }
             Some(_) => return None,
             None => {
-                if off != 0 {
-                    steps.push(Step::Const(off));
-                    off = 0;
-                }
-                steps.push(Step::Dyn {
-                    arg: k,
+                plan.konst = plan.konst.wrapping_add(off);
+                off = 0;
+                plan.dyns.push(DynIndex {
+                    src: Src::of(args[k]),
                     width,
                     stride,
                     bound,
@@ -631,8 +625,29 @@ fn chain_steps(
         }
         cur = elem;
     }
-    if off != 0 || steps.is_empty() {
-        steps.push(Step::Const(off));
+    plan.konst = plan.konst.wrapping_add(off);
+    Some(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DynIndex, Dyns, Src};
+
+    #[test]
+    fn dyns_read_back_what_was_pushed_in_order() {
+        let index = |k: u32| DynIndex {
+            src: Src::Value(k),
+            width: 32,
+            stride: u64::from(k) * 4,
+            bound: (k % 2 == 0).then_some(u64::from(k) + 1),
+        };
+        for n in 0..6 {
+            let mut dyns = Dyns::default();
+            for k in 0..n {
+                dyns.push(index(k));
+            }
+            let want: Vec<DynIndex> = (0..n).map(index).collect();
+            assert_eq!(dyns.as_slice(), &want[..], "{n} indices");
+        }
     }
-    Some(steps)
 }

@@ -350,6 +350,18 @@ impl Run<'_, '_> {
         for lane in lanes_of(t.mask) {
             let p = ptr.get(vals, &sg.lanes, lane);
             let v = val.get(vals, &sg.lanes, lane);
+            // An inline ballot: the four words `ballot_val` gives, as one run of bytes
+            // (out of bounds, or another layout, goes the general way below).
+            if let (&Slot::Ptr { mem, off }, &Slot::Ballot(m)) = (p, v) {
+                if count == 4 && n == 4 && stride == 4 {
+                    if let Some(r) = self.mems.get_mut(mem as usize) {
+                        let words = [m as u32, (m >> 32) as u32, 0, 0].map(u32::to_le_bytes);
+                        if r.store_defined_array::<16>(off, &concat(words)) {
+                            continue;
+                        }
+                    }
+                }
+            }
             if let (&Slot::Ptr { mem, off }, Slot::Boxed(b)) = (p, v) {
                 if let (Val::Comp(c), Some(r)) = (&**b, self.mems.get_mut(mem as usize)) {
                     let end = (count as u64)

@@ -4,8 +4,9 @@
 //! The lane arrays (`state.rs`) hold a slot per lane per value of a function, so a slot's
 //! size is the arrays' size: an `Option<Val>` takes 32 bytes, and making, zeroing and
 //! dropping arrays of them was a large part of a short dispatch. Conformance-style programs
-//! compute almost only scalars and pointers; composites (a ballot's `u32x4`) and undefined
-//! values are boxed, and overwriting a boxed slot with another boxed value reuses the box.
+//! compute almost only scalars and pointers; a ballot's `u32x4` of a mask below 2^64 is
+//! held inline too ([`Slot::Ballot`]); other composites and undefined values are boxed, and
+//! overwriting a boxed slot with another boxed value reuses the box.
 
 use crate::value::Val;
 use crate::Mask;
@@ -22,6 +23,10 @@ pub(crate) enum Slot {
     Bits(u64),
     /// [`Val::Ptr`].
     Ptr { mem: u32, off: u64 },
+    /// The ballot (`u32x4`) of a lane mask below 2^64, [`crate::group::ballot_val`] of it:
+    /// its words are the mask's low and high halves and two zeros. Inline, so a ballot
+    /// (every lane of the tangle, each time it runs) neither allocates nor frees a box.
+    Ballot(u64),
     /// Any other value: a composite or an undefined value.
     Boxed(Box<Val>),
 }
@@ -51,10 +56,15 @@ impl Slot {
     }
 
     /// Stores the ballot (`u32x4`) of lane mask `m`, as [`crate::group::ballot_val`] makes
-    /// it, writing the words in place when the slot already holds a four-component vector
-    /// (a ballot executed again: no allocation).
+    /// it: inline ([`Slot::Ballot`]) when `m` fits 64 bits, otherwise boxed, writing the
+    /// words in place when the slot already holds a four-component vector (a ballot
+    /// executed again: no allocation).
     #[inline]
     pub(crate) fn put_ballot(&mut self, m: Mask) {
+        if let Ok(low) = u64::try_from(m) {
+            crate::state::put(self, Slot::Ballot(low));
+            return;
+        }
         let word = |i: usize| Val::Bits(((m >> (32 * i)) as u64) & 0xffff_ffff);
         if let Slot::Boxed(b) = self {
             if let Val::Comp(c) = &mut **b {
@@ -80,6 +90,7 @@ impl Slot {
                 mem: *mem,
                 off: *off,
             },
+            Slot::Ballot(m) => crate::group::ballot_val(Mask::from(*m)),
             Slot::Boxed(v) => (**v).clone(),
         })
     }

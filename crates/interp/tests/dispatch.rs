@@ -378,3 +378,58 @@ b0:
     let o = run(&m, "main", c, 12, &[]).unwrap();
     assert_eq!(out_words(&o), vec![0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
 }
+
+/// Each invocation stores `ballot(lane % 3 == 0)` into a function variable of type `u32x4`
+/// and copies its four words to `out[4 idx ..]`: the ballot held inline (subgroups up to 64
+/// lanes) and boxed (128) must store the same words, those of the mask.
+fn ballot_store_text() -> String {
+    prelude(LOCAL, &[("main", 0)])
+        + r#"fn f0 "main"() -> void {
+b0:
+  v2 = variable[Function] ptr<Function, t3>
+  v0 = load u32 g2
+  v1 = load u32 g3
+  v3 = umod u32 v1, c3
+  v4 = ieq bool v3, c0
+  v5 = group_ballot[subgroup] u32x4 v4
+  store v2, v5
+  v6 = imul u32 v0, c4
+  v10 = access_chain ptr<Function, u32> v2, c0
+  v11 = access_chain ptr<Function, u32> v2, c1
+  v12 = access_chain ptr<Function, u32> v2, c2
+  v13 = access_chain ptr<Function, u32> v2, c3
+  v20 = load u32 v10
+  v21 = load u32 v11
+  v22 = load u32 v12
+  v23 = load u32 v13
+  v30 = iadd u32 v6, c1
+  v31 = iadd u32 v6, c2
+  v32 = iadd u32 v6, c3
+  v40 = access_chain ptr<StorageBuffer, u32> g0, c0, v6
+  v41 = access_chain ptr<StorageBuffer, u32> g0, c0, v30
+  v42 = access_chain ptr<StorageBuffer, u32> g0, c0, v31
+  v43 = access_chain ptr<StorageBuffer, u32> g0, c0, v32
+  store v40, v20
+  store v41, v21
+  store v42, v22
+  store v43, v23
+  return
+}
+"#
+}
+
+#[test]
+fn a_stored_ballot_has_the_words_of_its_mask_at_every_size() {
+    let m = module(&ballot_store_text());
+    for s in [1u32, 4, 32, 64, 128] {
+        let o = run(&m, "main", cfg(s), 4 * LOCAL as usize, &[]).unwrap();
+        let out = out_words(&o);
+        for idx in 0..LOCAL {
+            let count = s.min(LOCAL - idx / s * s);
+            let mask: u128 = (0..count).filter(|l| l % 3 == 0).fold(0, |m, l| m | 1 << l);
+            let want: Vec<u32> = (0..4).map(|k| (mask >> (32 * k)) as u32).collect();
+            let got = &out[4 * idx as usize..4 * idx as usize + 4];
+            assert_eq!(got, &want[..], "size {s} idx {idx}");
+        }
+    }
+}

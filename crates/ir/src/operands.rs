@@ -3,7 +3,7 @@
 //! Most instructions take at most three operands. Kept in a `Vec`, each instruction's
 //! operands were a separate heap block: every pass that reads an instruction and then its
 //! operands touched two places in memory, and on functions of 100k instructions the second
-//! read was a last-level cache miss (docs/lowering.md, "Speed"). [`Operands`] holds up to
+//! read was a last-level cache miss (docs/lowering-speed.md). [`Operands`] holds up to
 //! [`Operands::INLINE`] operands in the instruction itself and moves to the heap only for
 //! longer lists (calls, composites, phis with many predecessors). It reads like a slice
 //! (it dereferences to `[Operand]`) and has the `Vec` methods the passes use.

@@ -549,7 +549,7 @@ fn undominated_values(f: &Function, dom: &DomTree, groups: &[Vec<Value>]) -> Vec
 /// `repair_many_mending_in` finds the values a rewrite left undominated in the scan it
 /// makes for the groups' uses, and repairs them exactly as a separate search followed by
 /// `repair_many_in`, with each such value a group of its own after the others, would
-/// (what the lowering did before; docs/lowering.md, "Speed", round 5): the same values,
+/// (what the lowering did before; docs/lowering-speed.md, round 5): the same values,
 /// and the same function, phi for phi and number for number. The undominated values are
 /// made by duplicating a block and repairing only some of the duplicated values as
 /// variables: each of the others now has a definition on one path only.

@@ -3,7 +3,7 @@
 //! then a divergent `if`/`else` with a ballot in each arm, with a variable carried through
 //! them (promoted to phis). Throughput is in instructions, so a linear pass shows the same
 //! rate at every size (`cargo bench -p tangle-reconverge --bench lower`; figures in
-//! docs/lowering.md, "Speed"). The test-mode run in CI (`cargo test`, unoptimized) takes
+//! docs/lowering-speed.md). The test-mode run in CI (`cargo test`, unoptimized) takes
 //! the two smaller sizes only.
 
 // criterion's macros define undocumented public functions.

@@ -20,5 +20,5 @@ pub mod lower;
 pub mod uniformity;
 
 pub use annotate::annotate;
-pub use lower::{lower_module, LowerError, LowerOptions, Scheme};
+pub use lower::{lower_module, lower_module_owned, LowerError, LowerOptions, Scheme};
 pub use uniformity::{FunctionUniformity, Uniformity};

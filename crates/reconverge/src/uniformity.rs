@@ -109,7 +109,7 @@ impl Uniformity {
 
     /// [`Uniformity::analyse`], which also hands over the construct tree it built of each
     /// structured function (none for the others), so that the lowering, which reads the
-    /// same functions unchanged, does not build them again (docs/lowering.md, "Speed",
+    /// same functions unchanged, does not build them again (docs/lowering-speed.md,
     /// round 4).
     pub(crate) fn analyse_keeping_constructs(
         module: &Module,
@@ -157,6 +157,12 @@ impl Uniformity {
     /// The result for function `f`, if the module has it.
     pub fn function(&self, f: Func) -> Option<&FunctionUniformity> {
         self.funcs.get(&f)
+    }
+
+    /// Hands over the verdicts for function `f`, leaving none for it: the lowering frees
+    /// each function's verdicts once it has planned that function's rewrite.
+    pub(crate) fn take_function(&mut self, f: Func) -> Option<FunctionUniformity> {
+        self.funcs.remove(&f)
     }
 
     /// Marks a callee's parameters divergent where some call passes a divergent argument.

@@ -2,8 +2,9 @@
 //! `; test: lower <scheme>` headers (`scopes`, `every-divergent`, `nak`, `baseline`). For
 //! each, the module is lowered; the section holds the lowered module's text and its static
 //! barrier counts, or the lowering's error. Every lowered module must verify in lowered
-//! form and its text must read back to the same text. `TANGLE_BLESS=1` rewrites the
-//! `.out` files (check the differences by eye).
+//! form and its text must read back to the same text, and `lower_module_owned`, which
+//! lowers the module it is handed in place, must give the same text or the same error.
+//! `TANGLE_BLESS=1` rewrites the `.out` files (check the differences by eye).
 
 use std::fs;
 use std::path::Path;
@@ -12,7 +13,7 @@ use tangle_ir::text::{parse, print};
 use tangle_ir::verify::verify_as;
 use tangle_ir::Form;
 use tangle_reconverge::lower::stats::format_counts;
-use tangle_reconverge::{lower_module, LowerOptions, Scheme};
+use tangle_reconverge::{lower_module, lower_module_owned, LowerError, LowerOptions, Scheme};
 
 fn run_file(path: &Path) -> String {
     let text = fs::read_to_string(path).unwrap();
@@ -37,7 +38,9 @@ fn run_file(path: &Path) -> String {
             scheme,
             ..Default::default()
         };
-        match lower_module(&module, &opts) {
+        let result = lower_module(&module, &opts);
+        assert_same_result(&result, &lower_module_owned(module.clone(), &opts), path, h);
+        match result {
             Ok(lowered) => {
                 verify_as(&lowered, Form::Lowered)
                     .unwrap_or_else(|e| panic!("{}: {h}: {e}", path.display()));
@@ -56,6 +59,51 @@ fn run_file(path: &Path) -> String {
         }
     }
     out
+}
+
+/// Both entries of the lowering agree: the same module text, or the same error.
+fn assert_same_result(
+    borrowed: &Result<tangle_ir::Module, LowerError>,
+    owned: &Result<tangle_ir::Module, LowerError>,
+    path: &Path,
+    header: &str,
+) {
+    let text = |r: &Result<tangle_ir::Module, LowerError>| match r {
+        Ok(m) => print(m),
+        Err(e) => format!("error: {e}"),
+    };
+    assert_eq!(
+        text(borrowed),
+        text(owned),
+        "{}: {header}: lower_module_owned differs from lower_module",
+        path.display()
+    );
+}
+
+/// An input that does not verify is refused by the owning entry too, with the verifier's
+/// positioned errors, before anything is rewritten.
+#[test]
+fn owned_lowering_refuses_invalid_input() {
+    // `v1` is used before the block that defines it and is not dominated by it.
+    let text =
+        "spirv 1.3\nmemory_model GLSL450\ncapability Shader\ntype t0 = void\ntype t1 = u32\n\
+                fn f0 \"main\"() -> void {\nb0:\n  v0 = iadd u32 v1, v1\n  br b1\nb1:\n  \
+                v1 = copy u32 v0\n  return\n}\n";
+    let module = parse(text).expect("the text parses");
+    let opts = LowerOptions::default();
+    let Err(LowerError::Invalid(errors)) = lower_module_owned(module.clone(), &opts) else {
+        panic!("lower_module_owned accepted a module that does not verify");
+    };
+    assert!(
+        errors.to_string().contains("f0 b0"),
+        "the error names its position: {errors}"
+    );
+    assert_same_result(
+        &lower_module(&module, &opts),
+        &lower_module_owned(module, &opts),
+        Path::new("inline"),
+        "invalid",
+    );
 }
 
 #[test]

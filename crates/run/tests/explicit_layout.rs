@@ -234,7 +234,7 @@ fn a_selected_pointer_and_the_null_pointer() {
         matches!(error, tangle_interp::InterpError::OutOfBounds { .. }),
         "{error}"
     );
-    assert_eq!(origin.opcode, "OpCopyMemory", "{error}");
+    assert_eq!(origin.opcode.to_string(), "OpCopyMemory", "{error}");
 }
 
 /// A script that requires `VK_KHR_spirv_1_4` builds its shaders without `TARGET_ENV` for

@@ -32,7 +32,7 @@ fn run_time_errors_name_the_spirv_instruction_and_the_script_line() {
         panic!("{:?}", report.events);
     };
     let origin = origin.as_ref().expect("the module came from SPIR-V");
-    assert_eq!(origin.opcode, "OpAccessChain");
+    assert_eq!(origin.opcode.to_string(), "OpAccessChain");
     assert_eq!(origin.line, Some(8));
     let text = tangle_run::run_error_message(error, Some(origin));
     let id = origin.id.unwrap();

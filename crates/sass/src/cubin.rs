@@ -156,13 +156,25 @@ pub struct InfoOffsets {
 /// is a list of 32-bit byte offsets into the code section.
 pub const OFFSET_ATTRIBUTES: [u8; 3] = [0x1c, 0x28, 0x31];
 
-/// `.nv.info` attributes of 8-byte entries whose first 32 bits are an instruction offset,
-/// which nvdisasm prints as a label (`.word .L_x_3@srel`), numbered with the other offset
-/// lists (measured on the corpus, every SM): EIATTR_ATOM16_EMUL_INSTR_REG_MAP (0x2e: the
-/// 16-bit atomics ptxas emulates with a CAS loop, then a 16-bit register number and 16 zero
-/// bits; `atomics_scoped.cu`) and EIATTR_UNUSED_LOAD_BYTE_OFFSET (0x44: then a 32-bit byte
-/// mask; `vector_memory.cu`).
-pub const OFFSET_PAIR_ATTRIBUTES: [u8; 2] = [0x2e, 0x44];
+/// `.nv.info` attributes of fixed-size entries whose first 32 bits are an instruction offset,
+/// `(attribute, entry size in bytes)`, which nvdisasm prints as labels (`.word .L_x_3@srel`),
+/// numbered with the other offset lists (measured with nvdisasm 13.5):
+/// - EIATTR_ATOM16_EMUL_INSTR_REG_MAP (0x2e, 8 bytes: then a 16-bit register number and 16
+///   zero bits): the 16-bit atomics ptxas emulates with a CAS loop (`atomics_scoped.cu`);
+/// - EIATTR_UNUSED_LOAD_BYTE_OFFSET (0x44, 8 bytes: then a 32-bit byte mask;
+///   `vector_memory.cu`);
+/// - EIATTR_INSTR_REG_MAP (0x40, 12 bytes: then two 32-bit words, cuobjdump prints e.g.
+///   `0x40 0x40202 0xffffffff`): listed by ptxas for some `mbarrier` waits on SM80-SM89;
+/// - EIATTR_MBARRIER_INSTR_OFFSETS (0x39, 16 bytes: cuobjdump prints each entry as the
+///   offset, an instruction kind such as `MBARRIER_INIT`, `MBARRIER_ARRIVE` or
+///   `MBARRIER_TEST_WAIT_PARITY`, an address `(R255 + UR63)` and a stride): the `mbarrier`
+///   instructions of SM80-SM89.
+///
+/// The last two were found on the generated PTX corpus (`tangle disasm` against `nvdisasm -c`
+/// on its sm_86 cubin, `crates/cli/benches/disasm_vs_nvdisasm.rs`), where nvdisasm's label
+/// numbers ran 14 ahead of tangle's before they were read.
+pub const OFFSET_ENTRY_ATTRIBUTES: [(u8, usize); 4] =
+    [(0x2e, 8), (0x44, 8), (0x40, 12), (0x39, 16)];
 
 /// EIATTR_INDIRECT_BRANCH_TARGETS: entries of a 32-bit branch offset, two 16-bit fields,
 /// a 32-bit count and that many 32-bit target offsets (as nvdisasm prints the attribute).
@@ -250,6 +262,12 @@ pub const SHT_REL: u32 = 9;
 /// `sh_type` of a relocation section with addends (`.rela.text.*`).
 pub const SHT_RELA: u32 = 4;
 
+/// Relocation type 55 (named here after what it does): a symbol's whole 32-bit value into an immediate. ptxas uses it for
+/// the sizes of texture and surface descriptors (`.nv.unified.texrefDescSize`,
+/// `.nv.surfrefDescSize`, undefined weak symbols the driver fills in) that PTX's `txq`/`suq`
+/// forms need; nvdisasm prints the operand as `` `(.nv.surfrefDescSize) `` (seen on the
+/// generated PTX corpus, SM80-SM89).
+pub const R_CUDA_ABS32_32: u32 = 55;
 /// R_CUDA_ABS32_LO_32: the low 32 bits of an absolute address into an immediate (the
 /// return address a `-G` build loads into R20 before `CALL.ABS`).
 pub const R_CUDA_ABS32_LO_32: u32 = 56;
@@ -599,14 +617,14 @@ fn info_offsets(d: &[u8]) -> Result<InfoFound, SassError> {
         })?;
         if OFFSET_ATTRIBUTES.contains(&attr) {
             out.extend(body.chunks_exact(4).map(|c| (attr, u32_at(c, 0) as u64)));
-        } else if OFFSET_PAIR_ATTRIBUTES.contains(&attr) {
-            if body.len() % 8 != 0 {
+        } else if let Some(&(_, size)) = OFFSET_ENTRY_ATTRIBUTES.iter().find(|e| e.0 == attr) {
+            if body.len() % size != 0 {
                 return Err(err(format!(
-                    ".nv.info attribute {attr:#x} of {} bytes is not a list of 8-byte entries",
+                    ".nv.info attribute {attr:#x} of {} bytes is not a list of {size}-byte entries",
                     body.len()
                 )));
             }
-            out.extend(body.chunks_exact(8).map(|c| (attr, u32_at(c, 0) as u64)));
+            out.extend(body.chunks_exact(size).map(|c| (attr, u32_at(c, 0) as u64)));
         } else if attr == INDIRECT_BRANCH_TARGETS {
             let mut k = 0;
             while k + 12 <= body.len() {

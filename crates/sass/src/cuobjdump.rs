@@ -60,7 +60,7 @@ pub fn sass_listing(c: &Cubin, arch: Arch) -> listing::Listing {
                 Ok(inst) => {
                     let text = inst.text();
                     let (guard, rest) = split_guard(&text);
-                    let end = line_end(inst.control());
+                    let end = line_end(rest, inst.control());
                     let counted = TEXT_COLUMN
                         + if guard.is_empty() { 0 } else { guard.len() + 1 }
                         + rest.len()

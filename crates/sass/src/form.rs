@@ -155,8 +155,10 @@ pub struct Opnd {
     pub rz_ok: bool,
     /// Printed after the previous operand with a blank instead of `, ` (RET's target).
     pub blank_before: bool,
-    /// Registers: the register number must be a multiple of this (2 for 64-bit pairs,
-    /// which nvdisasm rejects when odd); RZ is always allowed.
+    /// Registers: how many consecutive registers the operand covers (1; 2 for 64-bit
+    /// pairs; 4 for SM90's four-register float atomics, `.F32x4`), and the register
+    /// number must be a multiple of it (nvdisasm rejects odd pairs in most forms; ptxas
+    /// writes quads aligned to 4); RZ is always allowed.
     pub align: u8,
     /// Memory operands: uniform register field `(at, width)` (address or `desc`).
     pub ureg: Option<Piece>,
@@ -237,6 +239,11 @@ impl Opnd {
     /// A 64-bit register pair (even register number).
     pub fn pair(mut self) -> Opnd {
         self.align = 2;
+        self
+    }
+    /// Four consecutive registers, the first a multiple of 4 (`.F32x4` data).
+    pub fn quad(mut self) -> Opnd {
+        self.align = 4;
         self
     }
     /// Text after the register.

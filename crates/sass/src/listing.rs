@@ -9,7 +9,7 @@
 //! 1. branch targets: the code sections in section-table order, each instruction in address
 //!    order; a target that has a symbol or already has a label gets no new number;
 //! 2. `.nv.info.*` instruction offsets ([`cubin::OFFSET_ATTRIBUTES`],
-//!    [`cubin::OFFSET_PAIR_ATTRIBUTES`], the branches and
+//!    [`cubin::OFFSET_ENTRY_ATTRIBUTES`], the branches and
 //!    targets of [`cubin::INDIRECT_BRANCH_TARGETS`], the spills of [`cubin::ANNOTATIONS`]),
 //!    sections in table order, attributes and their entries in order: *every* entry takes a new number, even where the address already
 //!    has a label or a symbol (the number is then never printed: the first name wins);
@@ -27,9 +27,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::cubin::{
-    self, Cubin, Reloc, Symbol, R_CUDA_ABS32_HI_32, R_CUDA_ABS32_LO_32, R_CUDA_ABS47_34,
-    R_CUDA_SM90_CALL_ABS, STB_GLOBAL, STB_LOCAL, STB_WEAK, STO_CUDA_ENTRY, STT_FUNC, STT_OBJECT,
-    STT_SECTION,
+    self, Cubin, Reloc, Symbol, R_CUDA_ABS32_32, R_CUDA_ABS32_HI_32, R_CUDA_ABS32_LO_32,
+    R_CUDA_ABS47_34, R_CUDA_SM90_CALL_ABS, STB_GLOBAL, STB_LOCAL, STB_WEAK, STO_CUDA_ENTRY,
+    STT_FUNC, STT_OBJECT, STT_SECTION,
 };
 use crate::{decode, Arch, Control, Inst, SassError};
 
@@ -313,7 +313,8 @@ fn reloc_address(c: &Cubin, r: &Reloc) -> Option<(usize, u64)> {
 
 /// nvdisasm's text of a relocated instruction whose patched field is still zero:
 /// `MOV R20, 32@lo((_Z4leafi + .L_x_0@srel))` for an address relocation,
-/// `` CALL.ABS.NOINC `(callee)` `` for a call target; `None` for other relocations.
+/// `` CALL.ABS.NOINC `(callee)` `` for a call target, `` MOV R5, `(.nv.surfrefDescSize) `` for
+/// a symbol's value; `None` for other relocations.
 fn relocated_text(c: &Cubin, names: &Names<'_>, r: &Reloc, inst: &Inst) -> Option<String> {
     let text = inst.text();
     let sym = &c.symbols.get(r.symbol)?.name;
@@ -322,6 +323,10 @@ fn relocated_text(c: &Cubin, names: &Names<'_>, r: &Reloc, inst: &Inst) -> Optio
             let head = text.strip_suffix(" 0x0")?;
             head.starts_with("CALL.ABS")
                 .then(|| format!("{head} `({sym})"))
+        }
+        R_CUDA_ABS32_32 => {
+            let head = text.strip_suffix(", 0x0")?;
+            (r.addend == 0).then(|| format!("{head}, `({sym})"))
         }
         R_CUDA_ABS32_LO_32 | R_CUDA_ABS32_HI_32 => {
             let head = text.strip_suffix(", 0x0")?;
@@ -357,7 +362,7 @@ pub fn instruction_line(addr: u64, annotation: Option<Control>, text: &str, c: C
     let (guard, rest) = split_guard(text);
     format!(
         "        /*{addr:04x}*/{guard:>GUARD_FIELD$} {rest}{}",
-        line_end(c)
+        line_end(rest, c)
     )
 }
 
@@ -374,12 +379,20 @@ pub fn split_guard(text: &str) -> (&str, &str) {
     }
 }
 
-/// How an instruction line ends (see [`instruction_line`]).
-pub fn line_end(c: Control) -> &'static str {
-    if c.stall == 0 && !c.yield_bit {
-        ";"
-    } else {
-        " ;"
+/// How an instruction line ends after the instruction text `rest` (see
+/// [`instruction_line`]). A special float as the last operand (`+INF`, `-QNAN`, `+SNAN`) keeps
+/// the blank nvdisasm prints after every special float (`FADD R5, R0, +SNAN  ;`, two blanks in
+/// both NVIDIA tools' listings: seen on the generated PTX corpus), which the instruction's
+/// own text leaves out ([`crate::Inst::text`] ends at its last operand).
+pub fn line_end(rest: &str, c: Control) -> &'static str {
+    let special_last = ["INF", "QNAN", "SNAN"].iter().any(|name| {
+        rest.strip_suffix(name)
+            .is_some_and(|r| r.ends_with(['+', '-']))
+    });
+    match (special_last, c.stall == 0 && !c.yield_bit) {
+        (false, true) => ";",
+        (false, false) | (true, true) => " ;",
+        (true, false) => "  ;",
     }
 }
 

@@ -106,6 +106,7 @@ ops! {
     Ldc = "LDC",
     Ldg = "LDG",
     Ldgdepbar = "LDGDEPBAR",
+    Ldgmc = "LDGMC",
     Ldgsts = "LDGSTS",
     Ldl = "LDL",
     Lds = "LDS",

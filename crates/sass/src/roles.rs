@@ -8,7 +8,8 @@
 //!   everything else is read;
 //! * barrier registers: BSSY writes its barrier, BSYNC reads it, BREAK and
 //!   `BMOV.32.CLEAR Rd, Bn` read and write it, `BMOV.32 Bn, Ra` writes it;
-//! * widths: an operand marked as a pair in the form is two registers; the data register
+//! * widths: an operand marked as a pair in the form is two registers, one marked as a
+//!   quad four (SM90's `.F32x4`, `.F16x8`, `.BF16x8` atomics); the data register
 //!   of a memory operation is as wide as its size modifier (`.64` two, `.128` four); global
 //!   addresses and their descriptor or uniform address registers are 64-bit pairs;
 //!   `UIMAD.WIDE`'s destination and addend are pairs (nvdisasm accepts odd ones);
@@ -109,6 +110,8 @@ pub fn memory_effect(op: Op) -> Option<(Space, Access)> {
     use Space::*;
     Some(match op {
         Op::Ldg => (Global, Load),
+        // `multimem.ld_reduce`: reads (and reduces) the copies of a multimem address.
+        Op::Ldgmc => (Global, Load),
         Op::Stg => (Global, Store),
         Op::Red | Op::Redg | Op::Atomg => (Global, Atomic),
         Op::Lds | Op::Ldsm => (Shared, Load),
@@ -248,8 +251,8 @@ pub fn is_control(op: Op) -> bool {
 /// register of the address (a pair for global addresses).
 pub(crate) fn width_of(form: &Form, op: Op, i: usize, mods: &str) -> u8 {
     let o = &form.ops[i];
-    if o.align == 2 {
-        return 2;
+    if o.align > 1 {
+        return o.align;
     }
     if let OpndKind::Mem(fmt) = o.kind {
         if matches!(op, Op::Suld | Op::Sust | Op::Sured) {
@@ -366,7 +369,10 @@ pub(crate) fn bulk_ureg_width(op: Op, i: usize, mods: &str) -> Option<u8> {
 /// take one register per element (k4: A 2, B 1; k8: A 4, B 2). DMMA m8n8k4 f64: A and B
 /// one double (2), C and D two (4). IMMA on bytes: m8n8k16 A 1, B 1, C/D 2; m16n8k16 A 2,
 /// B 1, C/D 4; m16n8k32 A 4, B 2, C/D 4. QMMA (fp8) as IMMA on bytes, C and D four
-/// registers for `.F32` and two for `.F16`.
+/// registers for `.F32` and two for `.F16`. Sparse HMMA (`.SP`): A is half the dense
+/// A (m16n8k32 f16: 4, m16n8k16: 2; tf32 m16n8k16: 4, m16n8k8: 2), B as dense B (k32 f16
+/// 4, k16 2; tf32 k16 4, k8 2); its metadata register and selector are one register and
+/// an immediate.
 fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
     if op == Op::Qmma {
         // fp8: A holds M*K bytes (m16n8k32 four registers, m16n8k16 two), B N*K (two,
@@ -397,6 +403,24 @@ fn mma_fragment(op: Op, i: usize, mods: &str) -> u8 {
     }
     if op == Op::Dmma {
         return if i == 1 || i == 2 { 2 } else { 4 };
+    }
+    if mods.starts_with(".SP") {
+        // Sparse HMMA (m16n8kK): A holds the 16 x K/2 kept elements, B K x 8, C and D as
+        // dense; an element is 16 bits (f16, bf16) or 32 (tf32) over 32 lanes of 32 bits.
+        let k: u16 = if mods.contains(".16832") {
+            32
+        } else if mods.contains(".16816") {
+            16
+        } else {
+            8
+        };
+        let bits: u16 = if mods.contains(".TF32") { 32 } else { 16 };
+        return match i {
+            1 => (16 * k / 2 * bits / 1024).max(1) as u8,
+            2 => (k * 8 * bits / 1024).max(1) as u8,
+            _ if mods.contains(".F32") => 4,
+            _ => 2,
+        };
     }
     let k16 = mods.contains(".16816");
     let tf32_k8 = mods.contains(".TF32") && mods.contains(".1688");

@@ -89,8 +89,8 @@ fn random_reg(rng: &mut Rng, align: u8, rz_ok: bool) -> u8 {
     } else {
         rng.below(255) as u8
     };
-    if align == 2 && r != 255 {
-        r &= !1;
+    if align > 1 && r != 255 {
+        r -= r % align;
     }
     if !rz_ok && r == 255 {
         r = 4;
@@ -140,8 +140,8 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
             OpndKind::Reg => Val::Reg(Reg(random_reg(rng, o.align, o.rz_ok))),
             OpndKind::UReg => {
                 let mut u = rng.below(64) as u8;
-                if o.align == 2 && u != 63 {
-                    u &= !1;
+                if o.align > 1 && u != 63 {
+                    u -= u % o.align;
                 }
                 Val::UReg(UReg(u))
             }

@@ -66,8 +66,19 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
             }
         };
         let v = match op.kind {
-            OpndKind::Reg if op.align == 2 && !op.rz_ok => [4, 0, 16, 254][j % 4],
-            OpndKind::Reg if op.align == 2 => [4, 255, 0, 16, 254][j % 5],
+            // Pairs and quads: rounded down to their alignment (254 becomes 252 for a quad).
+            OpndKind::Reg if op.align > 1 && !op.rz_ok => {
+                let r = [4, 0, 16, 254][j % 4];
+                r - r % op.align as u64
+            }
+            OpndKind::Reg if op.align > 1 => {
+                let r = [4, 255, 0, 16, 254][j % 5];
+                if r == 255 {
+                    r
+                } else {
+                    r - r % op.align as u64
+                }
+            }
             OpndKind::Reg if !op.rz_ok => [5, 0, 17, 254][j % 4],
             OpndKind::Reg => REGS[j % REGS.len()],
             // URZ is refused where RZ is (SM90 texture handles print `???63`).

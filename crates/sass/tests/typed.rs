@@ -7,7 +7,7 @@
 use tangle_sass::typed::{
     b, p, r, ur, Addr, BoolOp, Guard, IntCmp, Loc, MachInst, MemSize, Operand, Val, PT, RZ,
 };
-use tangle_sass::{decode_typed, Arch, Control, Op, SassError};
+use tangle_sass::{decode_typed, Arch, Control, Op, SassError, Word};
 
 fn text(i: &MachInst, arch: Arch) -> String {
     i.text(arch, 0).unwrap()
@@ -487,6 +487,43 @@ fn coverage_forms_read_and_write_their_registers() {
     );
     assert_eq!(imma.defs(), regs(4, 4));
     assert_eq!(imma.uses(), [regs(8, 4), regs(12, 2), regs(4, 4)].concat());
+    // Sparse `mma.sp.m16n8k32` f16 -> f32 (the generated PTX corpus's word on sm_80): A
+    // holds the kept half of 16x32 (four registers), B 32x8 halves (four), then the
+    // metadata register and the selector.
+    let w = Word::from_halves(0x000006040404723c, 0x004ff60000005a04);
+    let sp = decode_typed(Arch::Sm80, w, 0).unwrap();
+    assert_eq!(
+        text(&sp, Arch::Sm80),
+        "HMMA.SP.16832.F32 R4, R4, R4, R4, R6, 0x0"
+    );
+    assert_eq!(sp.encode(Arch::Sm80, 0).unwrap(), w);
+    assert_eq!(sp.defs(), regs(4, 4));
+    assert_eq!(
+        sp.uses(),
+        [regs(4, 4), regs(4, 4), regs(4, 4), vec![Loc::R(6)]].concat()
+    );
+    // `mma.sp.m16n8k8.tf32`: A 16x4 and B 8x8 32-bit elements, two registers each.
+    let tf32 = MachInst::build(Op::Hmma)
+        .m(".SP")
+        .m(".1688")
+        .m(".F32")
+        .m(".TF32")
+        .o(r(16))
+        .o(r(8))
+        .o(r(12))
+        .o(r(16))
+        .o(r(7))
+        .o(Operand::new(Val::Imm(1)))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        text(&tf32, Arch::Sm90),
+        "HMMA.SP.1688.F32.TF32 R16, R8, R12, R16, R7, 0x1"
+    );
+    assert_eq!(
+        tf32.uses(),
+        [regs(8, 2), regs(12, 2), regs(16, 4), vec![Loc::R(7)]].concat()
+    );
 }
 
 /// A constant-bank offset's two low bits (38-39) are not in the text: nvdisasm prints the

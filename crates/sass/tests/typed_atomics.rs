@@ -226,3 +226,204 @@ fn shared_arrive_returns_the_barrier_state_pair() {
         Some((Space::Shared, Access::Atomic))
     );
 }
+
+#[test]
+fn sm90_four_register_float_atomics_cover_a_quad() {
+    // `atom.global.v4.f32.add` (sm_90): the result and the data are four registers each,
+    // the address and its descriptor pairs.
+    let atomg = decoded(
+        Arch::Sm90,
+        0x00000004020479a3,
+        0x004ea800081ef7c4,
+        "ATOMG.E.ADD.F32x4.FTZ.RN.STRONG.GPU PT, R4, desc[UR4][R2.64], R4",
+    );
+    assert_eq!(atomg.defs(), regs(4, 4));
+    assert_eq!(
+        atomg.uses(),
+        [regs(2, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(4, 4)].concat()
+    );
+    // `red.global.v4.f32.add`: no result, four data registers.
+    let red = decoded(
+        Arch::Sm90,
+        0x00000004020079a6,
+        0x004fe2000c10f784,
+        "REDG.E.ADD.F32x4.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R4",
+    );
+    assert!(red.defs().is_empty());
+    assert_eq!(
+        red.uses(),
+        [regs(2, 2), vec![Loc::Ur(4), Loc::Ur(5)], regs(4, 4)].concat()
+    );
+    // Built from scratch: `.BF16x8` takes the quad form; a quad must start at a multiple
+    // of 4 (ptxas's alignment), a pair's alignment is not enough.
+    let build = |data: u8| {
+        MachInst::build(Op::Redg)
+            .m(".E")
+            .m(".MAX")
+            .m(".BF16x8.RN")
+            .m(".STRONG.SYS")
+            .o(Addr::new(r(2), 0x10).with_ureg(ur(6)))
+            .o(r(data))
+            .finish(Arch::Sm90)
+    };
+    let built = build(8).unwrap();
+    assert_eq!(
+        built.text(Arch::Sm90, 0).unwrap(),
+        "REDG.E.MAX.BF16x8.RN.STRONG.SYS desc[UR6][R2.64+0x10], R8"
+    );
+    assert_eq!(
+        built.uses(),
+        [regs(2, 2), vec![Loc::Ur(6), Loc::Ur(7)], regs(8, 4)].concat()
+    );
+    assert!(build(6).is_err());
+}
+
+#[test]
+fn plain_address_atomics_read_their_address_pair() {
+    // An exchange of the sm_90 generated PTX corpus with an address without a memory
+    // descriptor, printed without `.64`; SM80 prints the same word alike.
+    for arch in [Arch::Sm80, Arch::Sm90] {
+        let exch = decoded(
+            arch,
+            0x0000000904ff73a8,
+            0x001fe200041ee100,
+            "ATOMG.E.EXCH.STRONG.GPU PT, RZ, [R4], R9",
+        );
+        assert!(exch.defs().is_empty());
+        assert_eq!(exch.uses(), [regs(4, 2), vec![Loc::R(9)]].concat());
+    }
+    // SM90's `.128` exchange returns and reads four registers.
+    let wide = MachInst::build(Op::Atomg)
+        .m(".E")
+        .m(".EXCH")
+        .m(".128")
+        .m(".STRONG.GPU")
+        .o(p(0))
+        .o(r(8))
+        .o(Addr::new(r(2), 0x20).without_desc())
+        .o(r(12))
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        wide.text(Arch::Sm90, 0).unwrap(),
+        "ATOMG.E.EXCH.128.STRONG.GPU P0, R8, [R2+0x20], R12"
+    );
+    assert_eq!(wide.defs(), [vec![Loc::P(0)], regs(8, 4)].concat());
+    assert_eq!(wide.uses(), [regs(2, 2), regs(12, 4)].concat());
+    // `atomicExch` on a shared `unsigned long long` with a uniform register in the
+    // address (sm_90; every SM prints the word alike): pairs in and out.
+    for arch in [Arch::Sm75, Arch::Sm86, Arch::Sm90] {
+        let atoms = decoded(
+            arch,
+            0x000000040704798c,
+            0x008e28000c000404,
+            "ATOMS.EXCH.64 R4, [R7+UR4], R4",
+        );
+        assert_eq!(atoms.defs(), regs(4, 2));
+        assert_eq!(
+            atoms.uses(),
+            [vec![Loc::R(7), Loc::Ur(4)], regs(4, 2)].concat()
+        );
+    }
+}
+
+#[test]
+fn sm75_uniform_address_atomics_take_every_operation_and_type() {
+    // `tests/corpus/ur_atomics.ptx` on sm_75: `red.global.min.s64`, `atom.global.xor.b64`,
+    // `atom.global.exch.b64` and the relaxed system-scope forms of a parameter pointer.
+    let red = decoded(
+        Arch::Sm75,
+        0x00004802ff00798e,
+        0x0009f6000c914b04,
+        "RED.E.MIN.S64.STRONG.GPU [UR4+0x48], R2",
+    );
+    assert!(red.defs().is_empty());
+    assert_eq!(
+        red.uses(),
+        [vec![Loc::Ur(4), Loc::Ur(5)], regs(2, 2)].concat()
+    );
+    let xor = decoded(
+        Arch::Sm75,
+        0x00016802ff0879a8,
+        0x010ee8000b9f4544,
+        "ATOMG.E.XOR.64.STRONG.GPU PT, R8, [UR4+0x168], R2",
+    );
+    assert_eq!(xor.defs(), regs(8, 2));
+    let exch = decoded(
+        Arch::Sm75,
+        0x00017802ff0a79a8,
+        0x000ee8000c1f4544,
+        "ATOMG.E.EXCH.64.STRONG.GPU PT, R10, [UR4+0x178], R2",
+    );
+    assert_eq!(exch.defs(), regs(10, 2));
+    assert_eq!(
+        exch.uses(),
+        [vec![Loc::Ur(4), Loc::Ur(5)], regs(2, 2)].concat()
+    );
+    decoded(
+        Arch::Sm75,
+        0x00020802ff00798e,
+        0x000fe8000c916b04,
+        "RED.E.MIN.S64.STRONG.SYS [UR4+0x208], R2",
+    );
+    let sys = decoded(
+        Arch::Sm75,
+        0x00021002ff0079a8,
+        0x004ea8000c1f6144,
+        "ATOMG.E.EXCH.STRONG.SYS PT, R0, [UR4+0x210], R2",
+    );
+    assert_eq!(sys.defs(), vec![Loc::R(0)]);
+}
+
+#[test]
+fn sm75_uniform_addresses_print_negative_offsets_as_nvdisasm_does() {
+    // The CUDA corpus's `atomicInc` and `atomicMax` below a parameter pointer (sm_75):
+    // nvdisasm prints the negative offset after a `+`.
+    decoded(
+        Arch::Sm75,
+        0xfffff015ff0779a8,
+        0x000ea800099f4144,
+        "ATOMG.E.INC.STRONG.GPU PT, R7, [UR4+-0x10], R21",
+    );
+    decoded(
+        Arch::Sm75,
+        0xfffff80eff00898e,
+        0x0003e2000d110104,
+        "@!P0 RED.E.MAX.STRONG.CTA [UR4+-0x8], R14",
+    );
+}
+
+#[test]
+fn multimem_load_reduce_reads_its_address_and_uniform_register() {
+    // `multimem.ld_reduce.relaxed.sys.global.add.u32` (sm_90 generated PTX corpus): a
+    // global load whose address adds a uniform register (URZ here) to a 64-bit register.
+    let ld = decoded(
+        Arch::Sm90,
+        0x00000000040579a4,
+        0x004ea8000801417f,
+        "LDGMC.E.ADD.32.STRONG.SYS R5, [R4.64+URZ]",
+    );
+    assert_eq!(ld.defs(), vec![Loc::R(5)]);
+    assert_eq!(
+        memory_effect(Op::Ldgmc),
+        Some((Space::Global, Access::Load))
+    );
+    // The 64-bit forms return a pair.
+    let wide = MachInst::build(Op::Ldgmc)
+        .m(".E")
+        .m(".MIN")
+        .m(".S64")
+        .m(".STRONG.SYS")
+        .o(r(6))
+        .o(Addr {
+            wide: true,
+            ..Addr::new(r(2), 0x40).with_ureg(ur(8))
+        })
+        .finish(Arch::Sm90)
+        .unwrap();
+    assert_eq!(
+        wide.text(Arch::Sm90, 0).unwrap(),
+        "LDGMC.E.MIN.S64.STRONG.SYS R6, [R2.64+UR8+0x40]"
+    );
+    assert_eq!(wide.defs(), regs(6, 2));
+}

@@ -222,6 +222,11 @@ pub fn exec(cx: &mut Cx<'_>, w: &mut Warp, i: &Inst, a: u32) -> Result<bool, Sim
     Ok(true)
 }
 
+/// The atomic types of packed halves and float vectors (one to four registers).
+const PACKED_FLOAT_TYPES: [&str; 8] = [
+    "F16x2", "F16x4", "F16x8", "BF16x2", "BF16x4", "BF16x8", "F32x2", "F32x4",
+];
+
 fn atomic(
     cx: &mut Cx<'_>,
     w: &mut Warp,
@@ -237,8 +242,14 @@ fn atomic(
     let cast = i.has("CAST");
     let cas = i.has("CAS") || cast;
     let op = i.m.modifier::<AtomOp>();
-    if i.has("F16x2") {
-        return Err(cx.unsupported(i, "half-precision atomics are not modelled"));
+    // Packed and vector float types (SM90's `.F32x2`, `.F32x4`, `.BF16x2`, ...): the
+    // arithmetic below is on one 32- or 64-bit value, so they are refused rather than run
+    // as an integer addition.
+    if PACKED_FLOAT_TYPES.iter().any(|t| i.has(t)) {
+        return Err(cx.unsupported(
+            i,
+            "half-precision and vector float atomics are not modelled",
+        ));
     }
     if i.has("POPC") && i.has("INC") {
         // ATOMS.POPC.INC.32: the warp-aggregated `atomicAdd(&shared, 1)`, one increment per

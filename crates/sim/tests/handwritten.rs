@@ -411,3 +411,31 @@ EXIT";
         assert_eq!(narrow[lane as usize], (d as f32).to_bits(), "lane {lane}");
     }
 }
+
+/// SM90's packed and vector float atomics (`.BF16x2`, `.F32x2`, `.F32x4`) are refused with
+/// the instruction's text, not run as an integer addition on their first register.
+#[test]
+fn vector_float_atomics_are_refused_not_added_as_integers() {
+    for red in [
+        "REDG.E.ADD.BF16x2.RN.STRONG.GPU desc[UR4][R2.64], R4",
+        "REDG.E.ADD.F32x2.RN.STRONG.GPU desc[UR4][R2.64], R4",
+        "ATOMG.E.ADD.F32x4.FTZ.RN.STRONG.GPU PT, R8, desc[UR4][R2.64], R4",
+    ] {
+        let text = format!(
+            "LDC.64 R2, c[0x0][0x210]\nULDC.64 UR4, c[0x0][0x208]\nMOV R4, 0x3f800000\n{red}\nEXIT"
+        );
+        let words = assemble(Arch::Sm90, &text).unwrap();
+        let k = Kernel::from_words(Arch::Sm90, "k", &words, &[8]);
+        match run(
+            &k,
+            &launch(vec![Arg::Buffer(vec![0; 64])]),
+            &Options::new(Policy::RoundRobin),
+        ) {
+            Err(SimError::Unsupported { text, why, .. }) => {
+                assert_eq!(text, red);
+                assert!(why.contains("vector float atomics"), "{why}");
+            }
+            other => panic!("{red}: expected a refusal, got {other:?}"),
+        }
+    }
+}

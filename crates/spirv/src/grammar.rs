@@ -139,6 +139,30 @@ pub fn instruction(name: &str) -> Option<&'static Instruction<'static>> {
         .copied()
 }
 
+/// The grammar entry of the core instruction with opcode number `opcode`, found by index
+/// (the binary reader looks up every instruction here; rspirv's `lookup_opcode` searches
+/// its table from the start). The first entry with that number, as rspirv's lookup finds.
+pub fn core_instruction(opcode: u32) -> Option<&'static Instruction<'static>> {
+    static BY_OPCODE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
+    BY_OPCODE
+        .get_or_init(|| {
+            let table = &rspirv::grammar::INSTRUCTION_TABLE;
+            let len = table
+                .iter()
+                .map(|i| i.opcode as usize + 1)
+                .max()
+                .unwrap_or(0);
+            let mut by_opcode = vec![None; len];
+            for inst in table.iter() {
+                by_opcode[inst.opcode as usize].get_or_insert(inst);
+            }
+            by_opcode
+        })
+        .get(opcode as usize)
+        .copied()
+        .flatten()
+}
+
 /// Whether `op` declares a type, as spirv-as counts them: its result id may not be defined
 /// again. The `spirv` crate's list, but for `OpTypeBufferSurfaceINTEL` (not counted by
 /// spirv-as) and `OpTypeTaskSequenceINTEL` (counted, missing from the crate's list).

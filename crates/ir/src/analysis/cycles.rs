@@ -65,7 +65,7 @@ impl CycleInfo {
             index.set(b, i);
         }
         let n = preorder.len();
-        // Compressed rows, not a vector per block (docs/lowering.md, "Speed", round 4).
+        // Compressed rows, not a vector per block (docs/lowering-speed.md, round 4).
         let mut succs = Rows::with_capacity(n, n + n / 2);
         for &b in &preorder {
             succs.push_row(cfg.succs(b).iter().map(|&s| *index.get(s)));

@@ -4,7 +4,7 @@
 //!
 //! Graphs are [`Rows`]: every node's successors in one array (compressed rows). A vector
 //! per node cost an allocation and a free per block, several times per pass, and scattered
-//! the graph over the heap (docs/lowering.md, "Speed", round 4).
+//! the graph over the heap (docs/lowering-speed.md, round 4).
 
 /// A directed graph over nodes `0..n` as compressed rows: node `v`'s successors are
 /// `items[first[v]..first[v + 1]]`, in the order they were added. Node numbers are `u32`

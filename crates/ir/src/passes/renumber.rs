@@ -4,7 +4,7 @@
 //! Edits append new instructions at the arena's end, and promotion or a control-flow
 //! rewrite leaves the arena in creation order, not in the order the whole-function passes
 //! walk it. On functions of 100k instructions each out-of-order read is a last-level cache
-//! miss (docs/lowering.md, "Speed"); in layout order the walks stream. Instruction numbers
+//! miss (docs/lowering-speed.md); in layout order the walks stream. Instruction numbers
 //! are not part of the text form (it names results), so the printed function is unchanged;
 //! values keep their numbers. Every instruction is kept: those of blocks outside the
 //! layout, then those in no block, follow the laid-out ones in their old order.

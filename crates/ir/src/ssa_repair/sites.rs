@@ -2,7 +2,7 @@
 //! repair rewrites), and, when asked, the values outside the groups whose definition no
 //! longer dominates one of their uses, with the sites of those too. Finding those in the
 //! same scan saves a second read of every instruction, which on large functions comes
-//! from memory (docs/lowering.md, "Speed", round 5).
+//! from memory (docs/lowering-speed.md, round 5).
 
 use crate::cfg::DomTree;
 use crate::entity::SecondaryMap;

@@ -16,7 +16,7 @@ use crate::module::{Block, Func, Function, Merge, Module, Terminator};
 struct Construct {
     /// Its node in the construct tree, which answers which blocks its region holds (a hash
     /// set of the region per construct cost as much as the rest of the verifier on large
-    /// functions; docs/lowering.md, "Speed", round 4).
+    /// functions; docs/lowering-speed.md, round 4).
     id: ConstructId,
     header: Block,
     merge: Block,

@@ -83,7 +83,7 @@ pub struct LowerOptions {
     pub promote_variables: bool,
     /// Verify the lowered module before returning it, and answer [`LowerError::Internal`]
     /// when it breaks a rule (a bug of the lowering). A second full verification costs
-    /// about as much as the input's, a tenth of the lowering (docs/lowering.md, "Speed"),
+    /// about as much as the input's, a tenth of the lowering (docs/lowering-speed.md),
     /// so, like [`tangle_ir::pipeline::Pipeline::verify_each`], it is on by default in
     /// debug builds (every test) and off in release builds; campaigns that look for bugs
     /// turn it on. The input is always verified: bad input is the caller's error.
@@ -157,7 +157,20 @@ impl std::error::Error for LowerError {}
 /// in lowered form, its blocks in reverse post-order.
 pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerError> {
     verify(m).map_err(LowerError::Invalid)?;
-    let mut out = m.clone();
+    lower_verified(m.clone(), opts)
+}
+
+/// [`lower_module`] of a module the caller gives up: the lowering rewrites it in place
+/// instead of cloning it, so the input and the output are never both in memory (on a
+/// function of 100k instructions, a copy of the IR is about as large as the last-level
+/// cache; docs/lowering-speed.md, round 6). Same checks and same output.
+pub fn lower_module_owned(m: Module, opts: &LowerOptions) -> Result<Module, LowerError> {
+    verify(&m).map_err(LowerError::Invalid)?;
+    lower_verified(m, opts)
+}
+
+/// The lowering of a module that verified, rewritten in place.
+fn lower_verified(mut out: Module, opts: &LowerOptions) -> Result<Module, LowerError> {
     for (fid, func) in out.funcs.iter() {
         if func.form == Form::Lowered {
             return Err(LowerError::AlreadyLowered { func: fid });
@@ -168,7 +181,7 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
     }
     // Promotion leaves its copies and dead stores where they were made; the analyses and
     // the rewrite walk the blocks, so the instruction arena goes in layout order (a cache
-    // miss per instruction on large functions otherwise; docs/lowering.md, "Speed"). The
+    // miss per instruction on large functions otherwise; docs/lowering-speed.md). The
     // new arena has room for the rewrite's and the repair's additions (fewer than the
     // function's own instructions on the benches), so it is not copied again to grow.
     for (_, func) in out.funcs.iter_mut() {
@@ -189,7 +202,8 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
         let is_entry = out.entry_points.iter().any(|e| e.func == fid);
         let plan = {
             let func = &out.funcs[fid];
-            let fu = uniformity.function(fid).ok_or(LowerError::Internal {
+            // Taken, not borrowed: the verdicts are freed before the rewrite runs.
+            let fu = uniformity.take_function(fid).ok_or(LowerError::Internal {
                 func: fid,
                 message: "no uniformity verdicts".into(),
             })?;
@@ -199,7 +213,7 @@ pub fn lower_module(m: &Module, opts: &LowerOptions) -> Result<Module, LowerErro
                 Some(c) => scopes::ScopeTree::with_constructs(c),
                 None => scopes::ScopeTree::new(func),
             };
-            let facts = placement::Facts::new(func, &tree, fu, is_entry);
+            let facts = placement::Facts::new(func, &tree, &fu, is_entry);
             let on = placement::place(&facts, opts.scheme);
             rewrite::plan(fid, &facts, &on, opts.scheme == Scheme::Baseline)
         };

@@ -48,7 +48,7 @@ type HopWay = (Hop, Next, u32);
 /// Every hop's ways out: (hop, next hop, escape code) triples, sorted and without
 /// repeats, so each hop's ways, and each way's codes, are consecutive. One array instead
 /// of a map of maps of sets: those took a heap node per hop and per way, scattered, read
-/// back again when freed (docs/lowering.md, "Speed").
+/// back again when freed (docs/lowering-speed.md).
 struct HopWays {
     ways: Vec<HopWay>,
     /// Per hop: how many different next hops it has.
@@ -540,6 +540,11 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
         })
         .filter(|d| !d.is_empty())
         .collect();
+    // The plan and the rewrite's maps are dead from here. Freed before the repair (where
+    // the lowering's heap peaks), they leave less live and their memory, still in the
+    // cache, serves the repair's own arrays (docs/lowering-speed.md, round 6).
+    drop((plan, next, hop_block, bar, ways, final_users, by_src));
+    drop((phi_vars, esc_defs, ret_defs));
     // From here on only phis and `undef`s are added: no edge changes, so one control-flow
     // graph and one dominator tree serve the repair and the final layout.
     let cfg = Cfg::new(f);
@@ -547,7 +552,7 @@ pub fn apply(module: &mut Module, plan: Plan) -> Result<(), LowerError> {
     // The values the rewrite left undominated (new paths through a shared sync) are found
     // and repaired in the same call, in the same scan of the function as the groups' uses
     // (a second scan read every instruction again, from memory on large functions;
-    // docs/lowering.md, "Speed", round 5). The groups' repair rewrites only uses of the
+    // docs/lowering-speed.md, round 5). The groups' repair rewrites only uses of the
     // groups' own values, so it neither breaks nor mends the dominance of any other value.
     // A token or barrier that no longer dominates its uses cannot be merged by a phi: that
     // would be a bug of the rewrite.

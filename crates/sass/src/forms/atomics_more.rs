@@ -64,6 +64,30 @@ const SM90_FLOAT_PAIR: &[(u64, &str)] = &[
     (10, ".F32x2.FTZ.RN"),
     (13, ".F32x2.RN"),
 ];
+/// The same field's types on four registers (`atom.global.v4.f32.add`, `.v8.f16`,
+/// `.v8.bf16`): 11 `.F32x4.FTZ.RN`, 14 `.F32x4.RN`, 2 `.F16x8.RN`, 5 `.BF16x8.RN`.
+const SM90_FLOAT_QUAD: &[(u64, &str)] = &[
+    (11, ".F32x4.FTZ.RN"),
+    (14, ".F32x4.RN"),
+    (2, ".F16x8.RN"),
+    (5, ".BF16x8.RN"),
+];
+/// The three register counts of SM90's float types: one register, a pair, a quad.
+const SM90_FLOAT_TYPES: [(&[(u64, &str)], u8); 3] = [
+    (SM90_FLOAT_SINGLE, 1),
+    (SM90_FLOAT_PAIR, 2),
+    (SM90_FLOAT_QUAD, 4),
+];
+
+/// `o` as `regs` consecutive registers (1, a pair or a quad).
+fn regs(o: Opnd, regs: u8) -> Opnd {
+    match regs {
+        2 => o.pair(),
+        4 => o.quad(),
+        _ => o,
+    }
+}
+
 /// The operations of SM90's float atomics and reductions, bits 87-89: ADD 0, MIN 2, MAX 4
 /// (odd values print `.INVALIDn`; bit 90 is ignored in ATOM/ATOMG, rejected in REDG).
 const SM90_FLOAT_OPS: &[(u64, &str)] = &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")];
@@ -73,14 +97,13 @@ const SM90_FLOAT_OPS: &[(u64, &str)] = &[(0, ".ADD"), (2, ".MIN"), (4, ".MAX")];
 /// print `.INVALIDn`); type 73-76, probed on SM90 (issue 12 made it a field; it was the
 /// constant `.F32.FTZ.RN`): 0 `.F16x2.RN`, 3 `.BF16x2.RN`, 9 `.F32.FTZ.RN`, 12 `.F32.RN`
 /// on one register, 1 `.F16x4.RN`, 4 `.BF16x4.RN`, 10 `.F32x2.FTZ.RN`, 13 `.F32x2.RN`,
-/// 15 `.F64.RN` on a pair; 6-8 print `.INVALIDn`; the four-register types 2, 5, 11, 14
-/// (`.F16x8`, `.BF16x8`, `.F32x4`) are not modelled (the register count by modifier knows
-/// no such suffix yet). Memory order and scope 77-80 as REDG 0x98e's ([`memory::MEM_ORDER`];
+/// 15 `.F64.RN` on a pair, 11 `.F32x4.FTZ.RN`, 14 `.F32x4.RN`, 2 `.F16x8.RN`, 5
+/// `.BF16x8.RN` on a quad (one form per register count); 6-8 print `.INVALIDn`. Memory order and scope 77-80 as REDG 0x98e's ([`memory::MEM_ORDER`];
 /// `red.relaxed.sys`, `.sm`: found by the generated PTX corpus); cache 84-86 (printed after
 /// the operation, `.EF`) is ptxas's constant.
 pub(super) fn sm90_float_red(v: &mut Vec<Form>) {
-    for (types, pair) in [(SM90_FLOAT_SINGLE, false), (SM90_FLOAT_PAIR, true)] {
-        let data = if pair { r(32).pair() } else { r(32) };
+    for (types, count) in SM90_FLOAT_TYPES {
+        let data = regs(r(32), count);
         v.push(
             fs(
                 "REDG",
@@ -101,7 +124,7 @@ pub(super) fn sm90_float_red(v: &mut Vec<Form>) {
 
 /// SM90's float atomics with a result, `ATOM.E.op.type.order Pd, Rd, desc[URx][Ra.64+off],
 /// Rb` (generic, 0x9a2) and `ATOMG` (global, 0x9a3): `atomicAdd(double*)`,
-/// `atom.add.f16x2`, `atom.global.v2.f32.add`. The layout of ATOM 0x98a / ATOMG 0x9a8
+/// `atom.add.f16x2`, `atom.global.v2.f32.add`, `.v4.f32` (four registers). The layout of ATOM 0x98a / ATOMG 0x9a8
 /// (`memory.rs`: Pd 81-83, Rd 16, address 24 with offset 40-63 and descriptor 64-69, Rb
 /// 32, order and scope 77-80) with REDG 0x9a6's float operations and types. Probed bit by
 /// bit on SM90 ptxas words; cache 84-86 (printed after the operation, `.EF`) and the
@@ -111,8 +134,8 @@ pub(super) fn sm90_float_atomics(v: &mut Vec<Form>) {
         ("ATOM", 0x00000010020479a2u64, 0x000000000810ffc4u64),
         ("ATOMG", 0x00000804021079a3, 0x00000000081effc4),
     ] {
-        for (types, pair) in [(SM90_FLOAT_SINGLE, false), (SM90_FLOAT_PAIR, true)] {
-            let data = |o: Opnd| if pair { o.pair() } else { o };
+        for (types, count) in SM90_FLOAT_TYPES {
+            let data = |o: Opnd| regs(o, count);
             v.push(
                 fs(name, &[Sm90], lo, (hi & !(0xf << 9)) | types[0].0 << 9)
                     .m(0, 0, &[(0, ".E")])
@@ -197,33 +220,6 @@ pub(super) fn sm75_uniform_address(v: &mut Vec<Form>) {
             .o(r(16))
             .o(addr(32)),
     );
-    // RED.E.ADD.F64.RN / ATOMG.E.ADD.F64.RN with a uniform-register address
-    // (`atomicAdd(double*)` on a parameter): the type 6 of `memory::sm75_atomics`' forms
-    // (`[URx+off]`, [`MemFmt::UrAddr`]), data pairs; ADD only, what ptxas writes.
-    let mut ur_addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
-    ur_addr.offset = vec![(40, 24)];
-    ur_addr.ureg = Some((64, 6));
-    v.push(
-        fs("RED", &[Sm75], 0x00000405ff00098e, 0x000000000c114d04)
-            .no_write_sb()
-            .m(0, 0, &[(0, ".E")])
-            .m(87, 3, &[(0, ".ADD")])
-            .m(0, 0, &[(0, ".F64.RN")])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
-            .o(ur_addr.clone())
-            .o(r(32).pair()),
-    );
-    v.push(
-        fs("ATOMG", &[Sm75], 0x00000003ff0489a8, 0x00000000081f4d44)
-            .m(0, 0, &[(0, ".E")])
-            .m(87, 4, &[(0, ".ADD")])
-            .m(0, 0, &[(0, ".F64.RN")])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
-            .o(p(81))
-            .o(r(16).pair())
-            .o(ur_addr)
-            .o(r(32).pair()),
-    );
 }
 
 /// SM75's generic atomics with a uniform-register address, `ATOM.E.op.type.order Pd, Rd,
@@ -272,5 +268,109 @@ pub(super) fn sm75_generic_ur_atomics(v: &mut Vec<Form>) {
             .m(0, 0, &[(0, ".ARRIVE.64")])
             .o(r(16).pair())
             .o(shared_x4(Some(64))),
+    );
+}
+
+/// Atomics that SM90's generated PTX corpus showed after the float atomics, probed bit by
+/// bit with nvdisasm on ptxas's words (`docs/sass-facts.md`, "Atomics and memory"):
+/// * `ATOMG.E.op.type.order Pd, Rd, [Ra+off], Rb` (0x3a8 on SM80-SM90, bits 90-91 clear:
+///   the address without a descriptor of LDG 0x381, [`MemFmt::GlobalPlain`]; SM75's
+///   0x3a8 is its own form in `memory.rs`): Pd 81-83, Rd 16, address 24 with offset
+///   40-63 (RZ prints `[RZ]`), Rb 32, operation 87-90 ([`memory::ATOM_OPS`]; 9 prints
+///   `.SAFEADD`, not modelled), order and scope 77-80 ([`memory::MEM_ORDER`]); type as the
+///   descriptor forms': 73-76 on SM80-SM89 (`.S32`, `.64`, `.F32.FTZ.RN`, `.F16x2.RN`,
+///   `.S64`, `.F64.RN`), 73-75 on SM90 (`.S32`, `.64`, `.S64`, and 4 `.128` on a quad:
+///   `atom.exch.b128`), bit 76 ignored there. Bits 64-71 (where the descriptor forms keep
+///   theirs), 84-86 (cache) and 92-104 are ptxas's zeros; nvdisasm ignores 64-71.
+/// * `ATOMS.op.64 Rd, [Ra+URb+off], Rb` (0x98c with bit 74, every SM: `atomicExch` on a
+///   shared 64-bit word with a uniform register in the address): ATOMS 0x98c's address
+///   (uniform register 64-69) with its scale 78-79 (`.X4`, `.X8`, `.X16`), operation 87-90
+///   (ADD .. EXCH; 9-15 print `.INVALIDn`), pairs; type 73-75 is the constant 2 (`.64`).
+pub(super) fn plain_address_atomics(v: &mut Vec<Form>) {
+    type Types = &'static [(u64, &'static str)];
+    /// The arches, their types with each one's register count, and the type field's width.
+    type Family<'a> = (&'a [Arch], &'a [(Types, u8)], u8);
+    let sm80_types: [(Types, u8); 2] = [
+        (
+            &[(0, ""), (1, ".S32"), (3, ".F32.FTZ.RN"), (4, ".F16x2.RN")],
+            1,
+        ),
+        (&[(2, ".64"), (5, ".S64"), (6, ".F64.RN")], 2),
+    ];
+    let sm90_types: [(Types, u8); 3] = [
+        (&[(0, ""), (1, ".S32")], 1),
+        (&[(2, ".64"), (3, ".S64")], 2),
+        (&[(4, ".128")], 4),
+    ];
+    let families: [Family<'_>; 2] = [(SM80_89, &sm80_types, 4), (&[Sm90], &sm90_types, 3)];
+    for (arches, types, type_width) in families {
+        for &(tys, count) in types {
+            let data = |o: Opnd| regs(o, count);
+            v.push(
+                fs(
+                    "ATOMG",
+                    arches,
+                    0x0000000904ff73a8,
+                    0x00000000001e0100 | tys[0].0 << 9,
+                )
+                .m(0, 0, &[(0, ".E")])
+                .m(87, 4, memory::ATOM_OPS)
+                .m(73, type_width, tys)
+                .m(77, 4, memory::MEM_ORDER)
+                .o(p(81))
+                .o(data(r(16)))
+                .o(mem(MemFmt::GlobalPlain, 0))
+                .o(data(r(32))),
+            );
+        }
+    }
+    // LDGMC.E.op.type.STRONG.SYS Rd, [Ra.64+URb+off] (0x9a4, SM90: `multimem.ld_reduce`):
+    // Rd 16, the address as SM75 LDG 0x981's [`MemFmt::GlobalUr`] (register 24, not RZ, `.64`
+    // at 70, uniform register 64-69, signed offset 40-63; bit 71 prints the
+    // `desc[URx][Ra.64]` form, not modelled), type 73-75 (`.32`, `.S32`, `.64`, `.S64`
+    // on pairs; 4-7 print `.INVALIDn`), operation 87-90 (ADD 0, MIN 1, MAX 2, AND 5, OR
+    // 6, XOR 7; the others print `.INVALIDn`); 77-80 hold ptxas's 10 (`.STRONG.SYS`),
+    // nvdisasm rejects every other value; 76 and 81-86 are ignored. Probed bit by bit on
+    // the SM90 word of the generated PTX corpus.
+    let mut multimem = Opnd::new(OpndKind::Mem(MemFmt::GlobalUr), 24, 8);
+    multimem.offset = vec![(40, 24)];
+    multimem.ureg = Some((64, 6));
+    multimem.wide = Some(70);
+    // nvdisasm prints an RZ base as `???255.64`: refused.
+    multimem.rz_ok = false;
+    let ops: &[(u64, &str)] = &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+    ];
+    for (tys, count) in [
+        (&[(0, ".32"), (1, ".S32")][..], 1),
+        (&[(2, ".64"), (3, ".S64")][..], 2),
+    ] {
+        v.push(
+            fs(
+                "LDGMC",
+                &[Sm90],
+                0x00000000040579a4,
+                0x000000000801417f | tys[0].0 << 9,
+            )
+            .m(0, 0, &[(0, ".E")])
+            .m(87, 4, ops)
+            .m(73, 3, tys)
+            .m(0, 0, &[(0, ".STRONG.SYS")])
+            .o(regs(r(16), count))
+            .o(multimem.clone()),
+        );
+    }
+    v.push(
+        fs("ATOMS", ALL, 0x000000040704798c, 0x000000000c000404)
+            .m(87, 4, memory::ATOM_OPS)
+            .m(0, 0, &[(0, ".64")])
+            .o(r(16).pair())
+            .o(shared_x4(Some(64)))
+            .o(r(32).pair()),
     );
 }

@@ -550,35 +550,41 @@ pub(super) fn atomics(v: &mut Vec<Form>) {
 }
 
 pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
-    // SM75 RED/ATOMG with a uniform-register address (bit 91; `[UR4+0x4]`): address
-    // register 64-69, offset 40-63; the GPR address field is a constant RZ. Operation,
-    // type and the printed .STRONG.GPU as on SM80.
+    // SM75 RED/ATOMG with a uniform-register address (bit 91; `[UR4+0x4]`, ptxas's
+    // choice when the pointer is a kernel parameter): address register 64-69, offset
+    // 40-63; the register field 24-31 (nvdisasm prints `[R254.64+UR4]`) is ptxas's RZ, a
+    // constant. Operation 87-89 (RED, ADD .. XOR) / 87-90 (ATOMG, .. EXCH; 9 prints
+    // `.SAFEADD`, not modelled), type 73-75 with SM80-SM89's values (64-bit types on
+    // pairs; 7 prints `.INVALID7`), order and scope 77-80 with SM75's table (`.CTA` ..
+    // `.STRONG.SYS`; 0-3 and 12-15 print `.INVALIDn`); bit 76 (`.PRIVATE`) and the cache
+    // 84-86 are ptxas's. nvdisasm prints every operation with every type; ptxas writes
+    // each pair `red.global`/`atom.global` have on sm_75 (`tests/corpus/ur_atomics.ptx`).
     let mut addr = Opnd::new(OpndKind::Mem(MemFmt::UrAddr), 0, 0).pieces(&[]);
     addr.offset = vec![(40, 24)];
     addr.ureg = Some((64, 6));
-    let types: [(u64, &'static str, &[u64]); 3] =
-        [(0, "", &[]), (1, ".S32", &[0, 1, 2]), (2, ".64", &[0])];
-    for (ty, ty_name, only) in types {
-        let pick = |n: usize| -> Vec<(u64, &'static str)> {
-            ATOM_OPS[..n]
-                .iter()
-                .copied()
-                .filter(|(o, _)| only.is_empty() || only.contains(o))
-                .collect()
-        };
-        let data = |o: Opnd| if ty == 2 { o.pair() } else { o };
+    let types: [(&[(u64, &'static str)], bool); 2] = [
+        (
+            &[(0, ""), (1, ".S32"), (3, ".F32.FTZ.RN"), (4, ".F16x2.RN")],
+            false,
+        ),
+        (&[(2, ".64"), (5, ".S64"), (6, ".F64.RN")], true),
+    ];
+    let orders: &'static [(u64, &'static str)] = &SM75_LD_ORDER[4..12];
+    for (tys, pair) in types {
+        let data = |o: Opnd| if pair { o.pair() } else { o };
+        let ty_bits = |hi: u64, ops: u64| (hi & !(7 << 9) & !(ops << 23)) | tys[0].0 << 9;
         v.push(
             fs(
                 "RED",
                 &[Sm75],
                 0x00000405ff00098e,
-                (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | ty << 9,
+                ty_bits(0x000000000c114104, 7),
             )
             .no_write_sb()
             .m(0, 0, &[(0, ".E")])
-            .m(87, 3, &pick(8))
-            .m(0, 0, &[(0, ty_name)])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .m(87, 3, REDUCTION_OPS)
+            .m(73, 3, tys)
+            .m(77, 4, orders)
             .o(addr.clone())
             .o(data(r(32))),
         );
@@ -587,34 +593,18 @@ pub(super) fn sm75_atomics(v: &mut Vec<Form>) {
                 "ATOMG",
                 &[Sm75],
                 0x00000003ff0489a8,
-                (0x00000000081f4144 & !(0xf << 9) & !(0xf << 23)) | ty << 9,
+                ty_bits(0x00000000081f4144, 0xf),
             )
             .m(0, 0, &[(0, ".E")])
-            .m(87, 4, &pick(9))
-            .m(0, 0, &[(0, ty_name)])
-            .m(0, 0, &[(0, ".STRONG.GPU")])
+            .m(87, 4, ATOM_OPS)
+            .m(73, 3, tys)
+            .m(77, 4, orders)
             .o(p(81))
             .o(data(r(16)))
             .o(addr.clone())
             .o(data(r(32))),
         );
     }
-    // SM75 float reduction: type 3 (73-74) prints .F32.FTZ.RN, as on SM80-SM89; ADD only.
-    v.push(
-        fs(
-            "RED",
-            &[Sm75],
-            0x00000405ff00098e,
-            (0x000000000c114104 & !(0xf << 9) & !(7 << 23)) | 3 << 9,
-        )
-        .no_write_sb()
-        .m(0, 0, &[(0, ".E")])
-        .m(87, 3, &[(0, ".ADD")])
-        .m(0, 0, &[(0, ".F32.FTZ.RN")])
-        .m(0, 0, &[(0, ".STRONG.GPU")])
-        .o(addr.clone())
-        .o(r(32)),
-    );
     // ATOMG.E.CAS[.type].order Pd, Rd, [Ra+off], B, C (0x3a9): nvdisasm prints the
     // address without `.64` on every SM; B 32-39, C 64-71; type 73-75 (0 nothing, 1
     // `.S32`, 2 `.64` with register pairs; SM90's 4 `.128` not modelled), memory order and

@@ -176,6 +176,7 @@ fn build() -> Vec<Form> {
     atomics_more::sm75_uniform_address(&mut v);
     atomics_more::sm90_float_atomics(&mut v);
     atomics_more::sm75_generic_ur_atomics(&mut v);
+    atomics_more::plain_address_atomics(&mut v);
     uniform_branch::uniform_branch(&mut v);
     uniform_preds::uniform_preds(&mut v);
     rpcmov::rpcmov(&mut v);

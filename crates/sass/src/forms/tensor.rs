@@ -15,7 +15,7 @@ pub(super) fn tensor(v: &mut Vec<Form>) {
     // `.SATFINITE` 77 (ignored later); the input type 82-83 from SM80 on (0 f16, 1
     // `.BF16`, 2 `.TF32`; 3 prints `.INVALID3`, illegal on SM90; on SM75 both bits must
     // be clear or set and print nothing: a constant here). Bit 73 is the sparse form
-    // `.SP` with two more operands (a constant here). SM90 adds a uniform predicate
+    // `.SP` with two more operands (a form of its own below). SM90 adds a uniform predicate
     // 87-89 (negated by 90) printed last; SM80-SM89 ignore those bits.
     // Reuse: A slot 0 (SM80 and later; illegal on SM75), B slot 1; slot 2 is illegal.
     // SM90's uniform predicate is stored inverted (0 prints nothing, 1 `UP6`, 4 `UP3`):
@@ -44,6 +44,27 @@ pub(super) fn tensor(v: &mut Vec<Form>) {
             .o(a())
             .o(b())
             .o(c()),
+    );
+    // HMMA.SP.shape.D[.in] Rd, A, B, C, E, sel (`mma.sp`, SM80 and later): bit 73 set
+    // (`.SP`; HMMA's other fields as above), the sparsity metadata register E 40-47 and
+    // the thread selector 48-49; bit 50 prints `.reuse` after E (no control-code slot:
+    // ptxas's 0, a constant here), 51-62 are ignored. Shapes as HMMA's (0 `.1688`, 1
+    // `.16816`, 3 `.16832`; 2 prints `.INVALID2`). SM90's uniform predicate 87-90 is a
+    // constant as in HMMA. Probed bit by bit on SM80 and SM90 ptxas words of the
+    // generated PTX corpus.
+    let sparse_shapes: &[(u64, &str)] = &[(0, ".1688"), (1, ".16816"), (3, ".16832")];
+    v.push(
+        fs("HMMA", SM80UP, 0x000006040404723c, 0x0000000000005a04)
+            .m(0, 0, &[(0, ".SP")])
+            .m_pieces(&[(75, 1), (78, 1)], sparse_shapes)
+            .m(76, 1, &[(0, ".F16"), (1, ".F32")])
+            .m(82, 2, inputs)
+            .o(d())
+            .o(a())
+            .o(b())
+            .o(c())
+            .o(r(40))
+            .o(uimm(48, 2)),
     );
     // DMMA.884[.rnd] Rd, A, B, C (`mma.m8n8k4.f64`): D 16, A 24 (negate 72, absolute 73,
     // reuse slot 0), B 32 (negate 63, absolute 62, slot 1), C 64 (negate 75, absolute

@@ -503,10 +503,8 @@ fn print_mem(fmt: MemFmt, op: &Opnd, w: Word, ra: u64) -> Option<String> {
             Some(format!("[{}]", parts.join("+")))
         }
         MemFmt::UrAddr => {
+            // A negative offset prints as `[UR4+-0x10]` (probed on SM75 RED/ATOMG).
             parts.push(ureg_name(w.get(op.ureg?.0 as u32, op.ureg?.1 as u32))?);
-            if off < 0 {
-                return None;
-            }
             if off != 0 {
                 parts.push(hex_signed(off));
             }

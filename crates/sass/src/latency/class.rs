@@ -97,6 +97,8 @@ impl LatencyClass {
             // The asynchronous copy reads global memory (its class) and writes shared
             // memory behind the program's back; its commit and arrival are barriers.
             Op::Ldgsts => GlobalMem,
+            // Assumed, not measured: the multimem load-reduce reads global memory.
+            Op::Ldgmc => GlobalMem,
             Op::Ldgdepbar | Op::Arrives => Sync,
             // Assumed, not measured: ptxas gives MOVM (a transpose across the warp's
             // lanes) a write scoreboard, like the warp exchanges.

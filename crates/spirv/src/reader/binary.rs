@@ -1,4 +1,6 @@
-//! Splits a binary module into instructions with their positions, using rspirv's parser.
+//! Splits a binary module into instructions with their positions: the header and word
+//! counts checked here, the operands read by the direct decoder (`decode.rs`) or, where it
+//! declines, by rspirv's parser.
 
 use rspirv::binary::{Consumer, ParseAction};
 use rspirv::dr;
@@ -44,8 +46,101 @@ impl Consumer for Collect {
 /// The number of header words.
 const HEADER_WORDS: usize = 5;
 
-/// Parses `bytes` (little-endian words) into instructions.
+/// A module's words split into instructions, before any operand is read.
+struct Split {
+    words: Vec<u32>,
+    version: (u8, u8),
+    /// Where each instruction starts (its word count checked).
+    starts: Vec<usize>,
+}
+
+/// Parses `bytes` (little-endian words) into instructions: with the direct decoder
+/// (`decode.rs`), or with rspirv's parser where that declines.
 pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
+    let split = split(bytes)?;
+    let insts = match super::decode::decode(&split.words, &split.starts) {
+        Some(insts) => insts,
+        None => parse_with_rspirv(&split)?,
+    };
+    Ok(located(split, insts))
+}
+
+fn located(split: Split, insts: Vec<dr::Instruction>) -> RawModule {
+    let insts = insts
+        .into_iter()
+        .zip(split.starts)
+        .enumerate()
+        .map(|(index, (inst, word))| Located {
+            inst,
+            pos: Position {
+                word,
+                index: Some(index),
+            },
+        })
+        .collect();
+    RawModule {
+        version: split.version,
+        bound: split.words[3],
+        insts,
+    }
+}
+
+/// What the direct decoder made of a module, against rspirv's parser (see
+/// [`compare_decoders`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecoderOutcome {
+    /// The decoder read the module, to the same instructions as rspirv's parser.
+    Decoded,
+    /// The decoder declined; rspirv's parser decides.
+    Declined,
+    /// Refused before either reads an operand (header, word counts, refused opcodes).
+    Refused,
+}
+
+/// Runs the direct decoder and rspirv's parser on `bytes`. A module the decoder reads must
+/// be one rspirv's parser reads, to the same instructions; `Err` describes the first
+/// difference.
+pub(crate) fn compare_decoders(bytes: &[u8]) -> Result<DecoderOutcome, String> {
+    let Ok(split) = split(bytes) else {
+        return Ok(DecoderOutcome::Refused);
+    };
+    let Some(direct) = super::decode::decode(&split.words, &split.starts) else {
+        return Ok(DecoderOutcome::Declined);
+    };
+    let theirs = parse_with_rspirv(&split)
+        .map_err(|e| format!("decoded, but rspirv's parser refuses it: {e}"))?;
+    if direct.len() != theirs.len() {
+        return Err(format!(
+            "{} instructions decoded, {} parsed",
+            direct.len(),
+            theirs.len()
+        ));
+    }
+    for (k, (a, b)) in direct.iter().zip(&theirs).enumerate() {
+        let same = std::ptr::eq(a.class, b.class)
+            && a.result_type == b.result_type
+            && a.result_id == b.result_id
+            && a.operands == b.operands;
+        if !same {
+            return Err(format!(
+                "instruction {k} at word {}: decoded Op{} {:?} {:?} {:?}, parsed Op{} {:?} {:?} {:?}",
+                split.starts[k],
+                a.class.opname,
+                a.result_type,
+                a.result_id,
+                a.operands,
+                b.class.opname,
+                b.result_type,
+                b.result_id,
+                b.operands
+            ));
+        }
+    }
+    Ok(DecoderOutcome::Decoded)
+}
+
+/// Checks the header and splits the words into instructions by their word counts.
+fn split(bytes: &[u8]) -> Result<Split, ReadError> {
     let at_start = |kind| ReadError {
         kind,
         pos: Some(Position {
@@ -126,15 +221,28 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
         starts.push(w);
         w += count;
     }
+    Ok(Split {
+        words,
+        version: (major, minor),
+        starts,
+    })
+}
+
+/// rspirv's parser on a split module; its error at the first instruction it did not return.
+fn parse_with_rspirv(split: &Split) -> Result<Vec<dr::Instruction>, ReadError> {
     let mut collect = Collect {
         header: None,
         insts: Vec::new(),
     };
-    if let Err(state) = rspirv::binary::parse_words(&words, &mut collect) {
+    if let Err(state) = rspirv::binary::parse_words(&split.words, &mut collect) {
         // The failing instruction is the first one the consumer did not receive.
         let index = collect.insts.len();
         let pos = Position {
-            word: starts.get(index).copied().unwrap_or(words.len()),
+            word: split
+                .starts
+                .get(index)
+                .copied()
+                .unwrap_or(split.words.len()),
             index: Some(index),
         };
         return Err(ReadError {
@@ -142,24 +250,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawModule, ReadError> {
             pos: Some(pos),
         });
     }
-    let insts = collect
-        .insts
-        .into_iter()
-        .zip(starts)
-        .enumerate()
-        .map(|(index, (inst, word))| Located {
-            inst,
-            pos: Position {
-                word,
-                index: Some(index),
-            },
-        })
-        .collect();
-    Ok(RawModule {
-        version: (major, minor),
-        bound: words[3],
-        insts,
-    })
+    Ok(collect.insts)
 }
 
 /// The opcodes SPIR-V allows inside `OpSpecConstantOp` in shaders.

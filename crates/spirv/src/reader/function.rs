@@ -274,25 +274,13 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
 }
 
 /// How a SPIR-V instruction is named in messages: its result id, its opcode (an extended
-/// instruction by its GLSL.std.450 name) and the source line in force.
+/// instruction by its GLSL.std.450 number, named when printed) and the source line in force.
 fn origin(inst: &Instruction, line: Option<u32>) -> super::Origin {
-    let op = inst.class.opcode;
-    let opcode = match (op, inst.operands.get(1)) {
+    let opcode = match (inst.class.opcode, inst.operands.get(1)) {
         (SpvOp::ExtInst, Some(RawOp::LiteralExtInstInteger(n))) => {
-            match spirv::GlslStd450Op::from_u32(*n) {
-                Some(g) => format!("OpExtInst {g:?}"),
-                None => format!("OpExtInst {n}"),
-            }
+            super::OriginOpcode::GlslExtInst(*n)
         }
-        // The grammar's name (the variant's, as `Debug` prints it) without the formatting
-        // machinery: this runs for every instruction read.
-        _ => {
-            let name = inst.class.opname;
-            let mut s = String::with_capacity(2 + name.len());
-            s.push_str("Op");
-            s.push_str(name);
-            s
-        }
+        _ => super::OriginOpcode::Core(inst.class.opname),
     };
     super::Origin {
         id: inst.result_id,

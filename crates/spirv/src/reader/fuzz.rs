@@ -31,3 +31,13 @@ pub fn check(data: &[u8]) {
         );
     }
 }
+
+pub use super::binary::DecoderOutcome;
+
+/// Reads `data` with the reader's direct instruction decoder and with rspirv's binary
+/// parser: a module the decoder reads must be one rspirv's parser reads, to the same
+/// instructions (`Err` describes the first difference). `tests/binary_decoder.rs` runs it
+/// on the corpus, mutants and random instruction streams.
+pub fn compare_decoders(data: &[u8]) -> Result<DecoderOutcome, String> {
+    super::binary::compare_decoders(data)
+}

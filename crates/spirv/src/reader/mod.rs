@@ -6,13 +6,14 @@
 
 mod binary;
 mod check;
+mod decode;
 mod function;
 pub mod fuzz;
 mod module;
 pub mod origins;
 mod types;
 
-pub use origins::{Origin, Origins};
+pub use origins::{Origin, OriginOpcode, Origins};
 
 use std::fmt;
 
