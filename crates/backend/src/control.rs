@@ -36,6 +36,9 @@ pub fn assign(arch: Arch, insts: &mut [MachInst]) -> Result<(), CompileError> {
                 // Convergence barriers are written by control operations, which take no
                 // scoreboard; the hardware orders them itself (nothing was measured).
                 Loc::B(_) => continue,
+                // The return program counter (RPCMOV): a control register as well, with
+                // nothing measured; the backend emits no RPCMOV.
+                Loc::Rpc(_) => continue,
             };
             match table.fixed_latency(inst.form, file) {
                 // A reader in the other pipe needs one cycle more (`latency::Pipe`).

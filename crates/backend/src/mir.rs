@@ -443,6 +443,7 @@ fn fixed_text(x: &Operand) -> String {
         Val::Mem(a) if a.offset == 0 => format!("[R{}]", a.base.0),
         Val::Mem(a) => format!("[R{}+{:#x}]", a.base.0, a.offset),
         Val::Fixed(t) => t.to_string(),
+        Val::Rpc(h) => h.name().to_string(),
     };
     let mut s = String::new();
     if x.neg {

@@ -98,6 +98,9 @@ pub enum OpndKind {
     SbList,
     /// Fixed text that owns no bits (P2R/R2P's predicate-register file `PR`).
     Fixed(&'static str),
+    /// One 32-bit half of the return program counter, 1 bit: 0 `Rpc.LO`, 1 `Rpc.HI`
+    /// (RPCMOV's implicit register; [`crate::typed::RpcHalf`]).
+    RpcHalf,
 }
 
 /// Layouts of memory operands.

@@ -135,6 +135,7 @@ ops! {
     Redg = "REDG",
     Redux = "REDUX",
     Ret = "RET",
+    Rpcmov = "RPCMOV",
     S2r = "S2R",
     S2ur = "S2UR",
     Sel = "SEL",

@@ -15,7 +15,10 @@
 //!   `UIMAD.WIDE`'s destination and addend are pairs (nvdisasm accepts odd ones);
 //! * implicit operands: `P2R` reads and `R2P` writes the predicates its mask selects (the
 //!   `PR` operand); SM80-SM89 global memory operations read the descriptor `UR4:UR5`,
-//!   which is a constant of their forms (nvdisasm does not print it).
+//!   which is a constant of their forms (nvdisasm does not print it);
+//! * RPCMOV moves one half of the return program counter (`Rpc.LO`, `Rpc.HI`) to or from a
+//!   general register: the half is a location ([`crate::typed::Loc::Rpc`]), written when
+//!   it is the first operand, else read (CALL and RET do not name it: not established).
 
 use crate::form::{Form, MemFmt, OpndKind};
 use crate::op::Op;
@@ -58,6 +61,10 @@ pub(crate) fn roles_of(form: &Form, op: Op) -> Vec<Role> {
                     _ if form.opcode == 0x356 => Role::Def,
                     _ => Role::DefUse,
                 },
+                // RPCMOV: the return program counter's half is written when it is the
+                // destination (0x352 `RPCMOV.32 Rpc.HI, Ra`), read when it is the source
+                // (0x353 `RPCMOV.32 Rd, Rpc.HI`, whose Rd is at 16).
+                OpndKind::RpcHalf if std::ptr::eq(o, &form.ops[0]) => Role::Def,
                 OpndKind::Reg | OpndKind::UReg if at == 16 => Role::Def,
                 // A texture operation's second destination.
                 OpndKind::Reg if at == 64 && is_texture(op) => Role::Def,

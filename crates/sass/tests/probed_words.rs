@@ -114,3 +114,23 @@ fn depbar_bit_87_is_kept_by_the_typed_instruction_and_set_from_text() {
         assert_eq!(encode(arch, "DEPBAR.LE SB0, 0x1", ctl, 0).unwrap(), set);
     }
 }
+
+/// RPCMOV's half of the return program counter is an operand with a role: the move to
+/// `Rpc.HI` writes it and reads the register; the move from it reads it (and the guard).
+#[test]
+fn return_pc_moves_write_or_read_the_half_they_name() {
+    use tangle_sass::decode_typed;
+    use tangle_sass::typed::{Loc, RpcHalf};
+    for arch in Arch::ALL {
+        // @!P1 RPCMOV.32 Rpc.HI, R5
+        let to_rpc = Word::from_halves(0x0000000580009352, 0x001fcc0000000000);
+        let t = decode_typed(arch, to_rpc, 0).unwrap();
+        assert_eq!(t.defs(), vec![Loc::Rpc(RpcHalf::Hi)], "{arch}");
+        assert_eq!(t.uses(), vec![Loc::P(1), Loc::R(5)], "{arch}");
+        // @!P1 RPCMOV.32 R4, Rpc.LO
+        let from_rpc = Word::from_halves(0x0000000000049353, 0x000fe20000000000);
+        let t = decode_typed(arch, from_rpc, 0).unwrap();
+        assert_eq!(t.defs(), vec![Loc::R(4)], "{arch}");
+        assert_eq!(t.uses(), vec![Loc::P(1), Loc::Rpc(RpcHalf::Lo)], "{arch}");
+    }
+}

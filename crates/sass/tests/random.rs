@@ -18,7 +18,9 @@ mod golden_io;
 
 use tangle_oracle::{require, Tool};
 use tangle_sass::form::{MemFmt, OpndKind};
-use tangle_sass::typed::{Addr, Barrier, Guard, Operand, Pred, Reg, Swizzle, UPred, UReg, Val};
+use tangle_sass::typed::{
+    Addr, Barrier, Guard, Operand, Pred, Reg, RpcHalf, Swizzle, UPred, UReg, Val,
+};
 use tangle_sass::{
     assemble_line, decode, decode_typed, forms, Arch, Control, Form, MachInst, SassError, Word,
 };
@@ -242,6 +244,7 @@ fn random_inst(rng: &mut Rng, arch: Arch, form: &'static Form, addr: u64) -> Opt
                 }
             }
             OpndKind::Fixed(t) => Val::Fixed(t),
+            OpndKind::RpcHalf => Val::Rpc(RpcHalf::from_field(rng.below(2))),
         };
         operands.push(Operand {
             val,

@@ -110,6 +110,7 @@ fn variant(arch: Arch, form: &Form, k: usize) -> Word {
                 v
             }
             OpndKind::Fixed(_) => continue,
+            OpndKind::RpcHalf => (j % 2) as u64,
             OpndKind::Target => fit([0x40u64 >> op.scale, u64::MAX << 2 >> op.scale, 0][j % 3]),
             OpndKind::Mem(fmt) => {
                 if let Some(d) = op.desc {

@@ -82,6 +82,7 @@ fn file(l: Loc) -> &'static str {
         Loc::P(_) => "P",
         Loc::Up(_) => "UP",
         Loc::B(_) => "B",
+        Loc::Rpc(_) => "RPC",
     }
 }
 
@@ -92,6 +93,7 @@ fn name(l: Loc) -> String {
         Loc::P(n) => format!("P{n}"),
         Loc::Up(n) => format!("UP{n}"),
         Loc::B(n) => format!("B{n}"),
+        Loc::Rpc(h) => h.name().to_string(),
     }
 }
 

@@ -103,6 +103,22 @@ fn a_word_the_decoder_refuses_is_reported_where_it_is_reached() {
     }
 }
 
+/// RPCMOV decodes (the return program counter's halves), but the simulator does not model
+/// the return program counter: it refuses the move with a typed error at its pc rather
+/// than guess a value.
+#[test]
+fn a_return_pc_move_is_refused_as_unsupported_where_it_is_reached() {
+    let text = "NOP\nRPCMOV.32 R5, Rpc.HI\nEXIT";
+    let k = kernel(text, &[]);
+    match run(&k, &launch(vec![]), &Options::new(Policy::Realistic)) {
+        Err(SimError::Unsupported { site, text, .. }) => {
+            assert_eq!(site.pc, 0x10);
+            assert_eq!(text, "RPCMOV.32 R5, Rpc.HI");
+        }
+        other => panic!("expected an unsupported operation, got {other:?}"),
+    }
+}
+
 #[test]
 fn a_launch_that_does_not_fit_the_parameters_is_bad_input() {
     let k = kernel("EXIT", &[8, 4]);

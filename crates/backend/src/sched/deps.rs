@@ -17,6 +17,7 @@ pub fn file(l: Loc) -> &'static str {
         Loc::Ur(_) => "UR",
         Loc::Up(_) => "UP",
         Loc::B(_) => "B",
+        Loc::Rpc(_) => "RPC",
     }
 }
 

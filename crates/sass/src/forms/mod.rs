@@ -93,6 +93,7 @@ mod half_bf16;
 mod integer;
 mod memory;
 mod moves;
+mod rpcmov;
 mod sm90_async;
 mod sm90_bulk;
 mod surface;
@@ -178,6 +179,7 @@ fn build() -> Vec<Form> {
     atomics_more::plain_address_atomics(&mut v);
     uniform_branch::uniform_branch(&mut v);
     uniform_preds::uniform_preds(&mut v);
+    rpcmov::rpcmov(&mut v);
     v
 }
 

@@ -406,6 +406,7 @@ fn print_opnd(
         }
         OpndKind::Mem(fmt) => print_mem(fmt, op, w, v)?,
         OpndKind::Fixed(text) => text.to_string(),
+        OpndKind::RpcHalf => crate::typed::RpcHalf::from_field(v).name().to_string(),
     };
     if neg {
         s.push('-');

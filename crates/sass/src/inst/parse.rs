@@ -204,6 +204,7 @@ fn parse_opnd_inner(op: &Opnd, t: &str, w: &mut Word, reuse: &mut u8, addr: u64)
         }
         OpndKind::Mem(fmt) => return parse_mem(fmt, op, t, w),
         OpndKind::Fixed(text) => return (t == text).then_some(()),
+        OpndKind::RpcHalf => crate::typed::RpcHalf::from_name(t.trim())? as u64,
     };
     set_pieces(w, &op.pieces, v).then_some(())
 }

@@ -195,7 +195,8 @@ impl LatencyClass {
             | Op::Warpsync
             | Op::Yield
             | Op::Nanosleep
-            | Op::Bmov => Control,
+            | Op::Bmov
+            | Op::Rpcmov => Control,
             Op::Bar
             | Op::Membar
             | Op::Errbar

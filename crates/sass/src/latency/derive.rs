@@ -9,7 +9,8 @@ use crate::typed::{Loc, MachInst};
 
 use super::{Kind, LatencyClass, Measure};
 
-/// The register file of a location, as the tables name it: `R`, `P`, `UR`, `UP`, `B`.
+/// The register file of a location, as the tables name it: `R`, `P`, `UR`, `UP`, `B`
+/// (`RPC` for the return program counter's halves).
 pub fn file_of(l: Loc) -> &'static str {
     match l {
         Loc::R(_) => "R",
@@ -17,6 +18,7 @@ pub fn file_of(l: Loc) -> &'static str {
         Loc::Ur(_) => "UR",
         Loc::Up(_) => "UP",
         Loc::B(_) => "B",
+        Loc::Rpc(_) => "RPC",
     }
 }
 

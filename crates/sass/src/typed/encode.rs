@@ -163,6 +163,7 @@ fn kind_name(k: OpndKind) -> &'static str {
         OpndKind::Mem(MemFmt::CIndexed) => "indexed constant-bank address",
         OpndKind::Mem(_) => "memory address",
         OpndKind::Fixed(_) => "fixed operand",
+        OpndKind::RpcHalf => "return program counter half",
     }
 }
 
@@ -186,6 +187,7 @@ pub(super) fn compatible(o: &Opnd, v: &Val) -> bool {
             | (OpndKind::CBank, Val::CBank { .. })
             | (OpndKind::SReg | OpndKind::SUReg, Val::SReg(_))
             | (OpndKind::Target, Val::Target(_))
+            | (OpndKind::RpcHalf, Val::Rpc(_))
             | (OpndKind::Mem(MemFmt::CIndexed), Val::CBankIdx { .. })
     ) || matches!((o.kind, v), (OpndKind::Mem(f), Val::Mem(_)) if f != MemFmt::CIndexed)
         || matches!((o.kind, v), (OpndKind::Fixed(a), Val::Fixed(b)) if a == *b)
@@ -266,6 +268,7 @@ fn operand(o: &Opnd, x: &Operand, w: &mut Word, reuse: &mut u8, addr: u64) -> Re
             Ok(())
         }
         Val::SReg(s) => set(w, o, s as u64),
+        Val::Rpc(h) => set(w, o, h as u64),
         Val::Target(t) => {
             let off = scaled(t.wrapping_sub(addr as i64 + 16), o.scale)?;
             let f = fits_signed(off, o.width()).ok_or(format!("target {t:#x} is out of reach"))?;

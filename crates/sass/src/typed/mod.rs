@@ -28,7 +28,9 @@ pub use build::Builder;
 pub use modifiers::{
     AtomOp, BoolOp, FloatCmp, IntCmp, MemSize, Modifier, MufuOp, Rounding, ShflMode, VoteMode,
 };
-pub use operand::{b, p, r, up, ur, Addr, Barrier, Operand, Pred, Reg, Swizzle, UPred, UReg, Val};
+pub use operand::{
+    b, p, r, up, ur, Addr, Barrier, Operand, Pred, Reg, RpcHalf, Swizzle, UPred, UReg, Val,
+};
 pub use operand::{PT, RZ, UPT, URZ};
 
 /// The guard predicate of an instruction: `@P0`, `@!P0` (`@UP0` on the uniform datapath).
@@ -80,6 +82,8 @@ pub enum Loc {
     Up(u8),
     /// `Bn`.
     B(u8),
+    /// One half of the return program counter (RPCMOV's implicit register).
+    Rpc(RpcHalf),
 }
 
 /// A machine instruction as data. `operands` has one entry per operand of the form, the
@@ -208,6 +212,7 @@ impl MachInst {
                         wide: o.wide.is_some_and(|b| w.bit(b as u32)),
                     }),
                     OpndKind::Fixed(t) => Val::Fixed(t),
+                    OpndKind::RpcHalf => Val::Rpc(RpcHalf::from_field(v)),
                 };
                 Operand {
                     val,
@@ -377,6 +382,7 @@ impl MachInst {
             Val::Pred(p) if p.0 != 7 => out.push(Loc::P(p.0)),
             Val::UPred(p) if p.0 != 7 => out.push(Loc::Up(p.0)),
             Val::Bar(b) => out.push(Loc::B(b.0)),
+            Val::Rpc(h) => out.push(Loc::Rpc(h)),
             Val::CBankIdx { base, .. } => regs(base.0, 1, out),
             Val::Mem(a) => {
                 let global_ur = self.form.ops[i].kind == OpndKind::Mem(MemFmt::GlobalUr);

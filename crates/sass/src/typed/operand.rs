@@ -185,6 +185,42 @@ pub enum Val {
     Mem(Addr),
     /// Fixed text with no bits (`PR`; `SB0`..`SB5`, which select DEPBAR's form).
     Fixed(&'static str),
+    /// A half of the return program counter (RPCMOV).
+    Rpc(RpcHalf),
+}
+
+/// One 32-bit half of the return program counter, RPCMOV's implicit register (field values
+/// of [`crate::form::OpndKind::RpcHalf`]). CALL and RET do not name it (not established).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RpcHalf {
+    /// The low half, `Rpc.LO` (field value 0).
+    Lo = 0,
+    /// The high half, `Rpc.HI` (field value 1).
+    Hi = 1,
+}
+
+impl RpcHalf {
+    /// The half of a field value (only the low bit counts).
+    pub fn from_field(v: u64) -> RpcHalf {
+        if v & 1 == 0 {
+            RpcHalf::Lo
+        } else {
+            RpcHalf::Hi
+        }
+    }
+    /// The half as nvdisasm prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RpcHalf::Lo => "Rpc.LO",
+            RpcHalf::Hi => "Rpc.HI",
+        }
+    }
+    /// The half printed as `t`.
+    pub fn from_name(t: &str) -> Option<RpcHalf> {
+        [RpcHalf::Lo, RpcHalf::Hi]
+            .into_iter()
+            .find(|h| h.name() == t)
+    }
 }
 
 /// Which halves of a 32-bit register a half-precision source reads (the text after the
