@@ -111,6 +111,7 @@ impl Run<'_, '_> {
                 width: ssize as usize,
                 lanes,
                 values,
+                store: Default::default(),
                 instances: Vec::new(),
                 free: Vec::new(),
                 tangles: Vec::new(),

@@ -170,7 +170,7 @@ impl Run<'_, '_> {
                 sg.start_frame(ci, nvals, t.mask);
                 for lane in lanes_of(t.mask) {
                     for (p, a) in cf.params.iter().zip(&d.args) {
-                        let v = self.arg(sg, t, lane, *a)?.clone();
+                        let v = *self.arg(sg, t, lane, *a)?;
                         sg.set_slot(ci, p.as_u32(), lane, v);
                     }
                 }
@@ -252,8 +252,11 @@ impl Run<'_, '_> {
                         _ => return Ok(false),
                     }
                 }
+                // One slot for every lane: a stored ballot (a mask above 64 bits) is shared,
+                // which is safe because stored values never change.
+                let ballot = sg.store.ballot(m);
                 for lane in lanes_of(t.mask) {
-                    sg.slot_mut(fi, res, lane).put_ballot(m);
+                    sg.set_slot(fi, res, lane, ballot);
                 }
             }
             Fast::GroupInt { op, width, group } => {

@@ -13,7 +13,7 @@ use tangle_lanes::group::{int_combine, int_identity};
 
 use crate::decode::{BoolOp, Fast, IntBin, IntCmp, IntPartial};
 use crate::slot::Slot;
-use crate::state::{lanes_of, put, Lane, Lookup};
+use crate::state::{lanes_of, Lane, Lookup};
 use crate::value::sext;
 use crate::Mask;
 
@@ -128,7 +128,7 @@ pub(crate) fn group_int(
     match group {
         None | Some(GroupOperation::Reduce) => {
             for lane in lanes_of(mask) {
-                put(&mut vals[out + lane], Slot::Bits(total));
+                vals[out + lane] = Slot::Bits(total);
             }
         }
         Some(scan @ (GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan)) => {
@@ -143,7 +143,7 @@ pub(crate) fn group_int(
                 } else {
                     acc
                 };
-                put(&mut vals[out + lane], Slot::Bits(r));
+                vals[out + lane] = Slot::Bits(r);
                 acc = next;
             }
         }
@@ -222,7 +222,7 @@ impl LaneLoop<'_, '_> {
             let x = read_a(vals, lane);
             let y = read_b(vals, lane);
             match f(x, y) {
-                Some(v) => put(&mut vals[self.out + lane], v),
+                Some(v) => vals[self.out + lane] = v,
                 None => slow |= 1 << lane,
             }
         }
@@ -274,7 +274,7 @@ impl LaneLoop<'_, '_> {
             };
             let other_set = !matches!(other.get(vals, self.lanes, lane), Slot::Unset);
             match *pick.get(vals, self.lanes, lane) {
-                Slot::Bits(v) if other_set => put(&mut vals[self.out + lane], Slot::Bits(v)),
+                Slot::Bits(v) if other_set => vals[self.out + lane] = Slot::Bits(v),
                 _ => slow |= 1 << lane,
             }
         }
@@ -312,6 +312,7 @@ mod tests {
 
     use super::*;
     use crate::decode::fast_path;
+    use crate::slot::Store;
     use crate::value::{Born, Poison, Val};
 
     /// A xorshift generator: the same lanes on every run.
@@ -340,9 +341,15 @@ mod tests {
 
     /// One lane's operand of type `ty`: mostly a defined scalar, sometimes undefined, unset
     /// or (for the fast path's type checks) a value of another kind.
-    fn operand(g: &mut Gen, types: &TypeTable, ty: Type, poison: &Arc<Poison>) -> Slot {
+    fn operand(
+        g: &mut Gen,
+        store: &mut Store,
+        types: &TypeTable,
+        ty: Type,
+        poison: &Arc<Poison>,
+    ) -> Slot {
         match g.next() % 10 {
-            0 => Slot::Boxed(Box::new(Val::Undef(poison.clone()))),
+            0 => store.slot_of(Val::Undef(poison.clone())),
             1 if g.next() % 4 == 0 => Slot::Unset,
             _ => match types.get(ty) {
                 TypeData::Bool => Slot::Bool(g.next() % 2 == 0),
@@ -366,17 +373,18 @@ mod tests {
         let width = 32usize;
         let mut g = Gen(0x9e37_79b9_7f4a_7c15 ^ (atys.len() as u64) ^ ((rty.as_u32() as u64) << 8));
         let lanes: Vec<Lane> = Vec::new();
+        let mut store = Store::default();
         for round in 0..200 {
             // Values 0..3 are the operands, value 3 the result (some results boxed before).
             let mut vals = crate::state::unset_slots(4 * width);
             for (k, ty) in atys.iter().enumerate() {
                 for lane in 0..width {
-                    vals[k * width + lane] = operand(&mut g, types, *ty, &poison);
+                    vals[k * width + lane] = operand(&mut g, &mut store, types, *ty, &poison);
                 }
             }
             for lane in 0..width {
                 if g.next() % 3 == 0 {
-                    vals[3 * width + lane] = Slot::of(Val::Undef(poison.clone()));
+                    vals[3 * width + lane] = store.slot_of(Val::Undef(poison.clone()));
                 }
             }
             // An operand is a constant (lane 0's value) in some rounds.
@@ -405,15 +413,16 @@ mod tests {
                 }
                 let args: Vec<Val> = (0..atys.len())
                     .map(|k| {
-                        ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane)
-                            .get()
+                        let s = ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane);
+                        store
+                            .get(s, &[])
                             .expect("a lane the fast path ran has set operands")
                     })
                     .collect();
                 let want = tangle_lanes::ops::eval(types, &op, rty, atys, &args)
                     .expect("the general path computes it");
                 assert_eq!(
-                    got.get(),
+                    store.get(got, &[]),
                     Some(want),
                     "{op:?} lane {lane} of {args:?}: fast and general paths differ"
                 );
@@ -426,7 +435,7 @@ mod tests {
                     .map(|k| {
                         let s = ops_get(&[ops.a, ops.b, ops.c][k], &before, &lanes, lane);
                         matches!(s, Slot::Bits(_) | Slot::Bool(_))
-                            .then(|| s.get())
+                            .then(|| store.get(s, &[]))
                             .flatten()
                     })
                     .collect();
@@ -527,6 +536,7 @@ mod tests {
         });
         let width = 32usize;
         let lanes: Vec<Lane> = Vec::new();
+        let mut store = Store::default();
         let mut g = Gen(0x2545_f491_4f6c_dd1d);
         for w in [8u32, 16, 32, 64] {
             let ty = types.intern(TypeData::Int {
@@ -576,7 +586,7 @@ mod tests {
                         for lane in 0..width {
                             vals[lane] = Slot::Bits(g.int(w));
                             if g.next() % 3 == 0 {
-                                vals[width + lane] = Slot::of(Val::Undef(poison.clone()));
+                                vals[width + lane] = store.slot_of(Val::Undef(poison.clone()));
                             }
                         }
                         let mask = (g.next() as Mask | 1) & crate::state::lanes_below(32);
@@ -584,7 +594,7 @@ mod tests {
                             // One lane of the tangle (or not) undefined, or a pointer.
                             let lane = (g.next() % 32) as usize;
                             vals[lane] = match g.next() % 2 {
-                                0 => Slot::of(Val::Undef(poison.clone())),
+                                0 => store.slot_of(Val::Undef(poison.clone())),
                                 _ => Slot::Ptr { mem: 1, off: 4 },
                             };
                         }
@@ -599,7 +609,7 @@ mod tests {
                         }
                         let args: Vec<Vec<Val>> = (0..width)
                             .map(|l| match mask >> l & 1 {
-                                1 => vec![before[l].get().expect("set")],
+                                1 => vec![store.get(&before[l], &[]).expect("set")],
                                 _ => Vec::new(),
                             })
                             .collect();
@@ -615,7 +625,11 @@ mod tests {
                         )
                         .expect("the general path computes it");
                         for (l, want) in lanes_of(mask).zip(want) {
-                            assert_eq!(vals[width + l].get(), Some(want), "{op:?} {group:?} w{w}");
+                            assert_eq!(
+                                store.get(&vals[width + l], &[]),
+                                Some(want),
+                                "{op:?} {group:?} w{w}"
+                            );
                         }
                         for l in 0..width {
                             if mask >> l & 1 == 0 {

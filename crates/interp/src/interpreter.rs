@@ -94,7 +94,11 @@ impl<'m> Interpreter<'m> {
                     .values()
                     .any(|i| matches!(i.op, tangle_ir::Op::Atomic { .. }))
             }),
-            const_slots: consts.iter().cloned().map(crate::slot::Slot::of).collect(),
+            const_slots: consts
+                .iter()
+                .enumerate()
+                .map(|(c, v)| crate::slot::Slot::constant(c, v))
+                .collect(),
             consts,
         })
     }

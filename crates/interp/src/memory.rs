@@ -11,7 +11,7 @@ use tangle_lanes::memory::{self as lanes_memory, MemFail};
 use crate::decode::DInst;
 use crate::error::{InterpError, UndefinedUse, R};
 use crate::slot::Slot;
-use crate::state::{lanes_of, put, Lane, Lookup, Run, Subgroup, Tangle};
+use crate::state::{lanes_of, Lane, Lookup, Run, Subgroup, Tangle};
 use crate::value::{self, Born, OpFail, OpResult, Poison, Val};
 use crate::Mask;
 
@@ -139,7 +139,7 @@ impl Run<'_, '_> {
                 &atys[1..],
             )
             .map_err(|e| self.mem_fail(t, lane, e))?;
-            Self::set(sg, t, lane, res, Slot::of(p));
+            Self::set_val(sg, t, lane, res, p);
         }
         self.scratch = vals;
         Ok(())
@@ -225,7 +225,7 @@ impl Run<'_, '_> {
             let v = lanes_memory::load(types, &self.mems, &p, rty)
                 .map_err(|e| self.mem_fail(t, lane, e))?;
             let v = self.settle(t, lane, v)?;
-            Self::set(sg, t, lane, res, Slot::of(v));
+            Self::set_val(sg, t, lane, res, v);
         }
         Ok(())
     }
@@ -362,8 +362,8 @@ impl Run<'_, '_> {
                     }
                 }
             }
-            if let (&Slot::Ptr { mem, off }, Slot::Boxed(b)) = (p, v) {
-                if let (Val::Comp(c), Some(r)) = (&**b, self.mems.get_mut(mem as usize)) {
+            if let (&Slot::Ptr { mem, off }, Some(held)) = (p, sg.store.held(v, &it.consts)) {
+                if let (Val::Comp(c), Some(r)) = (held, self.mems.get_mut(mem as usize)) {
                     let end = (count as u64)
                         .checked_sub(1)
                         .and_then(|k| k.checked_mul(stride))
@@ -449,7 +449,7 @@ impl Run<'_, '_> {
                 return Err(self.mem_fail(t, lane, e));
             }
             if let Some(res) = d.result {
-                Self::set(sg, t, lane, res, Slot::of(first));
+                Self::set_val(sg, t, lane, res, first);
             }
         }
         Ok(())
@@ -474,7 +474,7 @@ impl Run<'_, '_> {
                 Err(e) => return Err(self.mem_fail(t, lane, e)),
             };
             if let Some(r) = d.result {
-                Self::set(sg, t, lane, r, Slot::of(old));
+                Self::set_val(sg, t, lane, r, old);
             }
             if self.order.is_none() {
                 if let Val::Ptr { mem, off } = p {
@@ -542,7 +542,7 @@ fn chain_loop(
             _ => None,
         };
         match p {
-            Some(p) => put(&mut vals[out + lane], p),
+            Some(p) => vals[out + lane] = p,
             None => slow |= 1 << lane,
         }
     }
@@ -561,7 +561,7 @@ fn load_loop(
     let mut slow: Mask = 0;
     for lane in lanes_of(mask) {
         match load(vals, lane) {
-            Some(b) => put(&mut vals[out + lane], Slot::Bits(b)),
+            Some(b) => vals[out + lane] = Slot::Bits(b),
             None => slow |= 1 << lane,
         }
     }

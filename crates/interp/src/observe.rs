@@ -71,7 +71,7 @@ impl crate::state::Run<'_, '_> {
                         sg.values
                             .get(func.as_u32() as usize)
                             .and_then(|f| f.vals.get(v.as_u32() as usize * sg.width + lane))
-                            .and_then(crate::slot::Slot::get)
+                            .and_then(|s| sg.store.get(s, &self.it.consts))
                     })
                     .collect::<Option<Vec<Val>>>()
                     .map(|vals| (v, vals))

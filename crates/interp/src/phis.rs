@@ -10,7 +10,7 @@
 use crate::decode::EdgePhis;
 use crate::error::R;
 use crate::slot::Slot;
-use crate::state::{lanes_of, put, Run, Subgroup, Tangle};
+use crate::state::{lanes_of, Run, Subgroup, Tangle};
 use crate::value::OpFail;
 use crate::Mask;
 
@@ -92,12 +92,10 @@ impl Run<'_, '_> {
                 let out = res as usize * width;
                 for lane in lanes_of(came) {
                     let v = match from.get(&fv.vals, lanes, lane) {
-                        Slot::Bits(b) => Slot::Bits(*b),
-                        Slot::Bool(b) => Slot::Bool(*b),
                         Slot::Unset => return mask,
-                        s => s.clone(),
+                        s => *s,
                     };
-                    put(&mut fv.vals[out + lane], v);
+                    fv.vals[out + lane] = v;
                 }
             }
         }
@@ -129,7 +127,7 @@ impl Run<'_, '_> {
                 })?;
             vals.clear();
             for &(_, src) in &edge.copies {
-                vals.push(self.arg(sg, t, lane, src)?.clone());
+                vals.push(*self.arg(sg, t, lane, src)?);
             }
             for (&(res, _), v) in edge.copies.iter().zip(vals.drain(..)) {
                 sg.set_slot(fi, res, lane, v);

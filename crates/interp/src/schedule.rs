@@ -115,6 +115,10 @@ impl Run<'_, '_> {
             }
             self.steps += 1;
             self.lane_steps += u64::from(t.mask.count_ones());
+            // Between instructions no stored slot is held outside the lane arrays.
+            if sg.store.due() {
+                sg.store.collect(&mut sg.values);
+            }
             let f = *t.frames.last().expect("frame");
             let bd = &self.module().funcs[f.func].blocks[f.block];
             let next = if f.idx < bd.insts.len() {

@@ -5,7 +5,7 @@ use tangle_ir::{Block, Func, Module, Operand, Value};
 use crate::decode::Src;
 use crate::error::{InterpError, Position, UndefinedUse, R};
 use crate::interpreter::Interpreter;
-use crate::slot::Slot;
+use crate::slot::{Slot, Store};
 use crate::trace::TraceEntry;
 use crate::value::{OpFail, Region, Val};
 use crate::Mask;
@@ -81,6 +81,8 @@ pub(crate) struct Subgroup {
     pub(crate) lanes: Vec<Lane>,
     /// Per function (empty until a lane first runs it) its values as lane arrays.
     pub(crate) values: Vec<FuncValues>,
+    /// The values of `values`' slots that are not inline (`slot.rs`).
+    pub(crate) store: Store,
     pub(crate) instances: Vec<Option<Instance>>,
     pub(crate) free: Vec<usize>,
     pub(crate) tangles: Vec<Tangle>,
@@ -179,21 +181,14 @@ impl Subgroup {
     #[inline]
     pub(crate) fn set_value(&mut self, func: usize, v: u32, lane: usize, val: Val) {
         let w = self.width;
-        self.values[func].vals[v as usize * w + lane].put(val);
-    }
-
-    /// Lane `lane`'s slot of value `v` of function `func`, to write in place.
-    #[inline]
-    pub(crate) fn slot_mut(&mut self, func: usize, v: u32, lane: usize) -> &mut Slot {
-        let w = self.width;
-        &mut self.values[func].vals[v as usize * w + lane]
+        self.values[func].vals[v as usize * w + lane] = self.store.slot_of(val);
     }
 
     /// Sets lane `lane`'s value `v` of function `func` to a slot.
     #[inline]
     pub(crate) fn set_slot(&mut self, func: usize, v: u32, lane: usize, slot: Slot) {
         let w = self.width;
-        put(&mut self.values[func].vals[v as usize * w + lane], slot);
+        self.values[func].vals[v as usize * w + lane] = slot;
     }
 
     /// The block lane `lane` came from in function `func`.
@@ -280,18 +275,6 @@ impl<'c> Lookup<'c> {
             Lookup::Const(s) => s,
             Lookup::Global(g) => &lanes[lane].globals[g as usize],
         }
-    }
-}
-
-/// Stores `v` into `slot`, dropping the old value only where it owns something (a boxed
-/// value): scalar results skip the out-of-line drop.
-#[inline(always)]
-pub(crate) fn put(slot: &mut Slot, v: Slot) {
-    let old = std::mem::replace(slot, v);
-    if matches!(old, Slot::Boxed(_)) {
-        drop(old);
-    } else {
-        std::mem::forget(old);
     }
 }
 
@@ -404,7 +387,10 @@ impl<'a, 'm> Run<'a, 'm> {
         match slot.bits() {
             Some(b) => Ok(b),
             None => {
-                let v = slot.get().expect("arg gives set slots");
+                let v = sg
+                    .store
+                    .get(slot, &self.it.consts)
+                    .expect("arg gives set slots");
                 let v = self.defined(t, lane, what, v)?;
                 v.scalar().map_err(|e| self.fail(t, e))
             }
@@ -472,9 +458,10 @@ impl<'a, 'm> Run<'a, 'm> {
     /// The value of operand `src` for `lane` (see [`Run::arg`]), as a [`Val`].
     #[inline]
     pub(crate) fn arg_val(&self, sg: &Subgroup, t: &Tangle, lane: usize, src: Src) -> R<Val> {
-        Ok(self
-            .arg(sg, t, lane, src)?
-            .get()
+        let slot = self.arg(sg, t, lane, src)?;
+        Ok(sg
+            .store
+            .get(slot, &self.it.consts)
             .expect("arg gives set slots"))
     }
 
@@ -496,6 +483,13 @@ impl<'a, 'm> Run<'a, 'm> {
         ops: &[Src],
     ) -> R<Vec<Val>> {
         ops.iter().map(|o| self.arg_val(sg, t, lane, *o)).collect()
+    }
+
+    /// Sets `lane`'s value `v` in tangle `t`'s innermost function to `val`.
+    #[inline]
+    pub(crate) fn set_val(sg: &mut Subgroup, t: &Tangle, lane: usize, v: u32, val: Val) {
+        let func = t.frames.last().expect("frame").func.as_u32() as usize;
+        sg.set_value(func, v, lane, val);
     }
 
     /// Sets `lane`'s value `v` in tangle `t`'s innermost function.

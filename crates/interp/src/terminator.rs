@@ -173,7 +173,7 @@ impl Run<'_, '_> {
                 let caller = t.frames[t.frames.len() - 2].func.as_u32() as usize;
                 if let (Some(d), Terminator::ReturnValue(o)) = (dest, &bd.term) {
                     for lane in lanes_of(t.mask) {
-                        let v = self.arg(sg, &t, lane, crate::decode::Src::of(*o))?.clone();
+                        let v = *self.arg(sg, &t, lane, crate::decode::Src::of(*o))?;
                         sg.set_slot(caller, d.as_u32(), lane, v);
                     }
                     if self.order.is_some() {
