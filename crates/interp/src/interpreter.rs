@@ -232,6 +232,7 @@ impl<'m> Interpreter<'m> {
         let mut run = Run {
             it: self,
             mems: Vec::new(),
+            spare_regions: crate::recycle::take(),
             bound: Vec::new(),
             descriptors: Default::default(),
             variables: Vec::new(),
@@ -261,6 +262,11 @@ impl<'m> Interpreter<'m> {
             None => run.mems.extend(self.bindings.values().cloned()),
         }
         run.mems.push(Region::defined(self.push_constants.clone()));
+        // Room for a region per invocation of a workgroup and global or function variable
+        // (`memory.rs`), so the vector does not grow step by step.
+        let [lx, ly, lz] = self.local_size;
+        let per_lane = self.module.globals.len() + self.var_slots;
+        run.mems.reserve((lx * ly * lz) as usize * per_lane.min(64));
         run.bound.clone_from(&keys);
         run.descriptors = tangle_lanes::descriptors::DescriptorTable::new(&keys, &self.views);
         let [gx, gy, gz] = self.config.workgroups;
@@ -291,6 +297,7 @@ impl<'m> Interpreter<'m> {
             .enumerate()
             .map(|(i, k)| (*k, std::mem::take(&mut run.mems[i].bytes)))
             .collect();
+        crate::recycle::keep(std::mem::take(&mut run.spare_regions), run.mems.drain(..));
         let outcome = Outcome {
             memory_bytes,
             buffers,

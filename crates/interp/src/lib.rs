@@ -35,6 +35,7 @@ mod memory;
 mod observe;
 mod order;
 mod phis;
+mod recycle;
 mod schedule;
 mod short;
 mod slot;

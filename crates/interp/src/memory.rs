@@ -30,7 +30,18 @@ impl Run<'_, '_> {
         let poison = self.global_poison[g.as_u32() as usize]
             .get_or_insert_with(|| lanes_memory::global_poison(g))
             .clone();
-        let region = lanes_memory::variable_region(&m.types, pointee, init, &poison);
+        self.new_region(pointee, init, &poison)
+    }
+
+    /// Makes the region of a variable or global of type `pointee` (`init` written, or
+    /// undefined bytes with `uninit`), in a region kept from an earlier dispatch when there
+    /// is one (`recycle.rs`), and returns its id.
+    fn new_region(&mut self, pointee: Type, init: Option<&Val>, uninit: &Arc<Poison>) -> u32 {
+        let types = &self.it.module.types;
+        let region = match self.spare_regions.pop() {
+            Some(spare) => lanes_memory::variable_region_in(types, pointee, init, uninit, spare),
+            None => lanes_memory::variable_region(types, pointee, init, uninit),
+        };
         self.mems.push(region);
         (self.mems.len() - 1) as u32
     }
@@ -101,9 +112,7 @@ impl Run<'_, '_> {
             }
             let mem = match self.variables[key] {
                 u32::MAX => {
-                    let region = lanes_memory::variable_region(ty, pointee, init.as_ref(), &uninit);
-                    self.mems.push(region);
-                    let mem = (self.mems.len() - 1) as u32;
+                    let mem = self.new_region(pointee, init.as_ref(), &uninit);
                     self.variables[key] = mem;
                     mem
                 }

@@ -291,6 +291,9 @@ fn no_memory(g: u32) -> InterpError {
 pub(crate) struct Run<'a, 'm> {
     pub(crate) it: &'a Interpreter<'m>,
     pub(crate) mems: Vec<Region>,
+    /// Regions kept from earlier dispatches on this thread, to make new ones in
+    /// (`recycle.rs`).
+    pub(crate) spare_regions: Vec<Region>,
     /// The (set, binding) of each bound buffer, in region order: regions `0..n` (for
     /// messages; `run_once` has moved the buffers themselves out of the interpreter).
     pub(crate) bound: Vec<(u32, u32)>,

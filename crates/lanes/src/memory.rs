@@ -151,6 +151,23 @@ pub fn variable_region(
     }
 }
 
+/// [`variable_region`] made in `spare`, a region no longer in use, whose allocation it
+/// reuses (an engine that keeps the regions of earlier dispatches allocates none): the same
+/// bytes and undefined marks whatever `spare` held.
+pub fn variable_region_in(
+    types: &TypeTable,
+    pointee: Type,
+    init: Option<&Val>,
+    uninit: &Arc<Poison>,
+    mut spare: Region,
+) -> Region {
+    let (size, _) = value::size_align(types, pointee);
+    spare.bytes.clear();
+    spare.bytes.resize(size as usize, 0);
+    reset_variable(types, &mut spare, pointee, init, uninit);
+    spare
+}
+
 /// Resets `region` (of a variable of pointee type `pointee`, being created anew) to `init`
 /// or to undefined bytes, keeping its allocation: a call frame's variables reuse the
 /// regions of the previous call.
@@ -381,4 +398,68 @@ pub fn array_length(
     let st = value::array_stride(types, m.ty).max(1);
     let size = mems.get(*mem as usize).map_or(0, Region::len) as u64;
     Ok(Val::Bits(size.saturating_sub(off + mo) / st))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Born;
+    use tangle_ir::TypeData;
+
+    /// A region made in a spare one (of another size, with defined, undefined and partly
+    /// undefined bytes) reads back as the fresh [`variable_region`] does, byte and mark.
+    #[test]
+    fn a_region_made_in_a_spare_one_is_the_fresh_region() {
+        let mut types = TypeTable::new();
+        let u32t = types.intern(TypeData::Int {
+            width: 32,
+            signed: false,
+        });
+        let f32t = types.intern(TypeData::Float { width: 32 });
+        let vec4 = types.intern(TypeData::Vector {
+            elem: f32t,
+            count: 4,
+        });
+        let uninit = Arc::new(Poison {
+            born: Born::Input,
+            why: "fresh variable".into(),
+        });
+        let old = Arc::new(Poison {
+            born: Born::Input,
+            why: "an earlier dispatch".into(),
+        });
+        let cases: [(Type, Option<Val>); 4] = [
+            (u32t, None),
+            (u32t, Some(Val::Bits(0xdead_beef))),
+            (vec4, None),
+            (
+                vec4,
+                Some(Val::Comp(vec![
+                    Val::Bits(1),
+                    Val::Undef(old.clone()),
+                    Val::Bits(3),
+                    Val::Bits(0x3f80_0000),
+                ])),
+            ),
+        ];
+        let spares = || {
+            [
+                Region::default(),
+                Region::defined(vec![0xff; 3]),
+                Region::undefined(64, &old),
+                Region::with_undefined(vec![7; 20], &[true, false, true], &old),
+            ]
+        };
+        let ptr = Val::Ptr { mem: 0, off: 0 };
+        for (ty, init) in &cases {
+            let fresh = variable_region(&types, *ty, init.as_ref(), &uninit);
+            for spare in spares() {
+                let made = variable_region_in(&types, *ty, init.as_ref(), &uninit, spare);
+                assert_eq!(made.bytes, fresh.bytes, "{ty:?} {init:?}");
+                assert_eq!(made.undefined_mask(), fresh.undefined_mask());
+                let read = |r: &Region| load(&types, std::slice::from_ref(r), &ptr, *ty).ok();
+                assert_eq!(read(&made), read(&fresh), "{ty:?} {init:?}");
+            }
+        }
+    }
 }
