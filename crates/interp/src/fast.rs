@@ -388,7 +388,7 @@ mod tests {
                 }
             }
             // An operand is a constant (lane 0's value) in some rounds.
-            let consts: Vec<Slot> = (0..3).map(|k| vals[k * width].clone()).collect();
+            let consts: Vec<Slot> = (0..3).map(|k| vals[k * width]).collect();
             let lookup = |k: usize| match atys.get(k) {
                 None => Lookup::Const(&crate::state::UNSET),
                 Some(_) if (round + k) % 3 == 2 => Lookup::Const(&consts[k]),
