@@ -233,6 +233,7 @@ impl<'m> Interpreter<'m> {
             it: self,
             mems: Vec::new(),
             spare_regions: crate::recycle::take(),
+            global_templates: Vec::new(),
             bound: Vec::new(),
             descriptors: Default::default(),
             variables: Vec::new(),

@@ -30,7 +30,28 @@ impl Run<'_, '_> {
         let poison = self.global_poison[g.as_u32() as usize]
             .get_or_insert_with(|| lanes_memory::global_poison(g))
             .clone();
-        self.new_region(pointee, init, &poison)
+        // Every lane's region of `g` starts the same: made once (the type walked once),
+        // then copied per lane, into a kept region where there is one.
+        let gi = g.as_u32() as usize;
+        if self.global_templates.len() <= gi {
+            self.global_templates.resize_with(m.globals.len(), || None);
+        }
+        let template = match &self.global_templates[gi] {
+            Some(t) => t,
+            None => {
+                let t = lanes_memory::variable_region(&m.types, pointee, init, &poison);
+                self.global_templates[gi].insert(t)
+            }
+        };
+        let region = match self.spare_regions.pop() {
+            Some(mut spare) => {
+                spare.copy_from(template);
+                spare
+            }
+            None => template.clone(),
+        };
+        self.mems.push(region);
+        (self.mems.len() - 1) as u32
     }
 
     /// Makes the region of a variable or global of type `pointee` (`init` written, or

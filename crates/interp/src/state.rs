@@ -294,6 +294,8 @@ pub(crate) struct Run<'a, 'm> {
     /// Regions kept from earlier dispatches on this thread, to make new ones in
     /// (`recycle.rs`).
     pub(crate) spare_regions: Vec<Region>,
+    /// Per global, the region every lane's region of it starts as (made at the first).
+    pub(crate) global_templates: Vec<Option<Region>>,
     /// The (set, binding) of each bound buffer, in region order: regions `0..n` (for
     /// messages; `run_once` has moved the buffers themselves out of the interpreter).
     pub(crate) bound: Vec<(u32, u32)>,

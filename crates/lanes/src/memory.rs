@@ -459,6 +459,13 @@ mod tests {
                 assert_eq!(made.undefined_mask(), fresh.undefined_mask());
                 let read = |r: &Region| load(&types, std::slice::from_ref(r), &ptr, *ty).ok();
                 assert_eq!(read(&made), read(&fresh), "{ty:?} {init:?}");
+                // A copy of the fresh region made over a spare one is the same region.
+                for mut spare in spares() {
+                    spare.copy_from(&fresh);
+                    assert_eq!(spare.bytes, fresh.bytes);
+                    assert_eq!(spare.undefined_mask(), fresh.undefined_mask());
+                    assert_eq!(read(&spare), read(&fresh), "copy of {ty:?} {init:?}");
+                }
             }
         }
     }

@@ -253,6 +253,13 @@ impl Region {
         };
     }
 
+    /// Makes this region a copy of `src` (bytes and undefined marks), keeping its own
+    /// allocation where it is large enough: a region made per lane from one template.
+    pub fn copy_from(&mut self, src: &Region) {
+        self.bytes.clone_from(&src.bytes);
+        self.undef = src.undef.clone();
+    }
+
     /// Makes every byte defined and zero.
     pub fn set_all_zero(&mut self) {
         self.bytes.fill(0);
