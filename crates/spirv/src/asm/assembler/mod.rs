@@ -85,6 +85,9 @@ pub(crate) struct Assembler<'a> {
     /// The operand queue of the instruction being read, kept between instructions so
     /// that each does not allocate its own.
     slots: VecDeque<Slot>,
+    /// The id operands of the instruction being read ([`InstCtx::ids`]), kept between
+    /// instructions for the same reason.
+    inst_ids: Vec<(u32, Token<'a>)>,
 }
 
 type Result<T> = std::result::Result<T, AsmError>;
@@ -115,8 +118,20 @@ fn numeric_id(name: &str) -> Option<u32> {
         .map(|m| m as u32)
 }
 
+/// Bytes an id name may hold: `[A-Za-z0-9_]`.
+static ID_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 fn is_id_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    !name.is_empty() && name.bytes().all(|b| ID_BYTE[b as usize])
 }
 
 /// Encodes a quoted string literal as nul-terminated, zero-padded little-endian words.
@@ -203,6 +218,7 @@ impl<'a> Assembler<'a> {
             ext_sets: HashMap::default(),
             words,
             slots: VecDeque::new(),
+            inst_ids: Vec::new(),
         }
     }
 
@@ -271,11 +287,13 @@ impl<'a> Assembler<'a> {
         let Some(name) = tok.text.strip_prefix('%') else {
             return Err(err_at(tok, K::ExpectedId(tok.text.to_owned())));
         };
-        if !is_id_name(name) {
-            return Err(err_at(tok, K::InvalidId(name.to_owned())));
-        }
+        // Names are checked on first sight only: a name in the map passed the check when it
+        // was put there, and one that fails it is never put there.
         if let Some(&id) = self.ids.get(name) {
             return Ok(id);
+        }
+        if !is_id_name(name) {
+            return Err(err_at(tok, K::InvalidId(name.to_owned())));
         }
         let numeric = if self.opts.preserve_numeric_ids {
             numeric_id(name)
@@ -407,13 +425,15 @@ impl<'a> Assembler<'a> {
         let opcode = inst.opcode;
         let start = self.words.len();
         self.words.push(opcode as u32);
+        let mut ids = std::mem::take(&mut self.inst_ids);
+        ids.clear();
         let mut ctx = InstCtx {
             opcode,
             op_name: op_tok.text,
             result,
             result_id: None,
             result_type: None,
-            ids: Vec::new(),
+            ids,
             import_name: None,
         };
         // The queue is given back after the operands (an error ends the assembly anyway).
@@ -507,7 +527,9 @@ impl<'a> Assembler<'a> {
         }
         self.words[start] |= (count as u32) << 16;
         self.slots = expected;
-        self.record(&ctx, start, stop)
+        let recorded = self.record(&ctx, start, stop);
+        self.inst_ids = ctx.ids;
+        recorded
     }
 
     /// Remembers what later instructions need: numeric types, value types, import sets.
@@ -596,3 +618,17 @@ struct InstCtx<'a> {
 }
 
 mod operands;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The id-name table holds exactly the bytes `[A-Za-z0-9_]`.
+    #[test]
+    fn id_byte_table_is_the_id_name_rule() {
+        for b in 0..=255u8 {
+            let rule = b.is_ascii_alphanumeric() || b == b'_';
+            assert_eq!(ID_BYTE[b as usize], rule, "byte {b:#04x}");
+        }
+    }
+}
