@@ -56,64 +56,48 @@ pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
     // Sized once: spirv-dis's text has a word about every ten bytes (indentation
     // included), so an eighth of the length rarely grows.
     let mut tokens = Vec::with_capacity(text.len() / 8);
-    let (mut line, mut column) = (1u32, 1u32);
+    // Every byte but a line end is one column, so a column is the distance from the start
+    // of its line: only line ends are counted as the text goes by.
+    let mut line = 1u32;
+    let mut line_start = 0usize;
+    let column =
+        |i: usize, line_start: usize| u32::try_from(i - line_start + 1).unwrap_or(u32::MAX);
     let mut i = 0;
-    let advance = |b: u8, line: &mut u32, column: &mut u32| {
-        if b == b'\n' {
-            *line = line.saturating_add(1);
-            *column = 1;
-        } else {
-            *column = column.saturating_add(1);
-        }
-    };
-    let columns = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b' ' => {
-                // A run of spaces (indentation) at once.
-                let run = space_run(&bytes[i..]);
-                i += run;
-                column = column.saturating_add(columns(run));
-            }
+        match bytes[i] {
+            // A run of spaces (indentation) at once.
+            b' ' => i += space_run(&bytes[i..]),
             b'\n' => {
                 line = line.saturating_add(1);
-                column = 1;
                 i += 1;
+                line_start = i;
             }
-            b'\t' | b'\r' => {
-                column = column.saturating_add(1);
-                i += 1;
-            }
+            b'\t' | b'\r' => i += 1,
             b'(' | b')' | b',' => {
+                let at = column(i, line_start);
                 tokens.push(Token {
                     text: &text[i..i + 1],
                     line,
-                    column,
-                    end: (line, column.saturating_add(1)),
+                    column: at,
+                    end: (line, at.saturating_add(1)),
                 });
-                return (tokens, (line, column));
+                return (tokens, (line, at));
             }
+            // A comment, to the end of the line.
             b';' => {
-                // A comment: no line end inside, so one column per byte.
-                let len = bytes[i..]
+                i += bytes[i..]
                     .iter()
                     .position(|&c| c == b'\n')
                     .unwrap_or(bytes.len() - i);
-                i += len;
-                column = column.saturating_add(columns(len));
             }
             _ => {
                 let start = i;
-                let (start_line, start_column) = (line, column);
-                // The common word (no quote, no backslash) a byte class at a time: each
-                // byte is one column (a line end cannot be in it).
-                let plain = bytes[i..]
+                let (start_line, start_column) = (line, column(i, line_start));
+                // The common word (no quote, no backslash) a byte class at a time.
+                i += bytes[i..]
                     .iter()
                     .position(|&c| !PLAIN[c as usize])
                     .unwrap_or(bytes.len() - i);
-                i += plain;
-                column = column.saturating_add(columns(plain));
                 // Stopped by white space, `;`, `(`, `)`, `,` or the end of the text: the word
                 // ends here, on an ASCII byte (a char boundary). Only a quote or a backslash
                 // needs the general loop below.
@@ -132,27 +116,29 @@ pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
                         {
                             break;
                         }
-                        advance(c, &mut line, &mut column);
                         i += 1;
+                        if c == b'\n' {
+                            line = line.saturating_add(1);
+                            line_start = i;
+                        }
                     }
                     // Word boundaries are ASCII bytes, or the end of the text, except after
                     // a backslash that escapes a multi-byte character: keep the slice on a
-                    // char boundary.
+                    // char boundary (continuation bytes are no line ends).
                     while !text.is_char_boundary(i) {
                         i += 1;
-                        advance(bytes[i - 1], &mut line, &mut column);
                     }
                 }
                 tokens.push(Token {
                     text: &text[start..i],
                     line: start_line,
                     column: start_column,
-                    end: (line, column),
+                    end: (line, column(i, line_start)),
                 });
             }
         }
     }
-    (tokens, (line, column))
+    (tokens, (line, column(i, line_start)))
 }
 
 #[cfg(test)]

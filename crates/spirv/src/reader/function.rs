@@ -92,6 +92,9 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
         func: Function::new(cx.names.get(&fid).cloned(), ret),
     };
     f.func.control = control;
+    // One origin per instruction at most (a copy makes two, rarely): reserved at once so that
+    // the map does not rehash as it grows.
+    cx.origins.insts.reserve(len);
     // Find the end, and give every local id its value or block first: operands may refer to
     // ids defined later in the function (phis, branches).
     let mut end = start + 1;
