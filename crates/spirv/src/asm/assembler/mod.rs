@@ -136,6 +136,38 @@ fn is_id_name(name: &str) -> bool {
 
 /// Encodes a quoted string literal as nul-terminated, zero-padded little-endian words.
 fn string_words(tok: &Token<'_>) -> Result<Vec<u32>> {
+    match plain_string(tok.text) {
+        Some(bytes) => Ok(pack_string(bytes)),
+        None => string_words_general(tok),
+    }
+}
+
+/// The bytes of a quoted string written without escapes (no backslash, no quote but the
+/// two around it), which stand for themselves; `None` for any other word.
+fn plain_string(word: &str) -> Option<&[u8]> {
+    let inner = word.strip_prefix('"')?.strip_suffix('"')?.as_bytes();
+    (!inner.iter().any(|&b| b == b'"' || b == b'\\')).then_some(inner)
+}
+
+/// `bytes`, a nul and zero padding, as little-endian words.
+fn pack_string(bytes: &[u8]) -> Vec<u32> {
+    let mut words = Vec::with_capacity(bytes.len() / 4 + 1);
+    let mut chunks = bytes.chunks_exact(4);
+    words.extend(
+        chunks
+            .by_ref()
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
+    // The last word holds what is left (0 to 3 bytes) and the nul.
+    let mut last = [0u8; 4];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    words.push(u32::from_le_bytes(last));
+    words
+}
+
+/// [`string_words`] for any string, as it was written before its fast path: escapes read a
+/// character at a time, then a nul and padding.
+fn string_words_general(tok: &Token<'_>) -> Result<Vec<u32>> {
     let bad = || err_at(tok, K::BadString(tok.text.to_owned()));
     let inner = tok.text.strip_prefix('"').ok_or_else(bad)?;
     let mut bytes = Vec::with_capacity(inner.len() + 4);
@@ -622,6 +654,38 @@ mod operands;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Strings without escapes, read through the fast path, encode as the general reading
+    /// encodes them: every length up to 13 bytes (each padding case), multi-byte characters,
+    /// and words the fast path declines (escapes, inner quotes, no closing quote).
+    #[test]
+    fn plain_strings_encode_as_the_general_reading_does() {
+        let tok = |text| Token {
+            text,
+            line: 1,
+            column: 1,
+            end: (1, 1),
+        };
+        let mut words = Vec::new();
+        for len in 0..14 {
+            words.push(format!("\"{}\"", "abcdefghijklmn".get(..len).unwrap()));
+            words.push(format!("\"{}\u{e9}\"", "x".repeat(len)));
+        }
+        let mut fast = 0;
+        for w in words.iter().map(String::as_str).chain([
+            "\"a\\\"b\"",
+            "\"a\\nb\"",
+            "\"a\"b\"",
+            "\"abc",
+            "\"",
+            "abc",
+            "\"x y;z\"",
+        ]) {
+            fast += usize::from(plain_string(w).is_some());
+            assert_eq!(string_words(&tok(w)), string_words_general(&tok(w)), "{w}");
+        }
+        assert_eq!(fast, 29, "the fast path took every plain string");
+    }
 
     /// The id-name table holds exactly the bytes `[A-Za-z0-9_]`.
     #[test]
