@@ -33,98 +33,112 @@ static PLAIN: [bool; 256] = {
     t
 };
 
+/// The number of spaces at the start of `bytes`, eight bytes at a time where it can (spirv-dis
+/// indents every instruction without a result by 15 spaces).
+fn space_run(bytes: &[u8]) -> usize {
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    let mut n = 0;
+    while let Some(chunk) = bytes.get(n..n + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let differ = word ^ SPACES;
+        if differ != 0 {
+            // Little-endian: the lowest differing byte is the first non-space.
+            return n + (differ.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + bytes[n..].iter().take_while(|&&b| b == b' ').count()
+}
+
 /// Every word of `text`, and the position of the end of the text.
 pub(crate) fn tokenize(text: &str) -> (Vec<Token<'_>>, (u32, u32)) {
     let bytes = text.as_bytes();
     // Sized once: spirv-dis's text has a word about every ten bytes (indentation
     // included), so an eighth of the length rarely grows.
     let mut tokens = Vec::with_capacity(text.len() / 8);
-    let (mut line, mut column) = (1u32, 1u32);
+    // Every byte but a line end is one column, so a column is the distance from the start
+    // of its line: only line ends are counted as the text goes by.
+    let mut line = 1u32;
+    let mut line_start = 0usize;
+    let column =
+        |i: usize, line_start: usize| u32::try_from(i - line_start + 1).unwrap_or(u32::MAX);
     let mut i = 0;
-    let advance = |b: u8, line: &mut u32, column: &mut u32| {
-        if b == b'\n' {
-            *line = line.saturating_add(1);
-            *column = 1;
-        } else {
-            *column = column.saturating_add(1);
-        }
-    };
     while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b' ' => {
-                // A run of spaces (indentation) at once.
-                let start = i;
-                while i < bytes.len() && bytes[i] == b' ' {
-                    i += 1;
-                }
-                column = column.saturating_add(u32::try_from(i - start).unwrap_or(u32::MAX));
-            }
-            b'\t' | b'\r' | b'\n' => {
-                advance(b, &mut line, &mut column);
+        match bytes[i] {
+            // A run of spaces (indentation) at once.
+            b' ' => i += space_run(&bytes[i..]),
+            b'\n' => {
+                line = line.saturating_add(1);
                 i += 1;
+                line_start = i;
             }
+            b'\t' | b'\r' => i += 1,
             b'(' | b')' | b',' => {
+                let at = column(i, line_start);
                 tokens.push(Token {
                     text: &text[i..i + 1],
                     line,
-                    column,
-                    end: (line, column.saturating_add(1)),
+                    column: at,
+                    end: (line, at.saturating_add(1)),
                 });
-                return (tokens, (line, column));
+                return (tokens, (line, at));
             }
+            // A comment, to the end of the line.
             b';' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    advance(bytes[i], &mut line, &mut column);
-                    i += 1;
-                }
+                i += bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(bytes.len() - i);
             }
             _ => {
                 let start = i;
-                let (start_line, start_column) = (line, column);
-                // The common word (no quote, no backslash) a byte class at a time: each
-                // byte is one column (a line end cannot be in it); the general loop below
-                // goes on from the first quote or backslash.
-                while i < bytes.len() && PLAIN[bytes[i] as usize] {
-                    i += 1;
-                }
-                column = column.saturating_add(u32::try_from(i - start).unwrap_or(u32::MAX));
-                let (mut quoting, mut escaping) = (false, false);
-                while i < bytes.len() {
-                    let c = bytes[i];
-                    if escaping {
-                        escaping = false;
-                    } else if c == b'\\' {
-                        escaping = true;
-                    } else if c == b'"' {
-                        quoting = !quoting;
-                    } else if !quoting
-                        && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b',')
-                    {
-                        break;
+                let (start_line, start_column) = (line, column(i, line_start));
+                // The common word (no quote, no backslash) a byte class at a time.
+                i += bytes[i..]
+                    .iter()
+                    .position(|&c| !PLAIN[c as usize])
+                    .unwrap_or(bytes.len() - i);
+                // Stopped by white space, `;`, `(`, `)`, `,` or the end of the text: the word
+                // ends here, on an ASCII byte (a char boundary). Only a quote or a backslash
+                // needs the general loop below.
+                if i < bytes.len() && matches!(bytes[i], b'"' | b'\\') {
+                    let (mut quoting, mut escaping) = (false, false);
+                    while i < bytes.len() {
+                        let c = bytes[i];
+                        if escaping {
+                            escaping = false;
+                        } else if c == b'\\' {
+                            escaping = true;
+                        } else if c == b'"' {
+                            quoting = !quoting;
+                        } else if !quoting
+                            && matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b',')
+                        {
+                            break;
+                        }
+                        i += 1;
+                        if c == b'\n' {
+                            line = line.saturating_add(1);
+                            line_start = i;
+                        }
                     }
-                    advance(c, &mut line, &mut column);
-                    i += 1;
+                    // Word boundaries are ASCII bytes, or the end of the text, except after
+                    // a backslash that escapes a multi-byte character: keep the slice on a
+                    // char boundary (continuation bytes are no line ends).
+                    while !text.is_char_boundary(i) {
+                        i += 1;
+                    }
                 }
-                // Word boundaries are ASCII bytes, or the end of the text, except after a
-                // backslash that escapes a multi-byte character: keep the slice on a char
-                // boundary.
-                let mut end = i;
-                while !text.is_char_boundary(end) {
-                    end += 1;
-                    advance(bytes[end - 1], &mut line, &mut column);
-                }
-                i = end;
                 tokens.push(Token {
-                    text: &text[start..end],
+                    text: &text[start..i],
                     line: start_line,
                     column: start_column,
-                    end: (line, column),
+                    end: (line, column(i, line_start)),
                 });
             }
         }
     }
-    (tokens, (line, column))
+    (tokens, (line, column(i, line_start)))
 }
 
 #[cfg(test)]
@@ -149,6 +163,19 @@ mod tests {
         assert_eq!(words("a\\é b"), ["a\\é", "b"]);
         assert_eq!(words("Shader(x y"), ["Shader", "("]);
         assert_eq!(words("\"a(b,c)\" d\\,e ,f"), ["\"a(b,c)\"", "d\\,e", ","]);
+    }
+
+    /// The eight-bytes-at-a-time space count equals a count a byte at a time, for runs of
+    /// every length up to 40 followed by the end of the text or by each kind of byte.
+    #[test]
+    fn space_runs_count_as_a_byte_at_a_time() {
+        for len in 0..40 {
+            for tail in ["", "x", "\t", "\n", " \u{e9}", "\u{e9}", "!", "\x00"] {
+                let text = format!("{}{tail}", " ".repeat(len));
+                let by_byte = text.bytes().take_while(|&b| b == b' ').count();
+                assert_eq!(space_run(text.as_bytes()), by_byte, "{text:?}");
+            }
+        }
     }
 
     /// The lexer's rules a byte at a time, as written before its fast paths: the model

@@ -7,8 +7,8 @@ use spirv::{MemoryAccess, Op as SpvOp};
 use tangle_ir::glsl::GlslOp;
 use tangle_ir::types::{Type, TypeData};
 use tangle_ir::{
-    AtomicOp, Block, Function, GroupOp, GroupOperation, MemAccess, Merge, Op, Operand, PlainOp,
-    Terminator, Value, ValueData, ValueDef,
+    AtomicOp, Block, Function, GroupOp, GroupOperation, MemAccess, Merge, Op, Operand, Operands,
+    PlainOp, Terminator, Value, ValueData, ValueDef,
 };
 
 use super::module::{fail, id_at, lit_at, malformed, result_id, unsupported, Ctx, Def, Res};
@@ -92,6 +92,9 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, start: usize) -> Res<usize> {
         func: Function::new(cx.names.get(&fid).cloned(), ret),
     };
     f.func.control = control;
+    // One origin per instruction at most (a copy makes two, rarely): reserved at once so that
+    // the map does not rehash as it grows.
+    cx.origins.insts.reserve(len);
     // Find the end, and give every local id its value or block first: operands may refer to
     // ids defined later in the function (phis, branches).
     let mut end = start + 1;
@@ -407,7 +410,7 @@ fn copy_memory(
     b: Block,
     inst: &Instruction,
     pos: Position,
-) -> Res<(Op, Vec<Operand>)> {
+) -> Res<(Op, Operands)> {
     let target = operand(cx, f, id_at(inst, 0, pos)?, pos)?;
     let source = operand(cx, f, id_at(inst, 1, pos)?, pos)?;
     let (target_access, end) = mem_access_span(inst, 2, pos)?;
@@ -440,14 +443,14 @@ fn copy_memory(
     });
     let load = f.func.insts.push(tangle_ir::InstData::new(
         Op::Load(source_access),
-        vec![source],
+        Operands::from([source]),
         Some(loaded),
     ));
     f.func.values[loaded].def = ValueDef::Inst(load);
     f.func.blocks[b].insts.push(load);
     Ok((
         Op::Store(target_access),
-        vec![target, Operand::Value(loaded)],
+        Operands::from([target, Operand::Value(loaded)]),
     ))
 }
 
@@ -458,14 +461,16 @@ fn instruction(
     inst: &Instruction,
     pos: Position,
 ) -> Res<()> {
-    let ids = |from: usize, to: usize, f: &FnCtx, cx: &Ctx<'_>| -> Res<Vec<Operand>> {
+    // Collected straight into `Operands`, which holds up to three inline: a `Vec` first was a
+    // heap allocation per instruction, freed again when it became `Operands`.
+    let ids = |from: usize, to: usize, f: &FnCtx, cx: &Ctx<'_>| -> Res<Operands> {
         (from..to)
             .map(|k| operand(cx, f, id_at(inst, k, pos)?, pos))
             .collect()
     };
     let all = inst.operands.len();
     let opcode = inst.class.opcode;
-    let (op, args): (Op, Vec<Operand>) = match opcode {
+    let (op, args): (Op, Operands) = match opcode {
         SpvOp::InBoundsAccessChain => (Op::Plain(PlainOp::AccessChain), ids(0, all, f, cx)?),
         SpvOp::CompositeExtract => {
             let lits = (1..all).map(|k| lit_at(inst, k, pos)).collect::<Res<_>>()?;
@@ -506,7 +511,7 @@ fn instruction(
             (Op::Call(callee), ids(1, all, f, cx)?)
         }
         SpvOp::Phi => {
-            let mut args = Vec::new();
+            let mut args = Operands::new();
             let mut blocks = Vec::new();
             let mut k = 0;
             while k + 1 < all {
@@ -547,16 +552,16 @@ fn instruction(
                 memory: scope(cx, inst, 1, pos)?,
                 semantics: semantics(cx, inst, 2, pos)?,
             },
-            Vec::new(),
+            Operands::new(),
         ),
         SpvOp::MemoryBarrier => (
             Op::MemoryBarrier {
                 memory: scope(cx, inst, 0, pos)?,
                 semantics: semantics(cx, inst, 1, pos)?,
             },
-            Vec::new(),
+            Operands::new(),
         ),
-        SpvOp::Undef => (Op::Plain(PlainOp::Undef), Vec::new()),
+        SpvOp::Undef => (Op::Plain(PlainOp::Undef), Operands::new()),
         other => {
             if let Some(a) = AtomicOp::from_spirv(other) {
                 // Pointer, scope, semantics [, unequal semantics], values.

@@ -85,6 +85,9 @@ pub(crate) struct Assembler<'a> {
     /// The operand queue of the instruction being read, kept between instructions so
     /// that each does not allocate its own.
     slots: VecDeque<Slot>,
+    /// The id operands of the instruction being read ([`InstCtx::ids`]), kept between
+    /// instructions for the same reason.
+    inst_ids: Vec<(u32, Token<'a>)>,
 }
 
 type Result<T> = std::result::Result<T, AsmError>;
@@ -115,12 +118,56 @@ fn numeric_id(name: &str) -> Option<u32> {
         .map(|m| m as u32)
 }
 
+/// Bytes an id name may hold: `[A-Za-z0-9_]`.
+static ID_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 fn is_id_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    !name.is_empty() && name.bytes().all(|b| ID_BYTE[b as usize])
 }
 
 /// Encodes a quoted string literal as nul-terminated, zero-padded little-endian words.
 fn string_words(tok: &Token<'_>) -> Result<Vec<u32>> {
+    match plain_string(tok.text) {
+        Some(bytes) => Ok(pack_string(bytes)),
+        None => string_words_general(tok),
+    }
+}
+
+/// The bytes of a quoted string written without escapes (no backslash, no quote but the
+/// two around it), which stand for themselves; `None` for any other word.
+fn plain_string(word: &str) -> Option<&[u8]> {
+    let inner = word.strip_prefix('"')?.strip_suffix('"')?.as_bytes();
+    (!inner.iter().any(|&b| b == b'"' || b == b'\\')).then_some(inner)
+}
+
+/// `bytes`, a nul and zero padding, as little-endian words.
+fn pack_string(bytes: &[u8]) -> Vec<u32> {
+    let mut words = Vec::with_capacity(bytes.len() / 4 + 1);
+    let mut chunks = bytes.chunks_exact(4);
+    words.extend(
+        chunks
+            .by_ref()
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
+    // The last word holds what is left (0 to 3 bytes) and the nul.
+    let mut last = [0u8; 4];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    words.push(u32::from_le_bytes(last));
+    words
+}
+
+/// [`string_words`] for any string, as it was written before its fast path: escapes read a
+/// character at a time, then a nul and padding.
+fn string_words_general(tok: &Token<'_>) -> Result<Vec<u32>> {
     let bad = || err_at(tok, K::BadString(tok.text.to_owned()));
     let inner = tok.text.strip_prefix('"').ok_or_else(bad)?;
     let mut bytes = Vec::with_capacity(inner.len() + 4);
@@ -203,6 +250,7 @@ impl<'a> Assembler<'a> {
             ext_sets: HashMap::default(),
             words,
             slots: VecDeque::new(),
+            inst_ids: Vec::new(),
         }
     }
 
@@ -271,11 +319,13 @@ impl<'a> Assembler<'a> {
         let Some(name) = tok.text.strip_prefix('%') else {
             return Err(err_at(tok, K::ExpectedId(tok.text.to_owned())));
         };
-        if !is_id_name(name) {
-            return Err(err_at(tok, K::InvalidId(name.to_owned())));
-        }
+        // Names are checked on first sight only: a name in the map passed the check when it
+        // was put there, and one that fails it is never put there.
         if let Some(&id) = self.ids.get(name) {
             return Ok(id);
+        }
+        if !is_id_name(name) {
+            return Err(err_at(tok, K::InvalidId(name.to_owned())));
         }
         let numeric = if self.opts.preserve_numeric_ids {
             numeric_id(name)
@@ -407,13 +457,15 @@ impl<'a> Assembler<'a> {
         let opcode = inst.opcode;
         let start = self.words.len();
         self.words.push(opcode as u32);
+        let mut ids = std::mem::take(&mut self.inst_ids);
+        ids.clear();
         let mut ctx = InstCtx {
             opcode,
             op_name: op_tok.text,
             result,
             result_id: None,
             result_type: None,
-            ids: Vec::new(),
+            ids,
             import_name: None,
         };
         // The queue is given back after the operands (an error ends the assembly anyway).
@@ -507,7 +559,9 @@ impl<'a> Assembler<'a> {
         }
         self.words[start] |= (count as u32) << 16;
         self.slots = expected;
-        self.record(&ctx, start, stop)
+        let recorded = self.record(&ctx, start, stop);
+        self.inst_ids = ctx.ids;
+        recorded
     }
 
     /// Remembers what later instructions need: numeric types, value types, import sets.
@@ -596,3 +650,49 @@ struct InstCtx<'a> {
 }
 
 mod operands;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings without escapes, read through the fast path, encode as the general reading
+    /// encodes them: every length up to 13 bytes (each padding case), multi-byte characters,
+    /// and words the fast path declines (escapes, inner quotes, no closing quote).
+    #[test]
+    fn plain_strings_encode_as_the_general_reading_does() {
+        let tok = |text| Token {
+            text,
+            line: 1,
+            column: 1,
+            end: (1, 1),
+        };
+        let mut words = Vec::new();
+        for len in 0..14 {
+            words.push(format!("\"{}\"", "abcdefghijklmn".get(..len).unwrap()));
+            words.push(format!("\"{}\u{e9}\"", "x".repeat(len)));
+        }
+        let mut fast = 0;
+        for w in words.iter().map(String::as_str).chain([
+            "\"a\\\"b\"",
+            "\"a\\nb\"",
+            "\"a\"b\"",
+            "\"abc",
+            "\"",
+            "abc",
+            "\"x y;z\"",
+        ]) {
+            fast += usize::from(plain_string(w).is_some());
+            assert_eq!(string_words(&tok(w)), string_words_general(&tok(w)), "{w}");
+        }
+        assert_eq!(fast, 29, "the fast path took every plain string");
+    }
+
+    /// The id-name table holds exactly the bytes `[A-Za-z0-9_]`.
+    #[test]
+    fn id_byte_table_is_the_id_name_rule() {
+        for b in 0..=255u8 {
+            let rule = b.is_ascii_alphanumeric() || b == b'_';
+            assert_eq!(ID_BYTE[b as usize], rule, "byte {b:#04x}");
+        }
+    }
+}
