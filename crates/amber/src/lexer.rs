@@ -141,11 +141,13 @@ fn is_ascii_space(b: u8) -> bool {
 /// (a shader line nearly always is); from the first other byte on, through those methods.
 fn first_word(line: &str) -> (&str, &str) {
     let bytes = line.as_bytes();
-    let mut start = 0;
+    // Spaces, then printable ASCII, eight bytes at a time; the byte loops go on from
+    // where those stop (other blanks, control bytes, the line end, other characters).
+    let mut start = swar::skip_spaces(bytes, 0);
     while start < bytes.len() && is_ascii_space(bytes[start]) {
         start += 1;
     }
-    let mut end = start;
+    let mut end = swar::skip_printable(bytes, start);
     while end < bytes.len() && bytes[end] < 0x80 && !is_ascii_space(bytes[end]) {
         end += 1;
     }
@@ -360,6 +362,11 @@ impl<'a> Lexer<'a> {
         let pos = Pos::new(self.line, self.col);
         let start = self.at;
         let bytes = self.src.as_bytes();
+        // Printable ASCII (one column a byte) eight bytes at a time; the loop below goes on
+        // from the first other byte, which may still belong to the word.
+        let printable_end = swar::skip_printable(bytes, start);
+        self.col += (printable_end - start) as u32;
+        self.at = printable_end;
         loop {
             match bytes.get(self.at) {
                 None => break,
@@ -700,6 +707,67 @@ mod tests {
             let trimmed = text.trim_start();
             let first = trimmed.split_whitespace().next().unwrap_or("");
             assert_eq!(first_word(&text), (trimmed, first), "{text:?}");
+        }
+    }
+
+    /// Words and line ends against a reference reading by `char`s (words are runs of
+    /// characters that are not `char::is_whitespace`, a column per character), on generated
+    /// text with long ASCII words, control bytes, DEL, Unicode letters and blanks.
+    #[test]
+    fn words_are_runs_of_non_whitespace_characters() {
+        let pieces = [
+            "a",
+            "EXPECT",
+            "outputB",
+            "0x1f",
+            "abcdefghijklmnop",
+            " ",
+            " ",
+            "\t",
+            "\r",
+            "\n",
+            "\x0B",
+            "\x0C",
+            "\x01",
+            "\x7f",
+            "\u{e9}",
+            "\u{3000}",
+            "\u{85}",
+            "~!",
+        ];
+        for src in generated_texts(0x5bd1_e995_1234_5678, &pieces, 30, 3000) {
+            let mut want = Vec::new();
+            let (mut line, mut col) = (1u32, 1u32);
+            let mut word: Option<(String, u32)> = None;
+            for c in src.chars() {
+                if c.is_whitespace() {
+                    if let Some((w, at)) = word.take() {
+                        want.push((w, line, at));
+                    }
+                    if c == '\n' {
+                        want.push((String::new(), line, col));
+                        line += 1;
+                        col = 1;
+                        continue;
+                    }
+                } else {
+                    word.get_or_insert_with(|| (String::new(), col)).0.push(c);
+                }
+                col += 1;
+            }
+            if let Some((w, at)) = word.take() {
+                want.push((w, line, at));
+            }
+            let mut lx = Lexer::new(&src);
+            let mut got = Vec::new();
+            loop {
+                let t = lx.next();
+                if t.kind == TokKind::Eof {
+                    break;
+                }
+                got.push((t.text.to_string(), t.pos.line, t.pos.column));
+            }
+            assert_eq!(got, want, "{src:?}");
         }
     }
 

@@ -125,6 +125,42 @@ pub(crate) fn short_number(bytes: &[u8], at: usize, word: u64) -> Option<(u64, u
     }
 }
 
+/// The index of the first byte from `at` on that is not a space (`b' '`), or the length.
+#[inline(always)]
+pub(crate) fn skip_spaces(bytes: &[u8], mut at: usize) -> usize {
+    while at + 8 <= bytes.len() {
+        let others = read_u64(bytes, at) ^ splat(b' ');
+        if others != 0 {
+            return at + (others.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && bytes[at] == b' ' {
+        at += 1;
+    }
+    at
+}
+
+/// The index of the first byte from `at` on that is a space or below (every ASCII blank
+/// and control byte) or not ASCII, or the length: what a word of printable ASCII spans.
+/// A byte is marked when its low seven bits plus 0x5f stay below 0x80 (it is 0x20 or
+/// less) or its high bit is set.
+#[inline(always)]
+pub(crate) fn skip_printable(bytes: &[u8], mut at: usize) -> usize {
+    while at + 8 <= bytes.len() {
+        let word = read_u64(bytes, at);
+        let stops = (!((word & splat(0x7f)) + splat(0x5f)) | word) & splat(0x80);
+        if stops != 0 {
+            return at + (stops.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && bytes[at].wrapping_sub(0x21) < 0x5f {
+        at += 1;
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +191,35 @@ mod tests {
                 word
             })
             .collect()
+    }
+
+    /// The two skips against byte loops, from every start, on generated text with every
+    /// byte value near their edges (`\x1f`, space, `!`, `~`, DEL, 0x80, 0xff).
+    #[test]
+    fn skips_stop_where_byte_loops_stop() {
+        let alphabet = [
+            b' ', b' ', b' ', b'!', b'a', b'~', 0x7f, 0x80, 0xff, 0x1f, b'\t', 0,
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let len = (rng % 40) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|i| alphabet[((rng >> (i % 60)) as usize + i * 7) % alphabet.len()])
+                .collect();
+            for at in 0..=len {
+                let spaces = at + text[at..].iter().take_while(|b| **b == b' ').count();
+                assert_eq!(skip_spaces(&text, at), spaces, "{text:x?} from {at}");
+                let printable = at
+                    + text[at..]
+                        .iter()
+                        .take_while(|b| (0x21..=0x7f).contains(*b))
+                        .count();
+                assert_eq!(skip_printable(&text, at), printable, "{text:x?} from {at}");
+            }
+        }
     }
 
     /// The digit counts and values against a byte-by-byte reading: every byte value in
