@@ -297,6 +297,7 @@ impl<'a> Lexer<'a> {
         let bytes = self.src.as_bytes();
         let len = bytes.len();
         let mut at = self.at;
+        let mut last_hex = swar::LastHex::default();
         loop {
             while at < len && is_blank(bytes[at]) {
                 at += 1;
@@ -319,7 +320,7 @@ impl<'a> Lexer<'a> {
                     at += 2 * zeros;
                     continue;
                 }
-                match swar::short_number(bytes, at, word) {
+                match swar::short_number(bytes, at, word, &mut last_hex) {
                     Some((v, end)) if v & !mask == 0 => {
                         out.push(v);
                         at = end + usize::from(bytes[end] == b' ');
@@ -609,6 +610,9 @@ mod tests {
             "0 0 0 0x",
             "0xc",
             "0\u{fa}",
+            "0xffff",
+            "0xfffffffe",
+            "0xffffffff ",
         ];
         for src in generated_texts(0x9e37_79b9_7f4a_7c15, &pieces, 40, 4000) {
             // `bits_run` reads what `number_run` does with a taker that keeps the values

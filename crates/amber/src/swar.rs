@@ -97,13 +97,29 @@ pub(crate) fn zero_pairs(word: u64) -> usize {
     ((word ^ FOUR_ZEROS).trailing_zeros() / 16) as usize
 }
 
+/// The eight bytes after the last `0x` [`short_number`] read, with their count of hex
+/// digits and the value of those: the same bytes give the same number, so a repeated value
+/// (one hexadecimal in two on the performance set repeats the one before it) is not
+/// decoded again. Eight zero bytes, which hold no digit, to begin with.
+#[derive(Default)]
+pub(crate) struct LastHex {
+    digits: u64,
+    count: usize,
+    value: u64,
+}
+
 /// The plain number of at most eight digits at `at` (a decimal, or `0x`/`0X` and hex
 /// digits) ended by a separator or the end of `bytes`: its value and where it ends. `word`
 /// is the 8 bytes at `at`. `None` where it is not such a number or the text is too short
 /// to read it a word at a time; the caller then reads it a byte at a time, which gives the
-/// same value wherever this gives one.
+/// same value wherever this gives one. `last` remembers the last hexadecimal's digits.
 #[inline(always)]
-pub(crate) fn short_number(bytes: &[u8], at: usize, word: u64) -> Option<(u64, usize)> {
+pub(crate) fn short_number(
+    bytes: &[u8],
+    at: usize,
+    word: u64,
+    last: &mut LastHex,
+) -> Option<(u64, usize)> {
     let ends = |n: usize, digits: u64, next: usize| {
         if n < 8 {
             is_separator((digits >> (8 * n)) as u8)
@@ -117,8 +133,21 @@ pub(crate) fn short_number(bytes: &[u8], at: usize, word: u64) -> Option<(u64, u
             return None;
         }
         let digits = read_u64(bytes, start);
-        let n = hex_digits(digits);
-        (n > 0 && ends(n, digits, start + 8)).then(|| (hex_value(digits, n), start + n))
+        if digits != last.digits {
+            let count = hex_digits(digits);
+            let value = if count > 0 {
+                hex_value(digits, count)
+            } else {
+                0
+            };
+            *last = LastHex {
+                digits,
+                count,
+                value,
+            };
+        }
+        let n = last.count;
+        (n > 0 && ends(n, digits, start + 8)).then_some((last.value, start + n))
     } else {
         let n = decimal_digits(word);
         (n > 0 && ends(n, word, at + 8)).then(|| (decimal_value(word, n), at + n))
