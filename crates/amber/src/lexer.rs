@@ -312,6 +312,12 @@ impl<'a> Lexer<'a> {
             while at + 16 <= len {
                 let word = read_u64(bytes, at);
                 let zeros = swar::zero_pairs(word);
+                if zeros == 4 && swar::zero_pairs(read_u64(bytes, at + 8)) == 4 {
+                    // Eight lone zeros (a line of zeros holds 64): sixteen bytes at once.
+                    out.extend_from_slice(&[0; 8]);
+                    at += 16;
+                    continue;
+                }
                 if zeros > 0 {
                     // A fixed-size write (no copy of a variable length), then the length.
                     let filled = out.len();

@@ -245,8 +245,9 @@ impl<'a> Parser<'a> {
         let cmp_tok = t;
         // Sized as the previous list was (a script's value lists are mostly of one length,
         // 64 on the performance set): no scan of the line for its length, and no copy when
-        // the guess holds; a longer list grows as usual.
-        let mut values = Vec::with_capacity(self.value_count_hint + 3);
+        // the guess holds; a longer list grows as usual. The 7 is room for `bits_run`'s
+        // fixed writes of eight zeros, which would otherwise grow an exact list.
+        let mut values = Vec::with_capacity(self.value_count_hint + 7);
         // Plain decimal and hexadecimal values (the common case) without a token each;
         // anything else, and any value the type cannot hold (for its error), goes through
         // the loop below.
