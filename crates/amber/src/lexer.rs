@@ -3,7 +3,7 @@
 
 use crate::error::{AmberError, ErrorKind, Pos};
 use crate::model::Literal;
-use crate::swar::{self, is_separator, read_u64};
+use crate::swar::{self, find_newline, is_separator, read_u64};
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,25 +50,6 @@ fn continues_line(rest: &str) -> bool {
 #[inline(always)]
 fn is_blank(b: u8) -> bool {
     b == b' ' || (b != b'\n' && b.wrapping_sub(b'\t') < 5)
-}
-
-/// The index of the first `\n` in `hay`, eight bytes at a time: a byte equal to `\n` is a
-/// zero byte of `word ^ 0x0a0a...`, and the lowest set bit of `(x - 0x01..) & !x & 0x80..`
-/// marks the first zero byte of `x` (a borrow can only set bits above a zero byte).
-pub(crate) fn find_newline(hay: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
-    let mut i = 0;
-    while i + 8 <= hay.len() {
-        let x = read_u64(hay, i) ^ NEWLINES;
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(i + (zero.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    hay[i..].iter().position(|b| *b == b'\n').map(|p| i + p)
 }
 
 /// Not a hexadecimal digit, in [`HEX_DIGIT`].

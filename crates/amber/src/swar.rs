@@ -1,5 +1,6 @@
-//! Eight bytes at a time: reading the plain numbers of a value list from a little-endian
-//! 8-byte word of the text (its first byte in the lowest bits), without a loop per byte.
+//! Eight bytes at a time: reading the plain numbers of a value list, and finding line ends,
+//! spaces and the end of a word, from little-endian 8-byte words of the text (the first
+//! byte in the lowest bits), without a loop per byte.
 //! Each function here is held equal to a byte-by-byte reading by the tests below; the
 //! lexer uses them only where such a reading would accept the same text.
 
@@ -81,6 +82,25 @@ pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
     u64::from_le_bytes(word)
+}
+
+/// The index of the first `\n` in `hay`, eight bytes at a time: a byte equal to `\n` is a
+/// zero byte of `word ^ 0x0a0a...`, and the lowest set bit of `(x - 0x01..) & !x & 0x80..`
+/// marks the first zero byte of `x` (a borrow can only set bits above a zero byte).
+pub(crate) fn find_newline(hay: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let x = read_u64(hay, i) ^ NEWLINES;
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(i + (zero.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    hay[i..].iter().position(|b| *b == b'\n').map(|p| i + p)
 }
 
 /// What may end a plain number: a blank or the line end (`\t` `\n` `\x0B` `\x0C` `\r` are
