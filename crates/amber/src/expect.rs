@@ -340,9 +340,16 @@ fn integers_equal(data: &[u8], offset: usize, format: &ElementFormat, values: &[
             let Some(words) = data.get(offset..offset + 4 * values.len()) else {
                 return false;
             };
-            return words.chunks_exact(4).zip(values).all(|(w, &bits)| {
-                (u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) ^ bits) & m == 0
-            });
+            // The differences of the whole run or-ed together, without stopping at the
+            // first (mismatches are rare and found again by the caller's loop), so that the
+            // compiler compares several values per instruction.
+            let differences = words
+                .chunks_exact(4)
+                .zip(values)
+                .fold(0, |any, (w, &bits)| {
+                    any | (u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) ^ bits)
+                });
+            return differences & m == 0;
         }
         values
             .iter()

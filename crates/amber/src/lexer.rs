@@ -3,6 +3,7 @@
 
 use crate::error::{AmberError, ErrorKind, Pos};
 use crate::model::Literal;
+use crate::swar::{self, find_newline, is_separator, read_u64};
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,43 +50,6 @@ fn continues_line(rest: &str) -> bool {
 #[inline(always)]
 fn is_blank(b: u8) -> bool {
     b == b' ' || (b != b'\n' && b.wrapping_sub(b'\t') < 5)
-}
-
-/// What may end a plain number: a blank or the line end (`\t` `\n` `\x0B` `\x0C` `\r` are
-/// 9..=13).
-#[inline(always)]
-fn is_separator(b: u8) -> bool {
-    b == b' ' || b.wrapping_sub(b'\t') < 5
-}
-
-/// `0 0 0 0 ` as a little-endian 8-byte word: four lone zeros, each ended by a space.
-const FOUR_ZEROS: u64 = u64::from_le_bytes(*b"0 0 0 0 ");
-
-/// The 8 bytes at `at` as a little-endian word (the caller checks that they exist).
-#[inline(always)]
-fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(word)
-}
-
-/// The index of the first `\n` in `hay`, eight bytes at a time: a byte equal to `\n` is a
-/// zero byte of `word ^ 0x0a0a...`, and the lowest set bit of `(x - 0x01..) & !x & 0x80..`
-/// marks the first zero byte of `x` (a borrow can only set bits above a zero byte).
-pub(crate) fn find_newline(hay: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
-    let mut i = 0;
-    while i + 8 <= hay.len() {
-        let x = read_u64(hay, i) ^ NEWLINES;
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(i + (zero.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    hay[i..].iter().position(|b| *b == b'\n').map(|p| i + p)
 }
 
 /// Not a hexadecimal digit, in [`HEX_DIGIT`].
@@ -158,11 +122,13 @@ fn is_ascii_space(b: u8) -> bool {
 /// (a shader line nearly always is); from the first other byte on, through those methods.
 fn first_word(line: &str) -> (&str, &str) {
     let bytes = line.as_bytes();
-    let mut start = 0;
+    // Spaces, then printable ASCII, eight bytes at a time; the byte loops go on from
+    // where those stop (other blanks, control bytes, the line end, other characters).
+    let mut start = swar::skip_spaces(bytes, 0);
     while start < bytes.len() && is_ascii_space(bytes[start]) {
         start += 1;
     }
-    let mut end = start;
+    let mut end = swar::skip_printable(bytes, start);
     while end < bytes.len() && bytes[end] < 0x80 && !is_ascii_space(bytes[end]) {
         end += 1;
     }
@@ -262,14 +228,6 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// How many bytes are left on the current line after what has been read: a capacity
-    /// hint for the value list that [`Self::number_run`] reads (each of its values takes
-    /// at least a digit and a separator, so half of this, rounded up, bounds their count).
-    pub fn line_remaining(&self) -> usize {
-        let rest = &self.src.as_bytes()[self.at..];
-        find_newline(rest).unwrap_or(rest.len())
-    }
-
     /// Reads plain numbers on the current line: decimals (ASCII digits only, at most 19 of
     /// them) and hexadecimals (`0x` or `0X` then 1 to 16 hex digits), each followed by a
     /// blank, the line end or the end of the file, handing each to `take` as the
@@ -320,19 +278,47 @@ impl<'a> Lexer<'a> {
         let bytes = self.src.as_bytes();
         let len = bytes.len();
         let mut at = self.at;
+        let mut last_hex = swar::LastHex::default();
         loop {
             while at < len && is_blank(bytes[at]) {
                 at += 1;
             }
-            // Lone zeros, three values in four on the performance set: four `0 ` at a time
-            // as one 8-byte word, then one `0` and its separator. Each is exactly what
-            // `plain_number` reads there (a decimal `0` ended by a blank), and zero fits
-            // every mask.
-            if at + 8 <= len && read_u64(bytes, at) == FOUR_ZEROS {
-                out.extend_from_slice(&[0; 4]);
-                at += 8;
-                continue;
+            // Eight bytes at a time while sixteen are left (room for the word of a
+            // hexadecimal's digits and the byte after them): lone zeros (nine values in ten
+            // on the performance set) as up to four `0 ` at once, then a number of up to
+            // eight digits, decimal or hexadecimal, and the space after it (`swar`). Each is
+            // exactly what `plain_number` and the blank skip below read there, and zero fits
+            // every mask; anything else (other blanks, the line end, longer numbers, a value
+            // that does not fit) goes the byte-at-a-time way below.
+            while at + 16 <= len {
+                let word = read_u64(bytes, at);
+                let zeros = swar::zero_pairs(word);
+                if zeros == 4 && swar::zero_pairs(read_u64(bytes, at + 8)) == 4 {
+                    // Eight lone zeros (a line of zeros holds 64): sixteen bytes at once.
+                    out.extend_from_slice(&[0; 8]);
+                    at += 16;
+                    continue;
+                }
+                if zeros > 0 {
+                    // A fixed-size write (no copy of a variable length), then the length.
+                    let filled = out.len();
+                    out.extend_from_slice(&[0; 4]);
+                    out.truncate(filled + zeros);
+                    at += 2 * zeros;
+                    continue;
+                }
+                match swar::short_number(bytes, at, word, &mut last_hex) {
+                    Some((v, end)) if v & !mask == 0 => {
+                        out.push(v);
+                        at = end + usize::from(bytes[end] == b' ');
+                    }
+                    _ => break,
+                }
             }
+            while at < len && is_blank(bytes[at]) {
+                at += 1;
+            }
+            // A lone zero and its separator, then any plain number, a byte at a time.
             if at + 1 < len && bytes[at] == b'0' && is_separator(bytes[at + 1]) {
                 out.push(0);
                 at += 1;
@@ -364,6 +350,11 @@ impl<'a> Lexer<'a> {
         let pos = Pos::new(self.line, self.col);
         let start = self.at;
         let bytes = self.src.as_bytes();
+        // Printable ASCII (one column a byte) eight bytes at a time; the loop below goes on
+        // from the first other byte, which may still belong to the word.
+        let printable_end = swar::skip_printable(bytes, start);
+        self.col += (printable_end - start) as u32;
+        self.at = printable_end;
         loop {
             match bytes.get(self.at) {
                 None => break,
@@ -590,8 +581,27 @@ mod tests {
             "0 0 0 0 ",
             "0 0 0 0 0 0 0 ",
             "0 ",
+            // Around the eight-byte reading: seven, eight and nine digits, hex digits of
+            // both cases, a word's worth of `0 ` pairs broken by another separator.
+            "1234567",
+            "12345678",
+            "123456789",
+            "99999999",
+            "00000000",
+            "0xffffffff",
+            "0xFfFfFfFf0",
+            "0x1234567",
+            "0xdeadbeefg",
+            "0x0000000",
+            "0 0\t0 0 ",
+            "0 0 0 0x",
+            "0xc",
+            "0\u{fa}",
+            "0xffff",
+            "0xfffffffe",
+            "0xffffffff ",
         ];
-        for src in generated_texts(0x9e37_79b9_7f4a_7c15, &pieces, 40, 2000) {
+        for src in generated_texts(0x9e37_79b9_7f4a_7c15, &pieces, 40, 4000) {
             // `bits_run` reads what `number_run` does with a taker that keeps the values
             // that fit `mask`, and stops at the same place.
             for mask in [0xff, 0xffff_ffff, u64::MAX] {
@@ -688,6 +698,67 @@ mod tests {
             let trimmed = text.trim_start();
             let first = trimmed.split_whitespace().next().unwrap_or("");
             assert_eq!(first_word(&text), (trimmed, first), "{text:?}");
+        }
+    }
+
+    /// Words and line ends against a reference reading by `char`s (words are runs of
+    /// characters that are not `char::is_whitespace`, a column per character), on generated
+    /// text with long ASCII words, control bytes, DEL, Unicode letters and blanks.
+    #[test]
+    fn words_are_runs_of_non_whitespace_characters() {
+        let pieces = [
+            "a",
+            "EXPECT",
+            "outputB",
+            "0x1f",
+            "abcdefghijklmnop",
+            " ",
+            " ",
+            "\t",
+            "\r",
+            "\n",
+            "\x0B",
+            "\x0C",
+            "\x01",
+            "\x7f",
+            "\u{e9}",
+            "\u{3000}",
+            "\u{85}",
+            "~!",
+        ];
+        for src in generated_texts(0x5bd1_e995_1234_5678, &pieces, 30, 3000) {
+            let mut want = Vec::new();
+            let (mut line, mut col) = (1u32, 1u32);
+            let mut word: Option<(String, u32)> = None;
+            for c in src.chars() {
+                if c.is_whitespace() {
+                    if let Some((w, at)) = word.take() {
+                        want.push((w, line, at));
+                    }
+                    if c == '\n' {
+                        want.push((String::new(), line, col));
+                        line += 1;
+                        col = 1;
+                        continue;
+                    }
+                } else {
+                    word.get_or_insert_with(|| (String::new(), col)).0.push(c);
+                }
+                col += 1;
+            }
+            if let Some((w, at)) = word.take() {
+                want.push((w, line, at));
+            }
+            let mut lx = Lexer::new(&src);
+            let mut got = Vec::new();
+            loop {
+                let t = lx.next();
+                if t.kind == TokKind::Eof {
+                    break;
+                }
+                got.push((t.text.to_string(), t.pos.line, t.pos.column));
+            }
+            assert_eq!(got, want, "{src:?}");
         }
     }
 

@@ -16,6 +16,7 @@ mod lexer;
 pub mod model;
 mod parser;
 pub mod suggest;
+mod swar;
 
 pub use error::{AmberError, ErrorKind, Pos};
 pub use expect::{check_expect, ExpectFailure, FailureKind};

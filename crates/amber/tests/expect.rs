@@ -222,3 +222,30 @@ fn int64_and_uint64_extremes() {
     );
     check(&e, &[("b", u64::MAX.to_le_bytes().to_vec())]).unwrap();
 }
+
+/// A `uint32` value list (the run compared as a whole) against contents differing in one
+/// bit of one value, for every length up to 70 and every position: the check fails at
+/// exactly that value, and passes on the equal contents.
+#[test]
+fn uint32_runs_fail_at_each_single_difference() {
+    for len in 1..=70u32 {
+        let values: Vec<u32> = (0..len).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let list: Vec<String> = values.iter().map(|v| format!("{v:#x}")).collect();
+        let (_, e) = setup(
+            "BUFFER b DATA_TYPE uint32 SIZE 80 FILL 0",
+            &format!("EXPECT b IDX 4 EQ {}", list.join(" ")),
+        );
+        let mut contents = vec![7u32; 80];
+        contents[1..=len as usize].copy_from_slice(&values);
+        check(&e, &[("b", u32s(&contents))]).unwrap();
+        for at in 0..len as usize {
+            let mut changed = contents.clone();
+            changed[1 + at] ^= 1 << (at % 32);
+            let f = check(&e, &[("b", u32s(&changed))]).unwrap_err();
+            match f.kind {
+                FailureKind::Mismatch { value_index, .. } => assert_eq!(value_index, at),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}

@@ -240,6 +240,16 @@ pub enum Literal {
 impl Literal {
     /// Reads a token as a number.
     pub fn parse(s: &str) -> Option<Literal> {
+        // Every number opens with a sign, a digit, a `.`, or `inf`/`nan`'s first letter:
+        // keywords (`EQ`, `TOLERANCE`, names) are refused without the reading below.
+        match s.as_bytes().first() {
+            Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'i' | b'n') => Self::parse_number(s),
+            _ => None,
+        }
+    }
+
+    /// [`Self::parse`] without its first-byte filter.
+    fn parse_number(s: &str) -> Option<Literal> {
         let (neg, body) = match s.strip_prefix('-') {
             Some(b) => (true, b),
             None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -410,5 +420,50 @@ impl ElementFormat {
         element * self.stride()
             + (within / rows) * self.column_stride()
             + (within % rows) * self.ty.scalar.size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Literal;
+
+    /// The first-byte filter refuses only what the full reading refuses: every token of
+    /// one to three characters from the bytes that open numbers and their neighbours, and
+    /// longer numbers and near-numbers.
+    #[test]
+    fn literal_filter_refuses_only_non_numbers() {
+        let chars = [
+            "0", "9", "+", "-", ".", "i", "n", "f", "a", "x", "X", "e", "E", "N", "I", "/", ":",
+            ",", " ", "\u{e9}",
+        ];
+        let mut tokens: Vec<String> = vec![
+            "inf".into(),
+            "-inf".into(),
+            "nan".into(),
+            "+nan".into(),
+            "Inf".into(),
+            "NaN".into(),
+            "infinity".into(),
+            ".5e3".into(),
+            "0x1F".into(),
+            "-0x8".into(),
+            "12345678901234567890123".into(),
+            "EQ".into(),
+            String::new(),
+        ];
+        for a in chars {
+            tokens.push(a.to_string());
+            for b in chars {
+                tokens.push(format!("{a}{b}"));
+                for c in chars {
+                    tokens.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for t in &tokens {
+            let (filtered, full) = (Literal::parse(t), Literal::parse_number(t));
+            // NaN is not equal to itself: compare what each reads as text.
+            assert_eq!(format!("{filtered:?}"), format!("{full:?}"), "{t:?}");
+        }
     }
 }

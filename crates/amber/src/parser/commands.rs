@@ -243,9 +243,11 @@ impl<'a> Parser<'a> {
             _ => return expected(t, "a comparator (`EQ`, `NE`, `LT`, `LE`, `GT`, `GE`)"),
         };
         let cmp_tok = t;
-        // Sized once for the values on this line (growing one value at a time was ~3% of
-        // `tangle run` on the performance set).
-        let mut values = Vec::with_capacity(self.lx.line_remaining().div_ceil(2));
+        // Sized as the previous list was (a script's value lists are mostly of one length,
+        // 64 on the performance set): no scan of the line for its length, and no copy when
+        // the guess holds; a longer list grows as usual. The 7 is room for `bits_run`'s
+        // fixed writes of eight zeros, which would otherwise grow an exact list.
+        let mut values = Vec::with_capacity(self.value_count_hint + 7);
         // Plain decimal and hexadecimal values (the common case) without a token each;
         // anything else, and any value the type cannot hold (for its error), goes through
         // the loop below.
@@ -292,6 +294,7 @@ impl<'a> Parser<'a> {
         if values.is_empty() {
             return expected(self.lx.peek(), "an expected value");
         }
+        self.value_count_hint = values.len();
         if !tolerance.is_empty() {
             if cmp != Comparator::Eq {
                 return err(

@@ -19,6 +19,7 @@ pub fn parse(text: &str) -> Result<Script> {
     let mut p = Parser {
         lx: Lexer::new(text),
         script: Script::default(),
+        value_count_hint: 0,
     };
     loop {
         let t = p.lx.next_skip_eol();
@@ -66,6 +67,8 @@ fn bad_number<T>(t: Tok<'_>, what: &str) -> Result<T> {
 struct Parser<'a> {
     lx: Lexer<'a>,
     script: Script,
+    /// How many values the last `EXPECT` value list held: the next list's capacity.
+    value_count_hint: usize,
 }
 
 impl<'a> Parser<'a> {
