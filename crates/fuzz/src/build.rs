@@ -49,6 +49,9 @@ global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 "#;
 
+/// How many instructions a block's list has room for when the emitter first appends to it.
+const BLOCK_INSTS: usize = 64;
+
 /// Reserves room in `f` for the instructions, values and blocks `body` builds, so that its
 /// vectors are not grown (and copied) several times each while it is built: a dozen
 /// instructions and values and four blocks per statement of `body` at any depth (a rough
@@ -319,10 +322,14 @@ impl Emitter<'_, '_> {
         ty: Option<Type>,
     ) -> Option<Value> {
         let block = self.b.current_block().expect("the emitter is in a block");
-        self.b
-            .function_mut()
-            .insert_inst(InsertAt::End(block), op, args, ty)
-            .1
+        let f = self.b.function_mut();
+        // A block's list starts with room for `BLOCK_INSTS`: grown from nothing, it was
+        // reallocated at 4, 8, 16 and 32 instructions (a sixth of building).
+        let insts = &mut f.blocks[block].insts;
+        if insts.capacity() == 0 {
+            insts.reserve(BLOCK_INSTS);
+        }
+        f.insert_inst(InsertAt::End(block), op, args, ty).1
     }
 
     /// `op` on `args` with a result of type `ty`.
