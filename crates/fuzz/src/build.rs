@@ -6,7 +6,8 @@
 //! record `r · local_size + i` of the array, the same bytes as the word layout of
 //! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
 //! lives in two Private variables: `loc`, the index in the array of the invocation's next
-//! record (so a record costs no arithmetic beyond its increment), and `ballot`, where a
+//! record (so a record costs no arithmetic beyond its increment; words known to be zero
+//! are not stored, the buffer being zeroed and each record written once), and `ballot`, where a
 //! ballot's `u32x4` is stored so that its words are read with scalar loads. A for-loop's
 //! index is a phi of its header (0 on entry, `i + 1` from the continue target).
 
@@ -19,7 +20,9 @@ use tangle_ir::{
     Type, TypeData, Value,
 };
 
-use crate::ast::{block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip};
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
+};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -88,6 +91,19 @@ fn count_stmts(body: &[Stmt]) -> usize {
 
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
+    build_module_with(program, false)
+}
+
+/// The module with every word of every record stored, the zero ones too: the plain form
+/// [`build_module`]'s records are held to (`tests::records_without_their_zero_words`).
+#[cfg(test)]
+fn build_module_storing_zero_words(program: &Program) -> Module {
+    build_module_with(program, true)
+}
+
+/// Builds the IR module of `program`, storing the records' zero words if
+/// `store_zero_words`.
+fn build_module_with(program: &Program, store_zero_words: bool) -> Module {
     // Per-lane state shared by every function: g4 the record counter, g5 the last ballot,
     // g6.. the loop indices.
     // The prelude is parsed once per process and cloned; the loop indices are copies of the
@@ -132,6 +148,7 @@ pub fn build_module(program: &Program) -> Module {
         void,
         record_stride: program.local_size,
         loops: program.loops,
+        store_zero_words,
     };
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
@@ -197,6 +214,7 @@ struct Globals {
     void: Type,
     record_stride: u32,
     loops: u32,
+    store_zero_words: bool,
 }
 
 /// Constants made so far, module-wide (constants belong to the module, so every function
@@ -236,6 +254,8 @@ struct Emitter<'m, 'g> {
     inv: Operand,
     lane: Operand,
     record_stride: u32,
+    /// Whether records store their zero words too (see [`Emitter::record`]).
+    store_zero_words: bool,
     /// The helper functions built so far, by index.
     funcs: &'g [Option<Func>],
     /// The helper function's argument.
@@ -274,6 +294,7 @@ impl<'m, 'g> Emitter<'m, 'g> {
             inv: Operand::Global(g.inv),
             lane: Operand::Global(g.lane),
             record_stride: g.record_stride,
+            store_zero_words: g.store_zero_words,
             funcs,
             arg,
             consts,
@@ -387,12 +408,21 @@ impl Emitter<'_, '_> {
     }
 
     /// Writes the invocation's next record (`out.records[loc]`, word by word) and moves
-    /// `loc` on by a workgroup's worth of records.
-    fn record(&mut self, id: u32, words: [Operand; 4]) {
+    /// `loc` on by a workgroup's worth of records. `words` are the record's leading words
+    /// (up to four); the words after them are zero and not stored: the output buffer starts
+    /// zeroed and each record of each invocation is written once (`loc` only moves on), so
+    /// they are zero already. An elect's or collective's record is two stores, not five.
+    fn record(&mut self, id: u32, words: &[Operand]) {
+        debug_assert!(words.len() < RECORD_WORDS as usize);
         let loc = self.load(self.loc);
         let zero = self.k(0);
         let tag = self.k(id + 1);
-        for (k, w) in words.into_iter().chain([tag]).enumerate() {
+        let stored = match self.store_zero_words {
+            true => RECORD_WORDS as usize - 1,
+            false => words.len(),
+        };
+        let fields = (0..stored).map(|k| (k, words.get(k).copied().unwrap_or(zero)));
+        for (k, w) in fields.chain([(RECORD_WORDS as usize - 1, tag)]) {
             let kk = self.k(k as u32);
             let op = Op::Plain(PlainOp::AccessChain);
             let p = self.typed(op, [Operand::Global(self.out), zero, loc, kk], self.ptr_u32);
@@ -476,14 +506,14 @@ impl Emitter<'_, '_> {
                     let p = self.typed(op, [Operand::Global(self.ballot), kk], self.private_u32);
                     self.load(p)
                 });
-                self.record(*id, words);
+                self.record(*id, &words);
             }
             Stmt::Elect { id } => {
                 let e = self.elect();
                 let one = self.k(1);
                 let zero = self.k(0);
                 let w = self.typed(Op::Plain(PlainOp::Select), [e, one, zero], self.u32t);
-                self.record(*id, [w, zero, zero, zero]);
+                self.record(*id, &[w]);
             }
             Stmt::Collective { id, op } => {
                 let one = self.k(1);
@@ -496,8 +526,7 @@ impl Emitter<'_, '_> {
                     Collective::BroadcastFirst => (GroupOp::BroadcastFirst, None),
                 };
                 let r = self.group_op(op, group, [value], self.u32t);
-                let zero = self.k(0);
-                self.record(*id, [r, zero, zero, zero]);
+                self.record(*id, &[r]);
             }
             Stmt::If { cond, then, els } => {
                 let c = self.cond(*cond);
@@ -686,6 +715,44 @@ mod tests {
             "ult",
         ];
         assert_eq!(checked.keys().copied().collect::<Vec<_>>(), kinds);
+    }
+
+    /// The records without their zero words give the reference the same buffer as the
+    /// records with every word stored, at two subgroup sizes, for programs with elects and
+    /// collectives (whose records have zero words), and do store fewer words.
+    #[test]
+    fn records_without_their_zero_words() {
+        use crate::compare::run_reference;
+        use tangle_interp::Variant;
+        let (mut programs, mut fewer) = (0, 0);
+        for nesting in [2, 4, 6] {
+            for seed in 0..12 {
+                let config = crate::GenConfig {
+                    nesting,
+                    size_budget: 40,
+                };
+                let program = crate::generate(seed, config);
+                let (lean, full) = (
+                    build_module(&program),
+                    super::build_module_storing_zero_words(&program),
+                );
+                let stores = |m: &tangle_ir::Module| {
+                    let insts = m.funcs.iter().flat_map(|(_, f)| f.insts.iter());
+                    insts.filter(|(_, i)| matches!(i.op, Op::Store(_))).count()
+                };
+                fewer += usize::from(stores(&lean) < stores(&full));
+                for size in [4, 32] {
+                    let words = crate::mask::simulate(&program, size).words.len();
+                    let run = |m| run_reference(m, size, words, Variant::Maximal).unwrap();
+                    assert_eq!(run(&lean), run(&full), "seed {seed} nesting {nesting}");
+                }
+                programs += 1;
+            }
+        }
+        assert!(
+            fewer * 2 > programs,
+            "{fewer} of {programs} store fewer words"
+        );
     }
 
     #[test]
