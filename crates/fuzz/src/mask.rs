@@ -111,15 +111,22 @@ impl MaskRecords<'_> {
         let mut zeroed = 0;
         for record in self.records {
             let at = place(record);
-            let slot = &mut bytes[at..at + RECORD_BYTES];
-            if slot
-                .chunks_exact(4)
-                .zip(&record.2)
-                .any(|(c, &w)| c != w.to_le_bytes())
-            {
+            let slot: &mut [u8; RECORD_BYTES] = (&mut bytes[at..at + RECORD_BYTES])
+                .try_into()
+                .expect("a record's bytes");
+            // Fixed-size: five loads and compares, no loop.
+            let word = |k: usize| {
+                u32::from_le_bytes([
+                    slot[4 * k],
+                    slot[4 * k + 1],
+                    slot[4 * k + 2],
+                    slot[4 * k + 3],
+                ])
+            };
+            if (0..RECORD_WORDS as usize).fold(0, |d, k| d | (word(k) ^ record.2[k])) != 0 {
                 break;
             }
-            slot.fill(0);
+            *slot = [0; RECORD_BYTES];
             zeroed += 1;
         }
         if zeroed == self.records.len() && bytes[..len].iter().fold(0, |a, &b| a | b) == 0 {
