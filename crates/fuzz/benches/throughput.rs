@@ -7,13 +7,15 @@
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tangle_fuzz::{compare, generate, GenConfig};
+use tangle_fuzz::compare::Comparer;
+use tangle_fuzz::{generate, GenConfig};
 use tangle_interp::Variant;
 
 /// Seeds per timed block.
 const BLOCK: u64 = 50;
 
 fn block(nesting: u32, subgroup_size: u32) {
+    let mut comparer = Comparer::default();
     for seed in 0..BLOCK {
         let program = generate(
             seed,
@@ -22,7 +24,9 @@ fn block(nesting: u32, subgroup_size: u32) {
                 size_budget: 40,
             },
         );
-        compare(&program, &[subgroup_size], Variant::Maximal).expect("the oracles agree");
+        comparer
+            .compare(&program, &[subgroup_size], Variant::Maximal)
+            .expect("the oracles agree");
     }
 }
 

@@ -6,7 +6,8 @@
 //! `valgrind --tool=callgrind target/release/examples/pipeline 4 32` (`docs/fuzz.md`,
 //! "Throughput").
 
-use tangle_fuzz::{compare, generate, GenConfig};
+use tangle_fuzz::compare::Comparer;
+use tangle_fuzz::{generate, GenConfig};
 use tangle_interp::Variant;
 
 fn main() {
@@ -20,6 +21,8 @@ fn main() {
     let nesting = args.first().copied().unwrap_or(4) as u32;
     let subgroup_size = args.get(1).copied().unwrap_or(32) as u32;
     let seeds = args.get(2).copied().unwrap_or(50);
+    // One comparer for all programs, as a campaign's worker keeps one.
+    let mut comparer = Comparer::default();
     for seed in 0..seeds {
         let program = generate(
             seed,
@@ -28,7 +31,7 @@ fn main() {
                 size_budget: 40,
             },
         );
-        if let Err(m) = compare(&program, &[subgroup_size], Variant::Maximal) {
+        if let Err(m) = comparer.compare(&program, &[subgroup_size], Variant::Maximal) {
             eprintln!("seed {seed}: {m}");
             std::process::exit(1);
         }

@@ -6,20 +6,23 @@
 //! record `r · local_size + i` of the array, the same bytes as the word layout of
 //! [`crate::ast`]) and an input buffer (set 0, binding 1, `rtarray<u32>`). Per-lane state
 //! lives in two Private variables: `loc`, the index in the array of the invocation's next
-//! record (so a record costs no arithmetic beyond its increment), and `ballot`, where a
+//! record (so a record costs no arithmetic beyond its increment; words known to be zero
+//! are not stored, the buffer being zeroed and each record written once), and `ballot`, where a
 //! ballot's `u32x4` is stored so that its words are read with scalar loads. A for-loop's
 //! index is a phi of its header (0 on entry, `i + 1` from the continue target).
 
 use std::sync::OnceLock;
 
 use spirv::{Scope, StorageClass};
-use tangle_ir::builder::FunctionBuilder;
+use tangle_ir::builder::{FunctionBuilder, InsertAt};
 use tangle_ir::{
     EntryPoint, ExecMode, Func, Global, GroupOp, GroupOperation, Module, Op, Operand, PlainOp,
-    Type, TypeData,
+    Type, TypeData, Value,
 };
 
-use crate::ast::{block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip};
+use crate::ast::{
+    block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, RECORD_WORDS,
+};
 
 /// Types, constants and globals every program uses (parsed, then the builder adds `main`).
 const PRELUDE: &str = r#"spirv 1.4
@@ -49,16 +52,21 @@ global g2 ptr<Input, u32> [builtin LocalInvocationIndex]
 global g3 ptr<Input, u32> [builtin SubgroupLocalInvocationId]
 "#;
 
+/// How many instructions a block's list has room for when the emitter first appends to it.
+const BLOCK_INSTS: usize = 64;
+
 /// Reserves room in `f` for the instructions, values and blocks `body` builds, so that its
-/// vectors are not grown (and copied) several times each while it is built: a dozen
-/// instructions and values and four blocks per statement of `body` at any depth (a rough
-/// bound on what one statement emits; more only grows the vectors as before). Capacity
-/// only: nothing built changes.
+/// vectors are not grown (and copied) several times each while it is built. Per statement
+/// of `body` at any depth, the programs of seeds 0..300 at nesting 2..8 emit 11.5-14
+/// instructions, 8-10 values and about one block on average, and at most 24, 17.5 and 2.1
+/// in one function (a ballot's record is 23 instructions and 16 values); the function's
+/// entry adds two loads and a return. Capacity only: nothing built changes, and more only
+/// grows the vectors as before.
 fn reserve(f: &mut tangle_ir::Function, body: &[Stmt]) {
     let stmts = count_stmts(body);
-    f.insts.reserve(12 * stmts);
-    f.values.reserve(12 * stmts);
-    f.blocks.reserve(4 * stmts);
+    f.insts.reserve(24 * stmts + 4);
+    f.values.reserve(18 * stmts + 4);
+    f.blocks.reserve(2 * stmts + 2);
 }
 
 /// How many statements `body` holds at every depth.
@@ -83,6 +91,19 @@ fn count_stmts(body: &[Stmt]) -> usize {
 
 /// Builds the IR module of `program`.
 pub fn build_module(program: &Program) -> Module {
+    build_module_with(program, false)
+}
+
+/// The module with every word of every record stored, the zero ones too: the plain form
+/// [`build_module`]'s records are held to (`tests::records_without_their_zero_words`).
+#[cfg(test)]
+fn build_module_storing_zero_words(program: &Program) -> Module {
+    build_module_with(program, true)
+}
+
+/// Builds the IR module of `program`, storing the records' zero words if
+/// `store_zero_words`.
+fn build_module_with(program: &Program, store_zero_words: bool) -> Module {
     // Per-lane state shared by every function: g4 the record counter, g5 the last ballot,
     // g6.. the loop indices.
     // The prelude is parsed once per process and cloned; the loop indices are copies of the
@@ -107,6 +128,11 @@ pub fn build_module(program: &Program) -> Module {
         pointee: u32t,
     });
     let void = m.types.void();
+    let bool_t = m.types.bool();
+    let u32x4 = m.types.intern(TypeData::Vector {
+        elem: u32t,
+        count: 4,
+    });
     let globals = Globals {
         out: Global::from_u32(0),
         input: Global::from_u32(1),
@@ -117,27 +143,35 @@ pub fn build_module(program: &Program) -> Module {
         ptr_u32,
         private_u32,
         u32t,
+        bool_t,
+        u32x4,
+        void,
         record_stride: program.local_size,
         loops: program.loops,
+        store_zero_words,
     };
     // Helpers last first: each calls only the ones after it.
     let mut funcs: Vec<Option<Func>> = vec![None; program.functions.len()];
+    let mut consts = Consts::default();
     for (k, body) in program.functions.iter().enumerate().rev() {
         let (mut b, params) =
             FunctionBuilder::create_function(&mut m, &format!("helper{k}"), void, &[u32t]);
         reserve(b.function_mut(), body);
-        let mut e = Emitter::start(b, &globals, &funcs, Some(Operand::Value(params[0])));
+        let arg = Some(Operand::Value(params[0]));
+        let mut e = Emitter::start(b, &globals, &funcs, arg, consts);
         e.block(body);
         if e.b.is_open() {
             e.b.ret(None);
         }
-        funcs[k] = Some(e.b.func);
+        let func = e.b.func;
+        consts = e.consts;
+        funcs[k] = Some(func);
     }
     let (mut b, _) = FunctionBuilder::create_function(&mut m, "main", void, &[]);
     reserve(b.function_mut(), &program.body);
-    let mut e = Emitter::start(b, &globals, &funcs, None);
+    let mut e = Emitter::start(b, &globals, &funcs, None, consts);
     // The invocation's first record is record `inv` of the array.
-    e.b.store(Operand::Global(globals.loc), e.inv);
+    e.store(Operand::Global(globals.loc), e.inv);
     e.block(&program.body);
     if e.b.is_open() {
         e.b.ret(None);
@@ -175,8 +209,31 @@ struct Globals {
     ptr_u32: Type,
     private_u32: Type,
     u32t: Type,
+    bool_t: Type,
+    u32x4: Type,
+    void: Type,
     record_stride: u32,
     loops: u32,
+    store_zero_words: bool,
+}
+
+/// Constants made so far, module-wide (constants belong to the module, so every function
+/// shares them): the builder finds an existing constant by a search through all of the
+/// module's constants, which made up a tenth of building.
+struct Consts {
+    /// The `u32` constants below 256, by value.
+    small: Vec<Option<Operand>>,
+    /// `true`, the ballots' operand.
+    true_: Option<Operand>,
+}
+
+impl Default for Consts {
+    fn default() -> Self {
+        Consts {
+            small: vec![None; 256],
+            true_: None,
+        }
+    }
 }
 
 struct Emitter<'m, 'g> {
@@ -186,6 +243,9 @@ struct Emitter<'m, 'g> {
     ptr_u32: Type,
     private_u32: Type,
     u32t: Type,
+    bool_t: Type,
+    u32x4: Type,
+    void: Type,
     loc: Operand,
     ballot: Global,
     /// The index of each enclosing for-loop of this function (a phi of its header), by
@@ -194,12 +254,14 @@ struct Emitter<'m, 'g> {
     inv: Operand,
     lane: Operand,
     record_stride: u32,
+    /// Whether records store their zero words too (see [`Emitter::record`]).
+    store_zero_words: bool,
     /// The helper functions built so far, by index.
     funcs: &'g [Option<Func>],
     /// The helper function's argument.
     arg: Option<Operand>,
-    /// The `u32` constants below 256 made so far, by value.
-    consts: Vec<Option<Operand>>,
+    /// The constants made so far (in this function or an earlier one).
+    consts: Consts,
     /// Enclosing loops, innermost last.
     loops: Vec<tangle_ir::builder::structured::Loop>,
 }
@@ -211,12 +273,11 @@ impl<'m, 'g> Emitter<'m, 'g> {
         g: &Globals,
         funcs: &'g [Option<Func>],
         arg: Option<Operand>,
+        consts: Consts,
     ) -> Self {
         let entry = b.create_block();
         b.switch_to_block(entry);
-        let inv = b.load(Operand::Global(g.inv));
-        let lane = b.load(Operand::Global(g.lane));
-        Emitter {
+        let mut e = Emitter {
             b,
             out: g.out,
             input: g.input,
@@ -224,16 +285,24 @@ impl<'m, 'g> Emitter<'m, 'g> {
             private_u32: g.private_u32,
             ballot: g.ballot,
             u32t: g.u32t,
+            bool_t: g.bool_t,
+            u32x4: g.u32x4,
+            void: g.void,
             loc: Operand::Global(g.loc),
             indices: vec![None; g.loops as usize],
-            inv: Operand::Value(inv),
-            lane: Operand::Value(lane),
+            // Placeholders until the loads below.
+            inv: Operand::Global(g.inv),
+            lane: Operand::Global(g.lane),
             record_stride: g.record_stride,
+            store_zero_words: g.store_zero_words,
             funcs,
             arg,
-            consts: vec![None; 256],
+            consts,
             loops: Vec::new(),
-        }
+        };
+        e.inv = e.load(Operand::Global(g.inv));
+        e.lane = e.load(Operand::Global(g.lane));
+        e
     }
 }
 
@@ -244,19 +313,77 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// The `u32` constant `n`. Small ones are remembered here: the builder finds an existing
-    /// constant by a search through the module's constants, which made up a tenth of
-    /// building.
+    /// The `u32` constant `n`. Small ones are remembered in [`Consts`].
     fn k(&mut self, n: u32) -> Operand {
-        match self.consts.get(n as usize) {
+        match self.consts.small.get(n as usize) {
             Some(Some(c)) => *c,
             Some(None) => {
                 let c = self.b.const_u32(n);
-                self.consts[n as usize] = Some(c);
+                self.consts.small[n as usize] = Some(c);
                 c
             }
             None => self.b.const_u32(n),
         }
+    }
+
+    /// The `bool` constant `true`.
+    fn k_true(&mut self) -> Operand {
+        match self.consts.true_ {
+            Some(c) => c,
+            None => *self.consts.true_.insert(self.b.const_bool(true)),
+        }
+    }
+
+    /// Appends `op` on `args` at the end of the current block with result type `ty`: what
+    /// the builder's `ins` does, without its type inference (the emitter knows each
+    /// result's type; `tests::result_types_are_what_the_builder_infers` holds them to the
+    /// inference) and without copying `args` into a vector of its own.
+    fn emit<const N: usize>(
+        &mut self,
+        op: Op,
+        args: [Operand; N],
+        ty: Option<Type>,
+    ) -> Option<Value> {
+        let block = self.b.current_block().expect("the emitter is in a block");
+        let f = self.b.function_mut();
+        // A block's list starts with room for `BLOCK_INSTS`: grown from nothing, it was
+        // reallocated at 4, 8, 16 and 32 instructions (a sixth of building).
+        let insts = &mut f.blocks[block].insts;
+        if insts.capacity() == 0 {
+            insts.reserve(BLOCK_INSTS);
+        }
+        f.insert_inst(InsertAt::End(block), op, args, ty).1
+    }
+
+    /// `op` on `args` with a result of type `ty`.
+    fn typed<const N: usize>(&mut self, op: Op, args: [Operand; N], ty: Type) -> Operand {
+        Operand::Value(self.emit(op, args, Some(ty)).expect("a typed result"))
+    }
+
+    /// The `u32` loaded through `ptr` (every load here reads a `u32`).
+    fn load(&mut self, ptr: Operand) -> Operand {
+        self.typed(Op::Load(Default::default()), [ptr], self.u32t)
+    }
+
+    /// `store value` through `ptr`.
+    fn store(&mut self, ptr: Operand, value: Operand) {
+        self.emit(Op::Store(Default::default()), [ptr, value], None);
+    }
+
+    /// A subgroup operation (`group`: reduce, scan or none) of result type `ty`.
+    fn group_op<const N: usize>(
+        &mut self,
+        op: GroupOp,
+        group: Option<GroupOperation>,
+        args: [Operand; N],
+        ty: Type,
+    ) -> Operand {
+        let op = Op::Group {
+            op,
+            scope: Scope::Subgroup,
+            group,
+        };
+        self.typed(op, args, ty)
     }
 
     /// The index of the enclosing for-loop `loop_id`.
@@ -264,54 +391,51 @@ impl Emitter<'_, '_> {
         self.indices[loop_id as usize].expect("a loop index inside its loop")
     }
 
-    fn val(&mut self, op: PlainOp, args: &[Operand]) -> Operand {
-        Operand::Value(self.b.plain(op, args))
+    /// A `u32` arithmetic or bitwise operation.
+    fn u32_op(&mut self, op: PlainOp, args: [Operand; 2]) -> Operand {
+        self.typed(Op::Plain(op), args, self.u32t)
+    }
+
+    /// A comparison or logical operation (a `bool`).
+    fn bool_op<const N: usize>(&mut self, op: PlainOp, args: [Operand; N]) -> Operand {
+        self.typed(Op::Plain(op), args, self.bool_t)
     }
 
     fn element(&mut self, buffer: Global, index: Operand) -> Operand {
         let zero = self.k(0);
-        let p = self.b.ins_typed(
-            Op::Plain(PlainOp::AccessChain),
-            &[Operand::Global(buffer), zero, index],
-            self.ptr_u32,
-        );
-        Operand::Value(p)
+        let op = Op::Plain(PlainOp::AccessChain);
+        self.typed(op, [Operand::Global(buffer), zero, index], self.ptr_u32)
     }
 
     /// Writes the invocation's next record (`out.records[loc]`, word by word) and moves
-    /// `loc` on by a workgroup's worth of records.
-    fn record(&mut self, id: u32, words: [Operand; 4]) {
-        let loc = Operand::Value(self.b.load(self.loc));
+    /// `loc` on by a workgroup's worth of records. `words` are the record's leading words
+    /// (up to four); the words after them are zero and not stored: the output buffer starts
+    /// zeroed and each record of each invocation is written once (`loc` only moves on), so
+    /// they are zero already. An elect's or collective's record is two stores, not five.
+    fn record(&mut self, id: u32, words: &[Operand]) {
+        debug_assert!(words.len() < RECORD_WORDS as usize);
+        let loc = self.load(self.loc);
         let zero = self.k(0);
         let tag = self.k(id + 1);
-        for (k, w) in words.into_iter().chain([tag]).enumerate() {
+        let stored = match self.store_zero_words {
+            true => RECORD_WORDS as usize - 1,
+            false => words.len(),
+        };
+        let fields = (0..stored).map(|k| (k, words.get(k).copied().unwrap_or(zero)));
+        for (k, w) in fields.chain([(RECORD_WORDS as usize - 1, tag)]) {
             let kk = self.k(k as u32);
-            let p = self.b.ins_typed(
-                Op::Plain(PlainOp::AccessChain),
-                &[Operand::Global(self.out), zero, loc, kk],
-                self.ptr_u32,
-            );
-            self.b.store(Operand::Value(p), w);
+            let op = Op::Plain(PlainOp::AccessChain);
+            let p = self.typed(op, [Operand::Global(self.out), zero, loc, kk], self.ptr_u32);
+            self.store(p, w);
         }
         let stride = self.k(self.record_stride);
-        let next = self.val(PlainOp::IAdd, &[loc, stride]);
-        self.b.store(self.loc, next);
+        let next = self.u32_op(PlainOp::IAdd, [loc, stride]);
+        self.store(self.loc, next);
     }
 
-    fn group(&mut self, op: GroupOp, args: &[Operand]) -> Operand {
-        let v = self
-            .b
-            .ins(
-                Op::Group {
-                    op,
-                    scope: Scope::Subgroup,
-                    group: None,
-                },
-                args,
-            )
-            .expect("group operations infer their types")
-            .expect("group operations have results");
-        Operand::Value(v)
+    /// `subgroupElect()`.
+    fn elect(&mut self) -> Operand {
+        self.group_op(GroupOp::Elect, None, [], self.bool_t)
     }
 
     fn cond(&mut self, c: Cond) -> Operand {
@@ -321,35 +445,35 @@ impl Emitter<'_, '_> {
                 let one = self.k(1);
                 let zero = self.k(0);
                 let m = self.k(mask);
-                let bit = self.val(PlainOp::BitwiseAnd, &[self.lane, k31]);
-                let shifted = self.val(PlainOp::ShiftRightLogical, &[m, bit]);
-                let low = self.val(PlainOp::BitwiseAnd, &[shifted, one]);
-                self.val(PlainOp::INotEqual, &[low, zero])
+                let bit = self.u32_op(PlainOp::BitwiseAnd, [self.lane, k31]);
+                let shifted = self.u32_op(PlainOp::ShiftRightLogical, [m, bit]);
+                let low = self.u32_op(PlainOp::BitwiseAnd, [shifted, one]);
+                self.bool_op(PlainOp::INotEqual, [low, zero])
             }
             Cond::ArgIsLane => {
                 let arg = self.arg.expect("ArgIsLane only in helper functions");
                 let k3 = self.k(3);
-                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
-                self.val(PlainOp::IEqual, &[bits, arg])
+                let bits = self.u32_op(PlainOp::BitwiseAnd, [self.lane, k3]);
+                self.bool_op(PlainOp::IEqual, [bits, arg])
             }
             Cond::Uniform { index, value } => {
                 let i = self.k(index);
                 let p = self.element(self.input, i);
-                let w = Operand::Value(self.b.load(p));
+                let w = self.load(p);
                 let v = self.k(value);
-                self.val(PlainOp::IEqual, &[w, v])
+                self.bool_op(PlainOp::IEqual, [w, v])
             }
             Cond::LoopIndexIsLane { loop_id } => {
                 let i = self.index(loop_id);
                 let k3 = self.k(3);
-                let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, k3]);
-                self.val(PlainOp::IEqual, &[bits, i])
+                let bits = self.u32_op(PlainOp::BitwiseAnd, [self.lane, k3]);
+                self.bool_op(PlainOp::IEqual, [bits, i])
             }
             Cond::InvocationBelowInput { index } => {
                 let i = self.k(index);
                 let p = self.element(self.input, i);
-                let w = Operand::Value(self.b.load(p));
-                self.val(PlainOp::ULessThan, &[self.inv, w])
+                let w = self.load(p);
+                self.bool_op(PlainOp::ULessThan, [self.inv, w])
             }
         }
     }
@@ -360,47 +484,40 @@ impl Emitter<'_, '_> {
             Selector::Uniform { index } => {
                 let i = self.k(index);
                 let p = self.element(self.input, i);
-                let w = Operand::Value(self.b.load(p));
-                self.val(PlainOp::BitwiseAnd, &[w, k3])
+                let w = self.load(p);
+                self.u32_op(PlainOp::BitwiseAnd, [w, k3])
             }
             Selector::LoopIndex { loop_id } => self.index(loop_id),
-            Selector::LaneBits => self.val(PlainOp::BitwiseAnd, &[self.lane, k3]),
+            Selector::LaneBits => self.u32_op(PlainOp::BitwiseAnd, [self.lane, k3]),
         }
     }
 
     fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Ballot { id } => {
-                let t = self.b.const_bool(true);
-                let ballot = self.group(GroupOp::Ballot, &[t]);
+                let t = self.k_true();
+                let ballot = self.group_op(GroupOp::Ballot, None, [t], self.u32x4);
                 // The words through a variable (a vector store and scalar loads) rather than
                 // composite extracts: the reference runs those on its fast paths.
-                self.b.store(Operand::Global(self.ballot), ballot);
+                self.store(Operand::Global(self.ballot), ballot);
                 let words = [0, 1, 2, 3].map(|k| {
                     let kk = self.k(k);
-                    let p = self.b.ins_typed(
-                        Op::Plain(PlainOp::AccessChain),
-                        &[Operand::Global(self.ballot), kk],
-                        self.private_u32,
-                    );
-                    Operand::Value(self.b.load(Operand::Value(p)))
+                    let op = Op::Plain(PlainOp::AccessChain);
+                    let p = self.typed(op, [Operand::Global(self.ballot), kk], self.private_u32);
+                    self.load(p)
                 });
-                self.record(*id, words);
+                self.record(*id, &words);
             }
             Stmt::Elect { id } => {
-                let e = self.group(GroupOp::Elect, &[]);
+                let e = self.elect();
                 let one = self.k(1);
                 let zero = self.k(0);
-                let w = Operand::Value(self.b.ins_typed(
-                    Op::Plain(PlainOp::Select),
-                    &[e, one, zero],
-                    self.u32t,
-                ));
-                self.record(*id, [w, zero, zero, zero]);
+                let w = self.typed(Op::Plain(PlainOp::Select), [e, one, zero], self.u32t);
+                self.record(*id, &[w]);
             }
             Stmt::Collective { id, op } => {
                 let one = self.k(1);
-                let value = self.val(PlainOp::IAdd, &[self.inv, one]);
+                let value = self.u32_op(PlainOp::IAdd, [self.inv, one]);
                 let (op, group) = match op {
                     Collective::Sum => (GroupOp::IAdd, Some(GroupOperation::Reduce)),
                     Collective::InclusiveSum => {
@@ -408,20 +525,8 @@ impl Emitter<'_, '_> {
                     }
                     Collective::BroadcastFirst => (GroupOp::BroadcastFirst, None),
                 };
-                let r = self
-                    .b
-                    .ins(
-                        Op::Group {
-                            op,
-                            scope: Scope::Subgroup,
-                            group,
-                        },
-                        &[value],
-                    )
-                    .expect("collectives infer their types")
-                    .expect("collectives have results");
-                let zero = self.k(0);
-                self.record(*id, [Operand::Value(r), zero, zero, zero]);
+                let r = self.group_op(op, group, [value], self.u32t);
+                self.record(*id, &[r]);
             }
             Stmt::If { cond, then, els } => {
                 let c = self.cond(*cond);
@@ -458,18 +563,18 @@ impl Emitter<'_, '_> {
                 self.indices[*loop_id as usize] = None;
                 self.b.begin_continue(&l);
                 let one = self.k(1);
-                let next = self.val(PlainOp::IAdd, &[i, one]);
+                let next = self.u32_op(PlainOp::IAdd, [i, one]);
                 let cont = self.b.current_block().expect("in the continue target");
                 self.b.function_mut().set_phi_incoming(phi, cont, next);
                 let count = match trip {
                     Trip::Uniform(n) => self.k(*n),
                     Trip::LaneBits(mask) => {
                         let m = self.k(*mask);
-                        let bits = self.val(PlainOp::BitwiseAnd, &[self.lane, m]);
-                        self.val(PlainOp::IAdd, &[bits, one])
+                        let bits = self.u32_op(PlainOp::BitwiseAnd, [self.lane, m]);
+                        self.u32_op(PlainOp::IAdd, [bits, one])
                     }
                 };
-                let repeat = self.val(PlainOp::ULessThan, &[next, count]);
+                let repeat = self.bool_op(PlainOp::ULessThan, [next, count]);
                 self.b.end_loop(l, Some(repeat));
             }
             Stmt::Infinite { body } => {
@@ -478,7 +583,7 @@ impl Emitter<'_, '_> {
                 self.block(body);
                 let l = self.loops.pop().expect("pushed above");
                 if !block_always_jumps(body) {
-                    let e = self.group(GroupOp::Elect, &[]);
+                    let e = self.elect();
                     let f = self.b.begin_if(e, false);
                     self.b.loop_break(&l);
                     self.b.end_if(f);
@@ -491,8 +596,8 @@ impl Emitter<'_, '_> {
                 self.block(body);
                 let l = self.loops.pop().expect("pushed above");
                 self.b.begin_continue(&l);
-                let e = self.group(GroupOp::Elect, &[]);
-                let repeat = self.val(PlainOp::LogicalNot, &[e]);
+                let e = self.elect();
+                let repeat = self.bool_op(PlainOp::LogicalNot, [e]);
                 self.b.end_loop(l, Some(repeat));
             }
             Stmt::Switch {
@@ -521,9 +626,9 @@ impl Emitter<'_, '_> {
                     Some(l) => self.index(*l),
                     None => self.k(1),
                 };
-                self.b
-                    .ins(Op::Call(callee), &[a])
-                    .expect("a call of a void function");
+                // A call of a void function has a result of type void, as the builder
+                // infers it.
+                self.emit(Op::Call(callee), [a], Some(self.void));
             }
             Stmt::Break => {
                 let l = self.loops.last().expect("break inside a loop");
@@ -540,8 +645,115 @@ impl Emitter<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::count_stmts;
+    use super::{build_module, count_stmts};
     use crate::ast::{Cond, Stmt, Trip};
+    use tangle_ir::builder::{result_type, InferError};
+    use tangle_ir::{Op, PlainOp};
+
+    /// The emitter types each result itself (`Emitter::emit`) instead of asking the
+    /// builder's inference; every instruction of the programs of seeds 0..150 at nesting
+    /// 1..8 must have the type the inference gives its operation and operands (access
+    /// chains, which the inference cannot type, excepted), and results exactly where the
+    /// inference says.
+    #[test]
+    fn result_types_are_what_the_builder_infers() {
+        let mut checked = std::collections::BTreeMap::new();
+        for nesting in 1..=8 {
+            for seed in 0..150 {
+                let config = crate::GenConfig {
+                    nesting,
+                    size_budget: 40,
+                };
+                let m = build_module(&crate::generate(seed, config));
+                let mut types = m.types.clone();
+                for (_, f) in m.funcs.iter() {
+                    for &b in &f.layout {
+                        for &i in &f.blocks[b].insts {
+                            let inst = &f.insts[i];
+                            let args: Vec<_> =
+                                inst.args.iter().map(|&a| m.operand_type(f, a)).collect();
+                            let got = inst.result.map(|v| f.values[v].ty);
+                            match result_type(&mut types, &m.funcs, &inst.op, &args) {
+                                Ok(inferred) => assert_eq!(
+                                    got,
+                                    inferred,
+                                    "seed {seed} nesting {nesting}: {}",
+                                    inst.op.mnemonic()
+                                ),
+                                Err(InferError::NeedsType(_)) => assert_eq!(
+                                    inst.op,
+                                    Op::Plain(PlainOp::AccessChain),
+                                    "only access chains are typed without the inference"
+                                ),
+                                Err(e) => panic!("seed {seed} nesting {nesting}: {e}"),
+                            }
+                            *checked.entry(inst.op.mnemonic()).or_insert(0) += 1;
+                        }
+                    }
+                }
+                assert_eq!(types.len(), m.types.len(), "no type was missing");
+            }
+        }
+        // Every kind of instruction the emitter makes was seen.
+        let kinds = [
+            "access_chain",
+            "and",
+            "call",
+            "group_ballot",
+            "group_broadcast_first",
+            "group_elect",
+            "group_iadd",
+            "iadd",
+            "ieq",
+            "ine",
+            "load",
+            "logical_not",
+            "phi",
+            "select",
+            "shr_logical",
+            "store",
+            "ult",
+        ];
+        assert_eq!(checked.keys().copied().collect::<Vec<_>>(), kinds);
+    }
+
+    /// The records without their zero words give the reference the same buffer as the
+    /// records with every word stored, at two subgroup sizes, for programs with elects and
+    /// collectives (whose records have zero words), and do store fewer words.
+    #[test]
+    fn records_without_their_zero_words() {
+        use crate::compare::run_reference;
+        use tangle_interp::Variant;
+        let (mut programs, mut fewer) = (0, 0);
+        for nesting in [2, 4, 6] {
+            for seed in 0..12 {
+                let config = crate::GenConfig {
+                    nesting,
+                    size_budget: 40,
+                };
+                let program = crate::generate(seed, config);
+                let (lean, full) = (
+                    build_module(&program),
+                    super::build_module_storing_zero_words(&program),
+                );
+                let stores = |m: &tangle_ir::Module| {
+                    let insts = m.funcs.iter().flat_map(|(_, f)| f.insts.iter());
+                    insts.filter(|(_, i)| matches!(i.op, Op::Store(_))).count()
+                };
+                fewer += usize::from(stores(&lean) < stores(&full));
+                for size in [4, 32] {
+                    let words = crate::mask::simulate(&program, size).words.len();
+                    let run = |m| run_reference(m, size, words, Variant::Maximal).unwrap();
+                    assert_eq!(run(&lean), run(&full), "seed {seed} nesting {nesting}");
+                }
+                programs += 1;
+            }
+        }
+        assert!(
+            fewer * 2 > programs,
+            "{fewer} of {programs} store fewer words"
+        );
+    }
 
     #[test]
     fn statements_are_counted_at_every_depth() {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tangle_interp::Variant;
 
-use crate::compare::{compare, Mismatch};
+use crate::compare::{Comparer, Mismatch};
 use crate::generate::{generate, GenConfig};
 
 /// What a campaign runs.
@@ -84,17 +84,21 @@ pub fn run(c: &Campaign) -> Summary {
     let mismatches = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
-            s.spawn(|| loop {
-                let seed = next.fetch_add(1, Ordering::Relaxed);
-                if seed >= c.seeds.end {
-                    break;
-                }
-                if !c.takes(seed) {
-                    continue;
-                }
-                let program = generate(seed, c.config_of(seed));
-                if let Err(m) = compare(&program, &c.subgroup_sizes, c.variant) {
-                    mismatches.lock().expect("no worker panics").push((seed, m));
+            s.spawn(|| {
+                // The mask simulator's vectors, kept from one program to the next.
+                let mut comparer = Comparer::default();
+                loop {
+                    let seed = next.fetch_add(1, Ordering::Relaxed);
+                    if seed >= c.seeds.end {
+                        break;
+                    }
+                    if !c.takes(seed) {
+                        continue;
+                    }
+                    let program = generate(seed, c.config_of(seed));
+                    if let Err(m) = comparer.compare(&program, &c.subgroup_sizes, c.variant) {
+                        mismatches.lock().expect("no worker panics").push((seed, m));
+                    }
                 }
             });
         }

@@ -5,7 +5,7 @@ use tangle_ir::Module;
 
 use crate::ast::{Program, INPUT};
 use crate::build::build_module;
-use crate::mask::simulate;
+use crate::mask::{simulate_in, Fallthrough, MaskScratch};
 
 /// Which way the two oracles disagreed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -100,46 +100,88 @@ fn run_prepared(
 
 /// Builds `program`, runs it on the reference interpreter (under `variant`; prepared once,
 /// run at each size) and on the mask simulator at each subgroup size, and returns the first
-/// disagreement.
+/// disagreement. (A [`Comparer`] does the same with the mask simulator's vectors kept
+/// between programs.)
 pub fn compare(
     program: &Program,
     subgroup_sizes: &[u32],
     variant: Variant,
 ) -> Result<(), Mismatch> {
-    let module = build_module(program);
-    let mut it = None;
-    for &subgroup_size in subgroup_sizes {
-        let ref_error = |message| Mismatch::RefError {
-            subgroup_size,
-            message,
-        };
-        let mask = simulate(program, subgroup_size);
-        let it = match &mut it {
-            Some(it) => it,
-            None => it.insert(prepare(&module, subgroup_size, variant).map_err(ref_error)?),
-        };
-        let bytes = run_prepared(it, subgroup_size, mask.words.len()).map_err(ref_error)?;
-        let word_at = |i: usize| {
-            bytes
-                .get(4 * i..4 * i + 4)
-                .map_or(0, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        };
-        // The whole buffer at once first (the common case: they agree); on any difference
-        // the word-by-word search below finds the first one, as before.
-        let differs = || (0..mask.words.len()).find(|&i| word_at(i) != mask.words[i]);
-        if let Some(word) = (!same_words(&bytes, &mask.words)).then(differs).flatten() {
-            let per_record = program.local_size as usize * crate::ast::RECORD_WORDS as usize;
-            return Err(Mismatch::Words {
+    Comparer::default().compare(program, subgroup_sizes, variant)
+}
+
+/// Compares programs one after another, keeping the mask simulator's vectors
+/// ([`MaskScratch`]) from one program to the next: one per thread of a campaign.
+#[derive(Default)]
+pub struct Comparer {
+    mask: MaskScratch,
+}
+
+impl Comparer {
+    /// What [`compare`] says of `program`.
+    pub fn compare(
+        &mut self,
+        program: &Program,
+        subgroup_sizes: &[u32],
+        variant: Variant,
+    ) -> Result<(), Mismatch> {
+        let module = build_module(program);
+        let mut it = None;
+        for &subgroup_size in subgroup_sizes {
+            let ref_error = |message| Mismatch::RefError {
                 subgroup_size,
-                word,
-                record: word / per_record,
-                invocation: word % per_record / crate::ast::RECORD_WORDS as usize,
-                reference: word_at(word),
-                mask: mask.words[word],
-            });
+                message,
+            };
+            let mask = simulate_in(
+                &mut self.mask,
+                program,
+                subgroup_size,
+                Fallthrough::Independent,
+            );
+            let it = match &mut it {
+                Some(it) => it,
+                None => it.insert(prepare(&module, subgroup_size, variant).map_err(ref_error)?),
+            };
+            let bytes = run_prepared(it, subgroup_size, mask.word_count()).map_err(ref_error)?;
+            // The records against the buffer in place first (the common case: they agree);
+            // on any difference the mask's buffer is laid out and searched word by word.
+            let Err(bytes) = mask.check(bytes) else {
+                continue;
+            };
+            if let Some(m) = first_difference(program, subgroup_size, &bytes, &mask.words()) {
+                return Err(m);
+            }
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// The first word where the reference's `bytes` (zero where missing) and the mask
+/// oracle's `words` differ, as a mismatch at `subgroup_size`.
+fn first_difference(
+    program: &Program,
+    subgroup_size: u32,
+    bytes: &[u8],
+    words: &[u32],
+) -> Option<Mismatch> {
+    let word_at = |i: usize| {
+        bytes
+            .get(4 * i..4 * i + 4)
+            .map_or(0, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    };
+    // The whole buffer at once first; on any difference the word-by-word search finds
+    // the first one.
+    let differs = || (0..words.len()).find(|&i| word_at(i) != words[i]);
+    let word = (!same_words(bytes, words)).then(differs).flatten()?;
+    let per_record = program.local_size as usize * crate::ast::RECORD_WORDS as usize;
+    Some(Mismatch::Words {
+        subgroup_size,
+        word,
+        record: word / per_record,
+        invocation: word % per_record / crate::ast::RECORD_WORDS as usize,
+        reference: word_at(word),
+        mask: words[word],
+    })
 }
 
 /// Whether `bytes` begins with `words` as little-endian words: what finding no word `i`

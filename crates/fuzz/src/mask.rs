@@ -26,6 +26,11 @@
 //! The ballot of a statement is the active mask; `subgroupElect()` picks the lowest active
 //! lane; sums, inclusive sums and broadcast-first of `LocalInvocationIndex + 1` are taken
 //! over the active lanes in lane order. Records are kept per invocation and laid out as the program's buffer at the end.
+//!
+//! [`simulate_in`] runs in a [`MaskScratch`] kept between programs (its vectors are not
+//! allocated and grown again for each) and leaves the records as [`MaskRecords`], which
+//! compare with the reference's buffer without laying out the oracle's own
+//! ([`MaskRecords::matches`]).
 
 use crate::ast::{
     block_always_jumps, Collective, Cond, Program, Selector, Stmt, Trip, INPUT, RECORD_WORDS,
@@ -39,6 +44,104 @@ pub struct MaskOutcome {
     /// The output buffer in words: record `r` of invocation `i` is at
     /// `(r * local_size + i) * RECORD_WORDS`.
     pub words: Vec<u32>,
+}
+
+/// One record as the simulator writes it: the invocation, the record's number among that
+/// invocation's records, and its words.
+type Record = (u32, u32, [u32; RECORD_WORDS as usize]);
+
+/// The simulator's vectors, kept between runs so that a caller running many programs (the
+/// fuzz pipeline, a campaign's worker) allocates and grows them once, not per program.
+/// Every run starts from them cleared: what one run leaves never reaches the next.
+#[derive(Default)]
+pub struct MaskScratch {
+    records: Vec<Record>,
+    counts: Vec<u32>,
+    indices: Vec<[u32; 128]>,
+    args: Vec<[u32; 128]>,
+    returned: Vec<u128>,
+    frames: Vec<LoopFrame>,
+}
+
+/// The records of one run, in the order written, with each invocation's count: the
+/// buffer [`MaskOutcome::words`] lays out, without laying it out.
+pub struct MaskRecords<'s> {
+    local_size: u32,
+    records: &'s [Record],
+    counts: &'s [u32],
+}
+
+impl MaskRecords<'_> {
+    /// The largest number of records any invocation wrote.
+    pub fn max_records(&self) -> u32 {
+        self.counts.iter().copied().max().unwrap_or(0)
+    }
+
+    /// How many words the output buffer has: `max_records · local_size` records.
+    pub fn word_count(&self) -> usize {
+        (self.max_records() * self.local_size * RECORD_WORDS) as usize
+    }
+
+    /// The output buffer in words: record `r` of invocation `i` at
+    /// `(r * local_size + i) * RECORD_WORDS`, zero where nothing was written.
+    pub fn words(&self) -> Vec<u32> {
+        let n = self.local_size;
+        let mut words = vec![0u32; self.word_count()];
+        for &(inv, r, ref rec) in self.records {
+            let at = ((r * n + inv) * RECORD_WORDS) as usize;
+            words[at..at + RECORD_WORDS as usize].copy_from_slice(rec);
+        }
+        words
+    }
+
+    /// Whether `bytes` begins with [`Self::words`] as little-endian words (it may be
+    /// longer), decided without making the words: `Ok` if so, else `Err` with `bytes` as
+    /// they were. Each record is checked at its place and zeroed there; the records agree
+    /// with the buffer exactly when they all matched and the buffer is then all zero
+    /// (one pass the compiler vectorizes). On a difference the zeroed records are written
+    /// back. `tests/mask_records.rs` holds it to the laid-out words.
+    pub fn check(&self, mut bytes: Vec<u8>) -> Result<(), Vec<u8>> {
+        const RECORD_BYTES: usize = 4 * RECORD_WORDS as usize;
+        let len = self.word_count() * 4;
+        if bytes.len() < len {
+            return Err(bytes);
+        }
+        let n = self.local_size;
+        let place = |&(inv, r, _): &Record| ((r * n + inv) * RECORD_WORDS) as usize * 4;
+        let mut zeroed = 0;
+        for record in self.records {
+            let at = place(record);
+            let slot: &mut [u8; RECORD_BYTES] = (&mut bytes[at..at + RECORD_BYTES])
+                .try_into()
+                .expect("a record's bytes");
+            // Fixed-size: five loads and compares, no loop.
+            let word = |k: usize| {
+                u32::from_le_bytes([
+                    slot[4 * k],
+                    slot[4 * k + 1],
+                    slot[4 * k + 2],
+                    slot[4 * k + 3],
+                ])
+            };
+            if (0..RECORD_WORDS as usize).fold(0, |d, k| d | (word(k) ^ record.2[k])) != 0 {
+                break;
+            }
+            *slot = [0; RECORD_BYTES];
+            zeroed += 1;
+        }
+        if zeroed == self.records.len() && bytes[..len].iter().fold(0, |a, &b| a | b) == 0 {
+            return Ok(());
+        }
+        for record in &self.records[..zeroed] {
+            let at = place(record);
+            let words = record.2.iter().flat_map(|w| w.to_le_bytes());
+            bytes[at..at + RECORD_BYTES]
+                .iter_mut()
+                .zip(words)
+                .for_each(|(b, w)| *b = w);
+        }
+        Err(bytes)
+    }
 }
 
 /// One loop's frame on the mask stack.
@@ -59,24 +162,24 @@ pub enum Fallthrough {
     Merge,
 }
 
-struct Sim<'p> {
+struct Sim<'p, 's> {
     program: &'p Program,
     fallthrough: Fallthrough,
     /// Per active call: the argument per lane.
-    args: Vec<[u32; 128]>,
+    args: &'s mut Vec<[u32; 128]>,
     /// Per active call: the lanes that returned from it.
-    returned: Vec<u128>,
+    returned: &'s mut Vec<u128>,
     /// The first invocation index of the subgroup being run.
     first: u32,
     /// Every record of the whole workgroup in the order written, each with its invocation
     /// and its number among that invocation's records (one vector for all: a vector per
     /// invocation grew a few times each, ~1.5% of the fuzz pipeline).
-    records: Vec<(u32, u32, [u32; RECORD_WORDS as usize])>,
+    records: &'s mut Vec<Record>,
     /// Per invocation, how many records it has written.
-    counts: Vec<u32>,
+    counts: &'s mut Vec<u32>,
     /// Loop index per loop id, per lane of the current subgroup.
-    indices: Vec<[u32; 128]>,
-    frames: Vec<LoopFrame>,
+    indices: &'s mut Vec<[u32; 128]>,
+    frames: &'s mut Vec<LoopFrame>,
 }
 
 /// Runs `program` with subgroups of `subgroup_size` lanes (a power of two in 1..=128),
@@ -92,17 +195,49 @@ pub fn simulate_with(
     subgroup_size: u32,
     fallthrough: Fallthrough,
 ) -> MaskOutcome {
+    let mut scratch = MaskScratch::default();
+    let records = simulate_in(&mut scratch, program, subgroup_size, fallthrough);
+    MaskOutcome {
+        max_records: records.max_records(),
+        words: records.words(),
+    }
+}
+
+/// Runs `program` with subgroups of `subgroup_size` lanes, switch fallthrough grouped as
+/// `fallthrough` says, in `scratch`'s vectors; the records it wrote.
+pub fn simulate_in<'s>(
+    scratch: &'s mut MaskScratch,
+    program: &Program,
+    subgroup_size: u32,
+    fallthrough: Fallthrough,
+) -> MaskRecords<'s> {
     let n = program.local_size;
+    let MaskScratch {
+        records,
+        counts,
+        indices,
+        args,
+        returned,
+        frames,
+    } = scratch;
+    records.clear();
+    counts.clear();
+    counts.resize(n as usize, 0);
+    indices.clear();
+    indices.resize(program.loops as usize, [0; 128]);
+    args.clear();
+    returned.clear();
+    frames.clear();
     let mut sim = Sim {
         program,
         fallthrough,
-        args: Vec::new(),
-        returned: Vec::new(),
+        args,
+        returned,
         first: 0,
-        records: Vec::new(),
-        counts: vec![0; n as usize],
-        indices: vec![[0; 128]; program.loops as usize],
-        frames: Vec::new(),
+        records,
+        counts,
+        indices,
+        frames,
     };
     let mut first = 0;
     while first < n {
@@ -116,13 +251,11 @@ pub fn simulate_with(
         sim.exec(&program.body, all);
         first += subgroup_size;
     }
-    let max_records = sim.counts.iter().copied().max().unwrap_or(0);
-    let mut words = vec![0u32; (max_records * n * RECORD_WORDS) as usize];
-    for &(inv, r, ref rec) in &sim.records {
-        let at = ((r * n + inv) * RECORD_WORDS) as usize;
-        words[at..at + RECORD_WORDS as usize].copy_from_slice(rec);
+    MaskRecords {
+        local_size: n,
+        records: &scratch.records,
+        counts: &scratch.counts,
     }
-    MaskOutcome { max_records, words }
 }
 
 /// The lanes of `mask`, lowest first.
@@ -137,7 +270,7 @@ fn lanes(mut mask: u128) -> impl Iterator<Item = u32> {
     })
 }
 
-impl Sim<'_> {
+impl Sim<'_, '_> {
     fn record(&mut self, lane: u32, rec: [u32; RECORD_WORDS as usize]) {
         let inv = self.first + lane;
         let count = &mut self.counts[inv as usize];
