@@ -23,7 +23,7 @@ fn hash_of<H: std::hash::Hash + ?Sized>(value: &H) -> u64 {
 fn edit<const N: usize>(rng: &mut Rng, list: &mut SmallList<u32, N>, model: &mut Vec<u32>) {
     let item = rng.below(1000) as u32;
     match rng.below(11) {
-        0 | 1 | 2 => {
+        0..=2 => {
             list.push(item);
             model.push(item);
         }
