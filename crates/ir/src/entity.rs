@@ -13,18 +13,26 @@ pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
 }
 
 /// Declares a typed entity index whose `Display` is its text-form name (`prefix` + index).
+///
+/// The index is stored plus one in a `NonZeroU32`, so `Option<Self>` is as small as the
+/// index itself (4 bytes, not 8: an instruction's optional result and convergence operand,
+/// docs/ir.md "Representation"). It orders and hashes as the plain `u32` index did.
 macro_rules! entity {
     ($(#[$attr:meta])* $name:ident, $prefix:literal) => {
         $(#[$attr])*
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(u32);
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+        pub struct $name(std::num::NonZeroU32);
 
         impl $crate::entity::EntityRef for $name {
             fn new(index: usize) -> Self {
-                $name(u32::try_from(index).expect("entity index fits in u32"))
+                let index = u32::try_from(index)
+                    .ok()
+                    .filter(|&i| i < u32::MAX)
+                    .expect("entity index fits in u32");
+                Self::from_u32(index)
             }
             fn index(self) -> usize {
-                self.0 as usize
+                self.as_u32() as usize
             }
         }
 
@@ -32,20 +40,33 @@ macro_rules! entity {
             /// The text-form prefix of this kind of entity.
             pub const PREFIX: &'static str = $prefix;
 
-            /// The entity with index `index`.
+            /// The entity with index `index` (below `u32::MAX`).
             pub const fn from_u32(index: u32) -> Self {
-                $name(index)
+                match std::num::NonZeroU32::new(index.wrapping_add(1)) {
+                    Some(stored) => $name(stored),
+                    None => panic!("entity index u32::MAX is reserved"),
+                }
             }
 
             /// This entity's index.
             pub const fn as_u32(self) -> u32 {
-                self.0
+                self.0.get() - 1
             }
+        }
+
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.as_u32().hash(state)
+            }
+        }
+
+        impl $crate::list::ListItem for $name {
+            const FILLER: Self = Self::from_u32(0);
         }
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{}{}", $prefix, self.0)
+                write!(f, "{}{}", $prefix, self.as_u32())
             }
         }
 
@@ -214,5 +235,61 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
         let mut m = Self::with_default(default);
         m.items.reserve(capacity);
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EntityRef;
+    use crate::module::{Block, Value};
+
+    fn fx_hash<H: std::hash::Hash>(value: H) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<crate::hash::FxHasher>::default().hash_one(value)
+    }
+
+    /// An optional entity is as small as the entity (its index is stored plus one).
+    #[test]
+    fn option_of_an_entity_takes_no_extra_space() {
+        assert_eq!(std::mem::size_of::<Option<Value>>(), 4);
+        assert_eq!(std::mem::size_of::<Option<Block>>(), 4);
+    }
+
+    /// Entities read back their index, print it, and order and hash as the plain `u32`
+    /// index did (hash maps iterate in the same order as before, so passes that walk one
+    /// give the same output).
+    #[test]
+    fn entities_behave_as_their_index() {
+        for index in [0u32, 1, 2, 77, 1 << 20, u32::MAX - 1] {
+            let v = Value::from_u32(index);
+            assert_eq!(v.as_u32(), index);
+            assert_eq!(
+                <Value as EntityRef>::new(index as usize).index(),
+                index as usize
+            );
+            assert_eq!(v.to_string(), format!("v{index}"));
+            assert_eq!(fx_hash(v), fx_hash(index));
+            assert!(Value::from_u32(index / 2) <= v);
+        }
+        assert!(Block::from_u32(3) < Block::from_u32(4));
+    }
+
+    /// The text form cannot name index `u32::MAX`: a positioned parse error, not a panic.
+    #[test]
+    fn the_parser_refuses_the_largest_index() {
+        let text = "spirv 1.3\nmemory_model GLSL450\ncapability Shader\ntype t0 = void\n\
+                    fn f0 \"main\"() -> void {\nb0:\n  v4294967295 = undef t0\n  return\n}\n";
+        let err = crate::text::parse(text).expect_err("index u32::MAX is refused");
+        assert_eq!((err.pos.line, err.pos.col), (7, 3), "{}", err.message);
+        let text = text.replace("b0:", "b4294967295:");
+        let err = crate::text::parse(&text).expect_err("block index u32::MAX is refused");
+        assert_eq!(err.pos.line, 6, "{}", err.message);
+    }
+
+    /// `u32::MAX` is the one index no entity may have.
+    #[test]
+    #[should_panic(expected = "entity index fits in u32")]
+    fn the_largest_index_is_refused() {
+        <Value as EntityRef>::new(u32::MAX as usize);
     }
 }

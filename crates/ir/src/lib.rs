@@ -12,6 +12,7 @@ pub mod entity;
 pub mod exec;
 pub mod glsl;
 pub mod hash;
+pub mod list;
 pub mod module;
 pub mod operands;
 pub mod ops;
@@ -22,14 +23,15 @@ pub mod text;
 pub mod types;
 pub mod verify;
 
+pub use list::SmallList;
 pub use module::{
     Block, BlockData, Const, ConstData, ConstValue, EntryPoint, ExecMode, Form, Func, Function,
-    Global, GlobalData, GlobalDecorations, Inst, InstData, Merge, Module, Operand, Terminator,
-    Value, ValueData, ValueDef,
+    Global, GlobalData, GlobalDecorations, Inst, InstData, InstList, Merge, Module, Operand,
+    Terminator, Value, ValueData, ValueDef,
 };
 pub use operands::Operands;
 pub use ops::{
-    AtomicOp, ConvOperand, Forms, GroupOp, GroupOperation, MemAccess, Op, PlainOp, TangleOp,
-    ValueKind,
+    AtomicOp, ConvOperand, Forms, GroupOp, GroupOperation, Literals, MemAccess, Op, PhiBlocks,
+    PlainOp, TangleOp, ValueKind,
 };
 pub use types::{MatrixLayout, Member, MemberFlag, Type, TypeData, TypeTable};

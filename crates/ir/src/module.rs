@@ -6,6 +6,7 @@ use spirv::{
 };
 
 use crate::entity::{entity, EntityVec};
+use crate::list::SmallList;
 use crate::operands::Operands;
 use crate::ops::Op;
 use crate::types::{MemberFlag, Type, TypeTable};
@@ -351,11 +352,15 @@ impl Terminator {
     }
 }
 
+/// A block's instructions in order: up to five inside the block record ([`SmallList`]),
+/// a longer list behind one pointer.
+pub type InstList = SmallList<Inst, 5>;
+
 /// A basic block: instructions, an optional merge annotation, and a terminator.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockData {
     /// Its instructions in order (phis first).
-    pub insts: Vec<Inst>,
+    pub insts: InstList,
     /// Its merge annotation, if it is a structured header.
     pub merge: Option<Merge>,
     /// How it ends.
@@ -365,7 +370,7 @@ pub struct BlockData {
 impl Default for BlockData {
     fn default() -> Self {
         BlockData {
-            insts: Vec::new(),
+            insts: InstList::new(),
             merge: None,
             term: Terminator::Unreachable,
         }

@@ -6,6 +6,7 @@
 
 use spirv::{MemoryAccess, MemorySemantics, Scope, StorageClass};
 
+use crate::list::SmallList;
 use crate::module::{Block, Func};
 
 /// How many value operands an operation takes.
@@ -465,17 +466,25 @@ impl Default for MemAccess {
     }
 }
 
+/// The literal indices or selectors of a composite access or shuffle: up to three inside
+/// the instruction ([`SmallList`]), so an [`Op`] is 16 bytes.
+pub type Literals = SmallList<u32, 3>;
+
+/// A phi's predecessor blocks, operand `i` flowing in from block `i`: up to three inside the
+/// instruction ([`SmallList`]).
+pub type PhiBlocks = SmallList<Block, 3>;
+
 /// What an instruction does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// A plain operation on values.
     Plain(PlainOp),
     /// `OpCompositeExtract` with its literal indices.
-    CompositeExtract(Vec<u32>),
+    CompositeExtract(Literals),
     /// `OpCompositeInsert` (operands: object, composite) with its literal indices.
-    CompositeInsert(Vec<u32>),
+    CompositeInsert(Literals),
     /// `OpVectorShuffle` (operands: two vectors) with its component selectors.
-    VectorShuffle(Vec<u32>),
+    VectorShuffle(Literals),
     /// `OpArrayLength` of the given struct member (operand: pointer to the struct).
     ArrayLength(u32),
     /// `OpLoad` (operand: pointer).
@@ -498,7 +507,7 @@ pub enum Op {
     /// `OpFunctionCall` of a function of the module (operands: the arguments).
     Call(Func),
     /// `OpPhi`: operand `i` flows in from block `i`.
-    Phi(Vec<Block>),
+    Phi(PhiBlocks),
     /// An instruction of the `GLSL.std.450` extended set.
     Glsl(crate::glsl::GlslOp),
     /// A subgroup operation.

@@ -202,7 +202,7 @@ fn result_types_are_inferred_where_the_operation_fixes_them() {
         Ok(Some(u4))
     );
     assert_eq!(
-        result_type(t, &funcs, &Op::CompositeExtract(vec![2]), &[u4]),
+        result_type(t, &funcs, &Op::CompositeExtract([2].into()), &[u4]),
         Ok(Some(u))
     );
     assert_eq!(

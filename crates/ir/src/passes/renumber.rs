@@ -61,7 +61,7 @@ pub fn run_with_room(func: &mut Function, room: usize) -> bool {
     for &i in &order {
         let data = std::mem::replace(
             &mut old[i],
-            InstData::new(Op::Phi(Vec::new()), Vec::new(), None),
+            InstData::new(Op::Phi(Default::default()), Vec::new(), None),
         );
         insts.push(data);
     }

@@ -406,7 +406,7 @@ pub fn promote_variables(func: &mut Function, types: &TypeTable, vars: &[Value])
     };
     for b in func.layout.clone() {
         let insts = std::mem::take(&mut func.blocks[b].insts);
-        let mut kept = Vec::with_capacity(insts.len());
+        let mut kept = crate::module::InstList::with_capacity(insts.len());
         for i in insts {
             if *gone.get(i) {
                 if let Some(r) = func.insts[i].result {

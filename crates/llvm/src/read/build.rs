@@ -425,7 +425,7 @@ impl Builder {
                     args.push(self.operand(scope, v)?);
                     blocks.push(self.block(scope, b, v.pos)?);
                 }
-                (Op::Phi(blocks), args, None)
+                (Op::Phi(blocks.into()), args, None)
             }
             InstKind::Alloca(_) => (Op::Variable(StorageClass::Function), Vec::new(), None),
             InstKind::Load(_, p) => (

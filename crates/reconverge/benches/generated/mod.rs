@@ -58,7 +58,7 @@ pub fn generated(units: usize) -> (Module, usize) {
             .unwrap()
             .unwrap();
         let x = b
-            .ins(Op::CompositeExtract(vec![0]), &[ballot.into()])
+            .ins(Op::CompositeExtract([0].into()), &[ballot.into()])
             .unwrap()
             .unwrap();
         let old = b.load(var.into());
@@ -86,7 +86,7 @@ pub fn generated(units: usize) -> (Module, usize) {
             .unwrap()
             .unwrap();
         let y = b
-            .ins(Op::CompositeExtract(vec![1]), &[b1.into()])
+            .ins(Op::CompositeExtract([1].into()), &[b1.into()])
             .unwrap()
             .unwrap();
         let old = b.load(var.into());

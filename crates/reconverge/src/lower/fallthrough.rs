@@ -214,7 +214,7 @@ fn clone_region(
             }
             out.push(ni);
         }
-        func.blocks[copy].insts = out;
+        func.blocks[copy].insts = out.into();
         func.blocks[copy].merge = func.blocks[b].merge.map(|m| match m {
             tangle_ir::Merge::Selection { merge, control } => tangle_ir::Merge::Selection {
                 merge: block(merge),

@@ -522,7 +522,7 @@ fn instruction(
             if k != all {
                 return malformed(pos, "OpPhi operands come in pairs");
             }
-            (Op::Phi(blocks), args)
+            (Op::Phi(blocks.into()), args)
         }
         SpvOp::ExtInst => {
             let set = id_at(inst, 0, pos)?;

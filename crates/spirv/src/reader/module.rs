@@ -456,9 +456,9 @@ fn lower_constant(cx: &mut Ctx<'_>, inst: &Instruction, pos: Position) -> Res<()
                         lits.push(lit_at(inst, k, pos)?);
                     }
                     let op = match opcode {
-                        SpvOp::CompositeExtract => Op::CompositeExtract(lits),
-                        SpvOp::CompositeInsert => Op::CompositeInsert(lits),
-                        _ => Op::VectorShuffle(lits),
+                        SpvOp::CompositeExtract => Op::CompositeExtract(lits.into()),
+                        SpvOp::CompositeInsert => Op::CompositeInsert(lits.into()),
+                        _ => Op::VectorShuffle(lits.into()),
                     };
                     (op, Some(nids))
                 }

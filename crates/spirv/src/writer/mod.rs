@@ -550,9 +550,9 @@ impl Writer<'_> {
             (ConstValue::SpecOp(op, args), _) => {
                 let (opcode, lits) = match op {
                     Op::Plain(p) => (p.spirv(), vec![]),
-                    Op::CompositeExtract(l) => (SpvOp::CompositeExtract, l.clone()),
-                    Op::CompositeInsert(l) => (SpvOp::CompositeInsert, l.clone()),
-                    Op::VectorShuffle(l) => (SpvOp::VectorShuffle, l.clone()),
+                    Op::CompositeExtract(l) => (SpvOp::CompositeExtract, l.to_vec()),
+                    Op::CompositeInsert(l) => (SpvOp::CompositeInsert, l.to_vec()),
+                    Op::VectorShuffle(l) => (SpvOp::VectorShuffle, l.to_vec()),
                     other => unreachable!("the verifier allows no {other:?} in a constant"),
                 };
                 let mut ops = vec![RawOp::LiteralSpecConstantOpInteger(opcode)];

@@ -37,7 +37,7 @@ impl Body {
         }
         func.values[v] = ValueData { ty, def };
         if let (ValueDef::Inst(i), Some(blocks)) = (def, self.pending_phi_blocks.take()) {
-            func.insts[i].op = Op::Phi(blocks);
+            func.insts[i].op = Op::Phi(blocks.into());
         }
         Ok(())
     }

@@ -96,9 +96,9 @@ impl Parser {
             });
         }
         Ok(match mn {
-            "composite_extract" => Op::CompositeExtract(u32_list(&items)?),
-            "composite_insert" => Op::CompositeInsert(u32_list(&items)?),
-            "vector_shuffle" => Op::VectorShuffle(u32_list(&items)?),
+            "composite_extract" => Op::CompositeExtract(u32_list(&items)?.into()),
+            "composite_insert" => Op::CompositeInsert(u32_list(&items)?.into()),
+            "vector_shuffle" => Op::VectorShuffle(u32_list(&items)?.into()),
             "array_length" => match items.as_slice() {
                 [i] => Op::ArrayLength(item_u32(i, 0)?),
                 _ => return err(pos, "`array_length` takes [member]"),
@@ -145,7 +145,7 @@ impl Parser {
             },
             "phi" => {
                 none(&items)?;
-                Op::Phi(Vec::new())
+                Op::Phi(Default::default())
             }
             "control_barrier" => match items.as_slice() {
                 [e, m, s] => Op::ControlBarrier {

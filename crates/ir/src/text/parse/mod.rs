@@ -87,7 +87,8 @@ fn entity_index(name: &str, prefix: &str) -> Option<u32> {
     if digits.len() > 1 && digits.starts_with('0') {
         return None;
     }
-    digits.parse().ok()
+    // u32::MAX is no entity's index (entities keep it free for `Option`'s niche).
+    digits.parse().ok().filter(|&n| n < u32::MAX)
 }
 
 impl Parser {
