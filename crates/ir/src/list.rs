@@ -27,7 +27,10 @@ impl ListItem for u32 {
 
 #[derive(Clone)]
 enum Repr<T: ListItem, const N: usize> {
-    Inline { len: u8, items: [T; N] },
+    Inline {
+        len: u8,
+        items: [T; N],
+    },
     // Boxed on purpose: one pointer (8 bytes) in the record instead of the `Vec`'s 24; the
     // extra allocation is paid only by lists longer than `N`.
     #[allow(clippy::box_collection)]
