@@ -286,6 +286,67 @@ mod tests {
         assert_eq!(err.pos.line, 6, "{}", err.message);
     }
 
+    /// Indices at or above the text form's limit are refused where they are written, as a
+    /// definition, a use, a block label, a branch or switch target or a returned value —
+    /// before any table is sized by them (`v4294967294` made the parser try to allocate
+    /// tens of GiB and abort); the index just below the limit still parses.
+    #[test]
+    fn the_parser_refuses_indices_beyond_its_limit() {
+        use crate::text::TEXT_INDEX_LIMIT;
+        let big = TEXT_INDEX_LIMIT;
+        let head = "spirv 1.3\nmemory_model GLSL450\ncapability Shader\ntype t0 = void\n\
+                    type t1 = u32\n";
+        let cases = [
+            (
+                format!("fn f0 \"main\"() -> void {{\nb0:\n  v{big} = undef t1\n  return\n}}\n"),
+                8,
+                3,
+            ),
+            (
+                format!(
+                    "fn f0 \"main\"() -> void {{\nb0:\n  v0 = iadd t1 v{big}, v{big}\n  return\n}}\n"
+                ),
+                8,
+                16,
+            ),
+            (
+                format!("fn f0 \"main\"() -> void {{\nb{big}:\n  return\n}}\n"),
+                7,
+                1,
+            ),
+            (
+                format!("fn f0 \"main\"() -> void {{\nb0:\n  br b{big}\n}}\n"),
+                8,
+                6,
+            ),
+            (
+                "fn f0 \"f\"() -> t1 {\nb0:\n  return v4294967294\n}\n".to_string(),
+                8,
+                10,
+            ),
+        ];
+        for (body, line, col) in cases {
+            let text = format!("{head}{body}");
+            let err = crate::text::parse(&text).expect_err("an index beyond the limit");
+            assert!(
+                err.message.contains("must be below"),
+                "{text}\n{}",
+                err.message
+            );
+            assert_eq!(
+                (err.pos.line, err.pos.col),
+                (line, col),
+                "{text}\n{}",
+                err.message
+            );
+        }
+        let below = big - 1;
+        let text = format!(
+            "{head}fn f0 \"main\"() -> void {{\nb0:\n  v{below} = undef t1\n  return\n}}\n"
+        );
+        crate::text::parse(&text).expect("the index just below the limit parses");
+    }
+
     /// `u32::MAX` is the one index no entity may have.
     #[test]
     #[should_panic(expected = "entity index fits in u32")]

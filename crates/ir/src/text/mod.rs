@@ -8,5 +8,5 @@ mod parse;
 mod print;
 
 pub use lexer::Pos;
-pub use parse::{parse, ParseError};
+pub use parse::{parse, ParseError, TEXT_INDEX_LIMIT};
 pub use print::{print, type_ref};

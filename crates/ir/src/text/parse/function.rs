@@ -4,7 +4,7 @@ use spirv::{FunctionControl, LoopControl, SelectionControl};
 
 use super::body::Body;
 use super::types::parse_scalar;
-use super::{entity_index, err, item_u32, PResult, Parser};
+use super::{entity_index, err, index_over_limit, item_u32, PResult, Parser};
 use crate::entity::EntityRef;
 use crate::module::{
     Block, Const, Form, Func, Function, Global, InstData, Merge, Terminator, Value, ValueDef,
@@ -67,6 +67,11 @@ impl Parser {
         let mut current: Option<Block> = None;
         loop {
             let t = self.peek().clone();
+            if let Tok::Ident(w) = &t.tok {
+                if *self.peek_at(1) == Tok::Punct(':') {
+                    index_over_limit(w, Block::PREFIX, t.pos)?;
+                }
+            }
             match &t.tok {
                 Tok::Punct('}') => {
                     self.bump();
@@ -116,6 +121,7 @@ impl Parser {
             return err(t.pos, format!("expected an instruction, found {}", t.tok));
         };
         // Results first: `vN = op ...`.
+        index_over_limit(word, Value::PREFIX, t.pos)?;
         if let Some(n) = entity_index(word, Value::PREFIX) {
             self.expect_punct('=')?;
             let (mn, mpos) = self.ident("an operation")?;
@@ -228,7 +234,10 @@ impl Parser {
                     let bits =
                         parse_scalar(&self.module.types, ty, text).or_else(|m| err(lit.pos, m))?;
                     let tb = match &target.tok {
-                        Tok::Ident(s) => entity_index(s, Block::PREFIX),
+                        Tok::Ident(s) => {
+                            index_over_limit(s, Block::PREFIX, target.pos)?;
+                            entity_index(s, Block::PREFIX)
+                        }
                         _ => None,
                     };
                     let Some(tb) = tb else {
@@ -245,6 +254,9 @@ impl Parser {
                 }
             }
             "return" => {
+                if let Tok::Ident(s) = &self.peek().tok {
+                    index_over_limit(s, Value::PREFIX, self.pos())?;
+                }
                 let value_follows = matches!(&self.peek().tok, Tok::Ident(s)
                     if (entity_index(s, Value::PREFIX).is_some()
                         || entity_index(s, Const::PREFIX).is_some()

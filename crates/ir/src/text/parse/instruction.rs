@@ -4,7 +4,8 @@ use spirv::{MemorySemantics, StorageClass};
 
 use super::body::Body;
 use super::{
-    entity_index, err, item_enum, item_scope, item_semantics, item_u32, Item, PResult, Parser,
+    entity_index, err, index_over_limit, item_enum, item_scope, item_semantics, item_u32, Item,
+    PResult, Parser,
 };
 use crate::glsl::GlslOp;
 use crate::module::{Const, Func, Function, Global, Operand, Value};
@@ -173,6 +174,7 @@ impl Parser {
 
     pub(super) fn operand(&mut self, func: &mut Function, body: &mut Body) -> PResult<Operand> {
         let (name, pos) = self.ident("an operand")?;
+        index_over_limit(&name, Value::PREFIX, pos)?;
         if let Some(n) = entity_index(&name, Value::PREFIX) {
             let v = Value::from_u32(n);
             body.use_value(func, v, pos);

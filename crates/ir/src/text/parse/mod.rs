@@ -78,8 +78,24 @@ struct Parser {
     func_refs: Vec<(Func, Pos)>,
 }
 
-/// The entity index of a name like `v12` with the given prefix.
+/// The largest entity index the text form accepts, plus one. A function's values and blocks
+/// live in dense tables indexed by their number, so a name like `v4294967294` would make the
+/// parser allocate tables of billions of entries (an abort, not an error); 2^22 leaves room
+/// for functions far larger than any pass makes (the 100k-instruction lowering benchmark
+/// numbers below 2^20) while bounding a table at a few hundred MiB.
+pub const TEXT_INDEX_LIMIT: u32 = 1 << 22;
+
+/// The entity index of a name like `v12` with the given prefix (`None` for other names and
+/// for indices at or above [`TEXT_INDEX_LIMIT`]).
 fn entity_index(name: &str, prefix: &str) -> Option<u32> {
+    entity_digits(name, prefix)?
+        .parse()
+        .ok()
+        .filter(|&n| n < TEXT_INDEX_LIMIT)
+}
+
+/// The digits of a name like `v12` with the given prefix, whatever their value.
+fn entity_digits<'a>(name: &'a str, prefix: &str) -> Option<&'a str> {
     let digits = name.strip_prefix(prefix)?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -87,8 +103,18 @@ fn entity_index(name: &str, prefix: &str) -> Option<u32> {
     if digits.len() > 1 && digits.starts_with('0') {
         return None;
     }
-    // u32::MAX is no entity's index (entities keep it free for `Option`'s niche).
-    digits.parse().ok().filter(|&n| n < u32::MAX)
+    Some(digits)
+}
+
+/// The error for a name that has an entity's form but too large an index, if `name` is one.
+fn index_over_limit(name: &str, prefix: &str, pos: Pos) -> PResult<()> {
+    if entity_digits(name, prefix).is_some() && entity_index(name, prefix).is_none() {
+        return err(
+            pos,
+            format!("`{name}`: entity indices in the text form must be below {TEXT_INDEX_LIMIT}"),
+        );
+    }
+    Ok(())
 }
 
 impl Parser {
@@ -155,6 +181,7 @@ impl Parser {
 
     fn entity(&mut self, prefix: &str, what: &str) -> PResult<(u32, Pos)> {
         let (name, pos) = self.ident(what)?;
+        index_over_limit(&name, prefix, pos)?;
         match entity_index(&name, prefix) {
             Some(n) => Ok((n, pos)),
             None => err(
