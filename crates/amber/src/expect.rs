@@ -147,7 +147,7 @@ pub fn check_expect<'a>(
                 let end = offset + format.value_offset(last) + s;
                 if end > data.len() {
                     return fail(FailureKind::OutOfBounds {
-                        buffer: buffer.clone(),
+                        buffer: buffer.to_string(),
                         end,
                         size: data.len(),
                     });

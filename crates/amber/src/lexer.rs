@@ -1,9 +1,11 @@
 //! Whitespace-delimited tokens with significant line ends, `#` comments, and raw blocks for
 //! inline shader text.
 
-use crate::error::{AmberError, ErrorKind, Pos};
+use crate::error::Pos;
 use crate::model::Literal;
 use crate::swar::{self, find_newline, is_separator, read_u64};
+
+mod raw_line;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -401,83 +403,6 @@ impl<'a> Lexer<'a> {
             let t = self.next();
             if t.kind != TokKind::Eol {
                 return t;
-            }
-        }
-    }
-
-    /// Raw lines up to (not including) the next line whose first word is `END`; the lexer
-    /// is left just after that `END`. Call right after the end-of-line token that closes the
-    /// header. `opener` names the block and is where a missing `END` is reported.
-    pub fn raw_block(&mut self, what: &str, opener: Pos) -> Result<(String, Pos), AmberError> {
-        debug_assert!(self.peeked.is_none());
-        // The block's text is the source from here to its `END` line, taken at once.
-        let start = self.at;
-        // The first line whose first word looks like a misspelt `END` (`ENDD`, `EDN`).
-        let mut near_end: Option<(Pos, &str)> = None;
-        loop {
-            let unclosed = |near_end: Option<(Pos, &str)>, at: Pos, found: &str| {
-                let open = format!(
-                    "the {what} block opened at {}:{}",
-                    opener.line, opener.column
-                );
-                let kind = match near_end {
-                    Some((p, word)) => {
-                        return AmberError::new(
-                            p,
-                            ErrorKind::Invalid(format!(
-                                "`{word}` does not close {open} (did you mean `END`?)"
-                            )),
-                        )
-                    }
-                    None if found.is_empty() => ErrorKind::MissingEnd(what.to_string()),
-                    None => {
-                        ErrorKind::Invalid(format!("`{found}` inside {open}: its `END` is missing"))
-                    }
-                };
-                AmberError::new(at, kind)
-            };
-            if self.at >= self.src.len() {
-                return Err(unclosed(near_end, opener, ""));
-            }
-            let rest = &self.src[self.at..];
-            let line_len = find_newline(rest.as_bytes()).map_or(rest.len(), |i| i + 1);
-            let line = &rest[..line_len];
-            let (trimmed, first) = first_word(line);
-            let first_pos = Pos::new(self.line, self.col + (line.len() - trimmed.len()) as u32);
-            if near_end.is_none()
-                && first.len() >= 2
-                && first.bytes().all(|b| b.is_ascii_uppercase())
-                && crate::suggest::closest(first, &["END"]).is_some()
-            {
-                near_end = Some((first_pos, first));
-            }
-            // A statement that only AmberScript has: the block was not closed before it.
-            if matches!(
-                first,
-                "SHADER" | "BUFFER" | "PIPELINE" | "DERIVE_PIPELINE" | "RUN" | "EXPECT"
-            ) && trimmed.split_whitespace().nth(1).is_some()
-                && what != "VIRTUAL_FILE"
-            {
-                return Err(unclosed(near_end, first_pos, first));
-            }
-            if let Some(after) = trimmed.strip_prefix("END") {
-                if after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || c == '#') {
-                    let text = self.src[start..self.at].to_string();
-                    let indent = line.len() - trimmed.len();
-                    for c in line[..indent + 3].chars() {
-                        self.bump(c);
-                    }
-                    let end_pos = Pos::new(self.line, self.col - 3);
-                    return Ok((text, end_pos));
-                }
-            }
-            // The whole line at once: only its last character can be a line end.
-            self.at += line.len();
-            if line.ends_with('\n') {
-                self.line += 1;
-                self.col = 1;
-            } else {
-                self.col += line.chars().count() as u32;
             }
         }
     }

@@ -375,3 +375,35 @@ fn every_command() {
         check_expect(e, &get).unwrap();
     }
 }
+
+/// `EXPECT`s naming the same buffer one after another share one name (the parser's
+/// remembered name); every `EXPECT` still holds the name it was written with, whatever
+/// came before it (pinned against the name read from the text).
+#[test]
+fn expect_buffer_names_are_shared_only_when_equal() {
+    let src = "#!amber
+BUFFER a DATA_TYPE uint32 SIZE 4 FILL 0
+BUFFER ab DATA_TYPE uint32 SIZE 4 FILL 0
+BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0
+EXPECT a IDX 0 EQ 0
+EXPECT a IDX 4 EQ 0
+EXPECT ab IDX 0 EQ 0
+EXPECT b IDX 0 EQ 0
+EXPECT a EQ_BUFFER b
+EXPECT b IDX 0 EQ 0
+EXPECT a IDX 0 EQ 0
+";
+    let s = parse(src).unwrap();
+    let names: Vec<&std::sync::Arc<str>> = expects(&s)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            ExpectKind::Values { buffer, .. } => Some(buffer),
+            _ => None,
+        })
+        .collect();
+    let plain: Vec<&str> = names.iter().map(|n| &***n).collect();
+    assert_eq!(plain, ["a", "a", "ab", "b", "b", "a"]);
+    assert!(std::sync::Arc::ptr_eq(names[0], names[1]));
+    assert!(std::sync::Arc::ptr_eq(names[3], names[4]));
+    assert!(!std::sync::Arc::ptr_eq(names[0], names[5]));
+}

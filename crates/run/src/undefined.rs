@@ -2,8 +2,7 @@
 //! undefined (results SPIR-V leaves undefined that reached memory); a check reading one
 //! fails, whatever value happens to be there.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use tangle_amber::{ElementFormat, Expect, ExpectKind};
 
 /// The byte ranges (start, length) an `EXPECT` reads, by buffer name; `len` gives a
@@ -29,7 +28,7 @@ pub fn expect_reads<'e>(
             offset,
             values: v,
             ..
-        } => vec![(buffer.as_str(), values(format, *offset, v.len()))],
+        } => vec![(&**buffer, values(format, *offset, v.len()))],
         ExpectKind::EqBuffer {
             a,
             b,
@@ -58,7 +57,7 @@ pub fn expect_reads<'e>(
 /// undefined bytes.
 pub fn undefined_read(
     expect: &Expect,
-    undefined: &HashMap<String, Vec<bool>>,
+    undefined: &FxHashMap<String, Vec<bool>>,
 ) -> Option<(String, usize, usize)> {
     if undefined.is_empty() {
         // The common case: the runs left every byte defined (nothing to list per value).

@@ -5,6 +5,8 @@ mod data;
 
 pub use data::*;
 
+use std::sync::Arc;
+
 use crate::error::Pos;
 
 /// How a buffer's contents start out.
@@ -335,8 +337,9 @@ pub struct Tolerance {
 pub enum ExpectKind {
     /// `EXPECT <buf> IDX <byte offset> [TOLERANCE t...] <cmp> <value>+`
     Values {
-        /// The buffer.
-        buffer: String,
+        /// The buffer. Shared: the `EXPECT`s of a script that name the same buffer one after
+        /// another hold one copy of its name.
+        buffer: Arc<str>,
         /// Its element format (copied from the declaration).
         format: ElementFormat,
         /// Byte offset (must be a multiple of the element stride).

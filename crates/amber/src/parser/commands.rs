@@ -179,6 +179,19 @@ impl<'a> Parser<'a> {
         Ok(Command::Expect(Expect { pos: kw.pos, kind }))
     }
 
+    /// `name` as an `EXPECT`'s buffer: the previous `EXPECT`'s name shared when it is the
+    /// same, a new one (kept for the next) otherwise.
+    pub(super) fn expect_buffer_name(&mut self, name: &str) -> Arc<str> {
+        match &self.last_expect_buffer {
+            Some(last) if **last == *name => Arc::clone(last),
+            _ => {
+                let new: Arc<str> = Arc::from(name);
+                self.last_expect_buffer = Some(Arc::clone(&new));
+                new
+            }
+        }
+    }
+
     pub(super) fn tolerances(&mut self, out: &mut Vec<Tolerance>) -> Result<()> {
         loop {
             let t = self.lx.peek();
@@ -316,7 +329,7 @@ impl<'a> Parser<'a> {
             );
         }
         Ok(ExpectKind::Values {
-            buffer: a.text.to_string(),
+            buffer: self.expect_buffer_name(a.text),
             format,
             offset,
             cmp,

@@ -1,5 +1,7 @@
 //! The AmberScript parser for the compute subset.
 
+use std::sync::Arc;
+
 use crate::error::{AmberError, ErrorKind, Pos};
 use crate::lexer::{Lexer, Tok, TokKind};
 use crate::model::*;
@@ -20,6 +22,7 @@ pub fn parse(text: &str) -> Result<Script> {
         lx: Lexer::new(text),
         script: Script::default(),
         value_count_hint: 0,
+        last_expect_buffer: None,
     };
     loop {
         let t = p.lx.next_skip_eol();
@@ -69,6 +72,9 @@ struct Parser<'a> {
     script: Script,
     /// How many values the last `EXPECT` value list held: the next list's capacity.
     value_count_hint: usize,
+    /// The buffer name of the last `EXPECT` with a value list, shared with the next one
+    /// that names the same buffer (most do) instead of copied.
+    last_expect_buffer: Option<Arc<str>>,
 }
 
 impl<'a> Parser<'a> {

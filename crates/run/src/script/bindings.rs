@@ -11,6 +11,8 @@
 //! which is refused.
 
 use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 use tangle_amber::{Binding, Pipeline, Pos, Script, Window};
@@ -58,7 +60,7 @@ pub(super) fn plan(
     script: &Script,
     pipeline: &Pipeline,
     module: &Module,
-    buffers: &HashMap<String, Vec<u8>>,
+    buffers: &FxHashMap<String, Vec<u8>>,
 ) -> Result<Plan, ScriptError> {
     let types = &module.types;
     let mut uses: HashMap<&str, usize> = HashMap::new();

@@ -14,6 +14,8 @@ mod pipeline;
 mod report;
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use tangle_amber::{check_expect, Command, Pipeline, Script};
@@ -132,9 +134,9 @@ fn run_once(script: &Script, options: &ScriptOptions) -> Result<Report, ScriptEr
                 ))
             })
             .collect::<Result<_, ScriptError>>()?,
-        undefined: HashMap::new(),
-        order_valued: HashMap::new(),
-        order_origin: HashMap::new(),
+        undefined: FxHashMap::default(),
+        order_valued: FxHashMap::default(),
+        order_origin: FxHashMap::default(),
         report: Report::default(),
     };
     for pipeline in &script.pipelines {
@@ -153,15 +155,16 @@ struct Runner<'s> {
     /// Loaded and verified modules by shader name and `SHADER_OPTIMIZATION` passes, with
     /// where their instructions came from in the SPIR-V form.
     modules: HashMap<ModuleKey, (Module, Origins)>,
-    /// Current contents of every buffer, by name.
-    buffers: HashMap<String, Vec<u8>>,
+    /// Current contents of every buffer, by name. FxHash rather than SipHash: the names
+    /// come from the script, and every `EXPECT` and `RUN` looks buffers up here.
+    buffers: FxHashMap<String, Vec<u8>>,
     /// Per byte whether it is undefined, for the buffers that have undefined bytes.
-    undefined: HashMap<String, Vec<bool>>,
+    undefined: FxHashMap<String, Vec<bool>>,
     /// Per byte whether its value came from the order of racing atomics (the reference's
     /// `OrderDependent::valued`), for the buffers that have such bytes.
-    order_valued: HashMap<String, Vec<bool>>,
+    order_valued: FxHashMap<String, Vec<bool>>,
     /// For those buffers, where their first order-dependent byte came from (for messages).
-    order_origin: HashMap<String, String>,
+    order_origin: FxHashMap<String, String>,
     report: Report,
 }
 
