@@ -1,4 +1,4 @@
-//! The text form of the IR: [`print`] writes it, [`parse`] reads it back, and
+//! The text form of the IR: [`print()`] writes it, [`parse`] reads it back, and
 //! `print(parse(print(m))) == print(m)` for every module.
 //!
 //! The grammar is documented in `docs/ir.md`.
