@@ -37,6 +37,20 @@ impl Campaign {
         n <= 1 || seed % n == i
     }
 
+    /// The next seed of this shard that no worker has claimed yet, taken from the counter
+    /// `next` the workers share (started at `seeds.start`); `None` once the range is done.
+    pub fn claim(&self, next: &AtomicU64) -> Option<u64> {
+        loop {
+            let seed = next.fetch_add(1, Ordering::Relaxed);
+            if seed >= self.seeds.end {
+                return None;
+            }
+            if self.takes(seed) {
+                return Some(seed);
+            }
+        }
+    }
+
     /// The generator's knobs for `seed`.
     pub fn config_of(&self, seed: u64) -> GenConfig {
         let mut gen = self.gen;
@@ -87,14 +101,7 @@ pub fn run(c: &Campaign) -> Summary {
             s.spawn(|| {
                 // The mask simulator's vectors, kept from one program to the next.
                 let mut comparer = Comparer::default();
-                loop {
-                    let seed = next.fetch_add(1, Ordering::Relaxed);
-                    if seed >= c.seeds.end {
-                        break;
-                    }
-                    if !c.takes(seed) {
-                        continue;
-                    }
+                while let Some(seed) = c.claim(&next) {
                     let program = generate(seed, c.config_of(seed));
                     if let Err(m) = comparer.compare(&program, &c.subgroup_sizes, c.variant) {
                         mismatches.lock().expect("no worker panics").push((seed, m));
@@ -109,5 +116,44 @@ pub fn run(c: &Campaign) -> Summary {
         programs: c.seeds.clone().filter(|&s| c.takes(s)).count() as u64,
         mismatches,
         elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn campaign(seeds: std::ops::Range<u64>, shard: (u64, u64)) -> Campaign {
+        Campaign {
+            seeds,
+            gen: GenConfig {
+                nesting: 2,
+                size_budget: 10,
+            },
+            nestings: Vec::new(),
+            subgroup_sizes: vec![4],
+            variant: Variant::Maximal,
+            jobs: 1,
+            shard,
+        }
+    }
+
+    /// Workers sharing one counter claim every seed of their shard once, in order, and
+    /// nothing once the range is done (what the three campaign loops rely on).
+    #[test]
+    fn claims_cover_the_shard_once() {
+        for (range, shard) in [
+            (10..40, (1, 3)),
+            (0..7, (0, 1)),
+            (5..5, (0, 1)),
+            (3..9, (2, 4)),
+        ] {
+            let c = campaign(range.clone(), shard);
+            let next = AtomicU64::new(range.start);
+            let claimed: Vec<u64> = std::iter::from_fn(|| c.claim(&next)).collect();
+            let expected: Vec<u64> = range.clone().filter(|&s| c.takes(s)).collect();
+            assert_eq!(claimed, expected, "{range:?} shard {shard:?}");
+            assert_eq!(c.claim(&next), None);
+        }
     }
 }

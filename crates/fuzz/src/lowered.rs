@@ -11,7 +11,7 @@
 //! case run it with the lanes that switched to it directly, the grouping (among those the
 //! specification allows) that the token semantics gives (`docs/tokens.md`).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -386,20 +386,15 @@ pub fn run_lowered_campaign(c: &Campaign, check: &LoweredCheck) -> LoweredSummar
     let searches = Mutex::new(SearchCounts::default());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
-            s.spawn(|| loop {
-                let seed = next.fetch_add(1, Ordering::Relaxed);
-                if seed >= c.seeds.end {
-                    break;
-                }
-                if !c.takes(seed) {
-                    continue;
-                }
-                let program = generate(seed, c.config_of(seed));
-                match compare_lowered(&program, &c.subgroup_sizes, check) {
-                    Ok(a) => {
-                        *searches.lock().expect("no worker panics") += a.searches;
+            s.spawn(|| {
+                while let Some(seed) = c.claim(&next) {
+                    let program = generate(seed, c.config_of(seed));
+                    match compare_lowered(&program, &c.subgroup_sizes, check) {
+                        Ok(a) => {
+                            *searches.lock().expect("no worker panics") += a.searches;
+                        }
+                        Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
                     }
-                    Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
                 }
             });
         }

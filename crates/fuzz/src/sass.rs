@@ -505,20 +505,18 @@ pub fn run_sass_campaign(c: &Campaign, check: &SassCheck) -> SassSummary {
     let mismatches = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
-            s.spawn(|| loop {
-                let seed = next.fetch_add(1, Ordering::Relaxed);
-                if seed >= c.seeds.end {
-                    break;
-                }
-                if !c.takes(seed) || !at_warp {
-                    continue;
-                }
-                let program = generate(seed, c.config_of(seed));
-                match compare_sass(&program, &check.arches.of(seed), check) {
-                    Ok(n) => {
-                        runs.fetch_add(n as u64, Ordering::Relaxed);
+            s.spawn(|| {
+                while let Some(seed) = c.claim(&next) {
+                    if !at_warp {
+                        continue;
                     }
-                    Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
+                    let program = generate(seed, c.config_of(seed));
+                    match compare_sass(&program, &check.arches.of(seed), check) {
+                        Ok(n) => {
+                            runs.fetch_add(n as u64, Ordering::Relaxed);
+                        }
+                        Err(m) => mismatches.lock().expect("no worker panics").push((seed, m)),
+                    }
                 }
             });
         }
